@@ -1,0 +1,75 @@
+# The short commands. The build itself is CMake + Ninja (CMakeLists.txt); tests run under CTest.
+#
+#   make            build (build/)
+#   make demo       install missing build deps, build, run the tour on examples/
+#   make check      install missing test deps, build, run every test; then again under ASan+UBSan
+#   make bench      quick benchmarks against perf and bpftrace (FULL=1: the whole suite)
+#   make fuzz       run every libFuzzer target for longer (FUZZ_SECONDS=60 each)
+#   make clean
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc)
+
+.PHONY: all build deps-build deps-test deps-bench demo check check-normal check-asan \
+	fuzz-smoke bench fuzz clean
+
+all: build
+
+deps-build:
+	@sh scripts/install-deps.sh build
+deps-test:
+	@sh scripts/install-deps.sh test
+deps-bench:
+	@sh scripts/install-deps.sh bench
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+
+build: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: deps-build
+	@$(MAKE) --no-print-directory build
+	@sh scripts/demo.sh $(BUILD)
+
+check: deps-test
+	@$(MAKE) --no-print-directory check-normal check-asan fuzz-smoke
+
+check-normal: build
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSDTRACE_SANITIZE=ON \
+		$(CMAKE_FLAGS)
+
+# The unit and end-to-end tests again, every binary built with AddressSanitizer and UBSan;
+# any report fails the run.
+check-asan: $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DSDTRACE_FUZZ=ON -DSDTRACE_TESTS=OFF \
+		$(CMAKE_FLAGS)
+
+# A short run of every fuzz target over its seed corpus (the long runs are `make fuzz`).
+fuzz-smoke: $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@sh fuzz/run.sh $(FUZZ_BUILD) 10
+
+fuzz: deps-test $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+bench: deps-bench
+	@$(MAKE) --no-print-directory build
+	@sh bench/run.sh $(BUILD) $(if $(FULL),full,quick)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

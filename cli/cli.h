@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* What the subcommands share: the command table's signature, exit codes, messages. */
+#ifndef SDTRACE_CLI_H
+#define SDTRACE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+struct cli_global {
+	const char *cache_dir; /* --cache-dir, else NULL */
+	int verbose;
+};
+extern struct cli_global cli;
+
+/* One subcommand: `int cmd_list(int argc, char **argv)`, argv[0] being the command name. */
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_list(int argc, char **argv);
+
+/* "sdtrace: error: ..." on stderr (lowercase, the subject quoted by the caller). */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
+int cli_finish(int code);
+
+/* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
+void cli_put_escaped(FILE *fp, const char *s);
+
+#endif

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace list: the SDT probes of files (-x), of a running process (-p), or of the cache. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "sdtrace/sdtrace.h"
+
+static const char list_usage[] =
+	"usage: sdtrace list -x PATH [-x PATH]... [-v] [--json] [PATTERN]...\n"
+	"       sdtrace list -p PID [-v] [--json] [PATTERN]...\n"
+	"\n"
+	"List SDT probes: one line per provider:event, written as it can be given back to -e.\n"
+	"\n"
+	"  -x, --exec PATH   the probes of this ELF file (repeatable)\n"
+	"  -p, --pid PID     the probes of every ELF file the process maps (its executable and\n"
+	"                    libraries, read through /proc/PID/root)\n"
+	"  -v, --verbose     also every site (address, file offset, semaphore) and argument\n"
+	"                    (spec -> uprobe fetcharg, or why it cannot be fetched)\n"
+	"      --json        a JSON array with one object per site\n"
+	"  PATTERN           [%]provider[:event] with shell globs: %python:*, '*:gc__*',\n"
+	"                    sdt_python:gc__start (perf's form)\n"
+	"\n"
+	"examples:\n"
+	"  sdtrace list -x /usr/bin/python3.11              every probe of python\n"
+	"  sdtrace list -x /usr/bin/python3.11 -v '%python:gc__*'\n"
+	"  sdtrace list -p $(pidof postgres | cut -d' ' -f1) '%postgresql:query__*'\n"
+	"  sdtrace list -x libjvm.so --json | python3 -m json.tool\n";
+
+struct list_opts {
+	struct sdt_spec **specs;
+	size_t nspecs;
+	bool verbose;
+	bool json;
+	struct json j;
+	bool errors; /* something went wrong: exit 1 at the end */
+};
+
+static bool wanted(const struct list_opts *o, const struct sdt_site *s)
+{
+	size_t i;
+
+	if (!o->nspecs)
+		return true;
+	for (i = 0; i < o->nspecs; i++) {
+		if (sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
+			return true;
+	}
+	return false;
+}
+
+static void json_site(struct json *j, const char *path, const char *build_id,
+		      const struct sdt_site *s)
+{
+	size_t i;
+
+	json_begin_object(j);
+	json_key(j, "provider");
+	json_string(j, sdt_site__provider(s));
+	json_key(j, "name");
+	json_string(j, sdt_site__name(s));
+	json_key(j, "path");
+	json_string(j, path);
+	json_key(j, "build_id");
+	json_string(j, build_id);
+	json_key(j, "address");
+	json_uint(j, sdt_site__address(s));
+	json_key(j, "file_offset");
+	json_uint(j, sdt_site__file_offset(s));
+	json_key(j, "semaphore");
+	if (sdt_site__has_semaphore(s))
+		json_uint(j, sdt_site__semaphore(s));
+	else
+		json_null(j);
+	json_key(j, "semaphore_offset");
+	if (sdt_site__has_semaphore_offset(s))
+		json_uint(j, sdt_site__semaphore_offset(s));
+	else
+		json_null(j);
+	json_key(j, "args");
+	json_begin_array(j);
+	for (i = 0; i < sdt_site__arg_count(s); i++) {
+		const struct sdt_arg *a = sdt_site__arg(s, i);
+
+		json_begin_object(j);
+		json_key(j, "spec");
+		json_string(j, sdt_arg__spec(a));
+		json_key(j, "size");
+		json_uint(j, sdt_arg__size(a));
+		json_key(j, "signed");
+		json_bool(j, sdt_arg__is_signed(a));
+		json_key(j, "float");
+		json_bool(j, sdt_arg__is_float(a));
+		json_key(j, "fetch");
+		json_string(j, sdt_arg__fetch(a));
+		if (!sdt_arg__fetch(a)) {
+			json_key(j, "unavailable");
+			json_string(j, sdt_arg__unavailable(a));
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void text_site(const struct sdt_site *s, size_t n)
+{
+	size_t i;
+
+	printf("  site %zu: address 0x%llx, file offset 0x%llx", n,
+	       (unsigned long long)sdt_site__address(s),
+	       (unsigned long long)sdt_site__file_offset(s));
+	if (sdt_site__has_semaphore(s)) {
+		printf(", semaphore 0x%llx", (unsigned long long)sdt_site__semaphore(s));
+		if (sdt_site__has_semaphore_offset(s))
+			printf(" (file offset 0x%llx)",
+			       (unsigned long long)sdt_site__semaphore_offset(s));
+		else
+			printf(" (file offset unknown)");
+	}
+	putchar('\n');
+	for (i = 0; i < sdt_site__arg_count(s); i++) {
+		const struct sdt_arg *a = sdt_site__arg(s, i);
+
+		printf("    arg%zu  %-20s ", i + 1, sdt_arg__spec(a));
+		if (sdt_arg__fetch(a))
+			printf("%s%s\n", sdt_arg__fetch(a),
+			       sdt_arg__is_float(a) ? "  (float bits)"
+			       : sdt_arg__needs_rebase(a) ? "  (address, rebased at report)"
+							   : "");
+		else
+			printf("unavailable: %s\n", sdt_arg__unavailable(a));
+	}
+}
+
+static const struct sdt_file *sort_file;
+
+static int cmp_site_index(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct sdt_site *x = sdt_file__site(sort_file, a), *y = sdt_file__site(sort_file, b);
+	int c = strcmp(sdt_site__provider(x), sdt_site__provider(y));
+
+	if (!c)
+		c = strcmp(sdt_site__name(x), sdt_site__name(y));
+	if (!c)
+		c = a < b ? -1 : a > b;
+	return c;
+}
+
+/* Print one scanned file's matching probes; @shown is the path as the user knows it. */
+static int list_file(struct list_opts *o, const struct sdt_file *f, const char *shown)
+{
+	size_t n = sdt_file__site_count(f), i, *idx, site_no = 0;
+	const struct sdt_site *prev = NULL;
+
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!idx) {
+		cli_error("out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_file = f;
+	qsort(idx, n, sizeof(*idx), cmp_site_index);
+
+	for (i = 0; i < n; i++) {
+		const struct sdt_site *s = sdt_file__site(f, idx[i]);
+
+		if (!wanted(o, s))
+			continue;
+		if (o->json) {
+			json_site(&o->j, shown, sdt_file__build_id(f), s);
+			continue;
+		}
+		if (!prev || strcmp(sdt_site__provider(prev), sdt_site__provider(s)) ||
+		    strcmp(sdt_site__name(prev), sdt_site__name(s))) {
+			cli_put_escaped(stdout, shown);
+			printf(":%%%s:%s\n", sdt_site__provider(s), sdt_site__name(s));
+			site_no = 0;
+		}
+		if (o->verbose)
+			text_site(s, ++site_no);
+		prev = s;
+	}
+	free(idx);
+	return 0;
+}
+
+static void report_diags(struct list_opts *o, const struct sdt_file *f, const char *shown)
+{
+	size_t i;
+
+	for (i = 0; i < sdt_file__diag_count(f); i++) {
+		cli_error("'%s': %s", shown, sdt_file__diag(f, i));
+		o->errors = true;
+	}
+}
+
+/* Scan @open_path and list it as @shown. @quiet_non_elf: skip non-ELF files silently (-p). */
+static void list_path(struct list_opts *o, const char *open_path, const char *shown,
+		      bool quiet_non_elf)
+{
+	struct sdt_file *f;
+	int err;
+
+	err = sdt_file__open(open_path, NULL, &f);
+	if (err) {
+		if (quiet_non_elf && err == -ENOEXEC)
+			return;
+		cli_error("%s", sdt_errmsg());
+		o->errors = true;
+		return;
+	}
+	report_diags(o, f, shown);
+	list_file(o, f, shown);
+	sdt_file__free(f);
+}
+
+static int list_pid(struct list_opts *o, const char *arg)
+{
+	struct sdt_proc_file *files;
+	char *end, *shown;
+	size_t n, i;
+	long pid;
+
+	pid = strtol(arg, &end, 10);
+	if (*end || pid <= 0)
+		return cli_usage_error("list", "'%s' is not a process id", arg);
+	if (sdt_proc__files((pid_t)pid, &files, &n)) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < n; i++) {
+		shown = files[i].path;
+		if (files[i].deleted) {
+			if (asprintf(&shown, "%s (deleted)", files[i].path) < 0) {
+				cli_error("out of memory");
+				break;
+			}
+			cli_warn("process %ld maps '%s', which was deleted or replaced: listing the "
+				 "mapped file", pid, files[i].path);
+		}
+		list_path(o, files[i].open_path, shown, true);
+		if (shown != files[i].path)
+			free(shown);
+	}
+	sdt_proc__files_free(files, n);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"exec", required_argument, NULL, 'x'},
+		{"pid", required_argument, NULL, 'p'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct list_opts o = {0};
+	const char **paths = NULL, *pid = NULL;
+	size_t npaths = 0, i;
+	int c, ret = 0;
+
+	paths = calloc((size_t)argc, sizeof(*paths));
+	o.specs = calloc((size_t)argc, sizeof(*o.specs));
+	if (!paths || !o.specs) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+x:p:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'x': paths[npaths++] = optarg; break;
+		case 'p':
+			if (pid) {
+				ret = cli_usage_error("list", "-p can be given once");
+				goto out;
+			}
+			pid = optarg;
+			break;
+		case 'v': o.verbose = true; break;
+		case 'J': o.json = true; break;
+		case 'h':
+			fputs(list_usage, stdout);
+			ret = cli_finish(0);
+			goto out;
+		default:
+			ret = cli_usage_error("list", "bad option");
+			goto out;
+		}
+	}
+	for (i = (size_t)optind; i < (size_t)argc; i++) {
+		if (sdt_spec__parse(argv[i], &o.specs[o.nspecs])) {
+			ret = cli_usage_error("list", "%s", sdt_errmsg());
+			goto out;
+		}
+		if (sdt_spec__path(o.specs[o.nspecs]))
+			paths[npaths++] = sdt_spec__path(o.specs[o.nspecs]);
+		o.nspecs++;
+	}
+	if (pid && npaths) {
+		ret = cli_usage_error("list", "-p and -x cannot be combined");
+		goto out;
+	}
+	if (!pid && !npaths) {
+		ret = cli_usage_error("list", "name a file with -x PATH or a process with -p PID");
+		goto out;
+	}
+
+	if (o.json) {
+		json_init(&o.j, stdout, false);
+		json_begin_array(&o.j);
+	}
+	if (pid)
+		ret = list_pid(&o, pid);
+	for (i = 0; i < npaths; i++)
+		list_path(&o, paths[i], paths[i], false);
+	if (o.json) {
+		json_end_array(&o.j);
+		json_newline(&o.j);
+	}
+	if (!ret && o.errors)
+		ret = EXIT_RUNTIME;
+	ret = cli_finish(ret);
+out:
+	for (i = 0; i < o.nspecs; i++)
+		sdt_spec__free(o.specs[i]);
+	free(o.specs);
+	free(paths);
+	return ret;
+}

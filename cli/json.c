@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/* The streaming JSON writer. See json.h. */
+#include <math.h>
+#include <string.h>
+
+#include "json.h"
+
+void json_init(struct json *j, FILE *fp, bool pretty)
+{
+	memset(j, 0, sizeof(*j));
+	j->fp = fp;
+	j->pretty = pretty;
+}
+
+static void indent(struct json *j)
+{
+	int i;
+
+	if (!j->pretty)
+		return;
+	fputc('\n', j->fp);
+	for (i = 0; i < j->depth; i++)
+		fputs("  ", j->fp);
+}
+
+/* Before any value: a comma if a sibling came before, unless we follow a key. */
+static void before_value(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->depth > 0) {
+		if (j->need_comma[j->depth])
+			fputc(',', j->fp);
+		j->need_comma[j->depth] = true;
+		indent(j);
+	}
+}
+
+static void open_(struct json *j, char c)
+{
+	before_value(j);
+	fputc(c, j->fp);
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void close_(struct json *j, char c)
+{
+	bool had = j->need_comma[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (had)
+		indent(j);
+	fputc(c, j->fp);
+}
+
+void json_begin_object(struct json *j)
+{
+	open_(j, '{');
+}
+
+void json_end_object(struct json *j)
+{
+	close_(j, '}');
+}
+
+void json_begin_array(struct json *j)
+{
+	open_(j, '[');
+}
+
+void json_end_array(struct json *j)
+{
+	close_(j, ']');
+}
+
+void json_key(struct json *j, const char *key)
+{
+	before_value(j);
+	json_write_string(j->fp, key);
+	fputc(':', j->fp);
+	if (j->pretty)
+		fputc(' ', j->fp);
+	j->after_key = true;
+}
+
+/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void json_write_string(FILE *fp, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', fp);
+	while (*s) {
+		size_t n;
+
+		if (*s == '"' || *s == '\\') {
+			fputc('\\', fp);
+			fputc(*s++, fp);
+		} else if (*s < 0x20) {
+			switch (*s) {
+			case '\n': fputs("\\n", fp); break;
+			case '\t': fputs("\\t", fp); break;
+			case '\r': fputs("\\r", fp); break;
+			default: fprintf(fp, "\\u%04x", *s); break;
+			}
+			s++;
+		} else if (*s < 0x80) {
+			fputc(*s++, fp);
+		} else if ((n = utf8_len(s))) {
+			fwrite(s, 1, n, fp);
+			s += n;
+		} else {
+			fputs("\\ufffd", fp);
+			s++;
+		}
+	}
+	fputc('"', fp);
+}
+
+void json_string(struct json *j, const char *s)
+{
+	before_value(j);
+	if (s)
+		json_write_string(j->fp, s);
+	else
+		fputs("null", j->fp);
+}
+
+void json_int(struct json *j, int64_t v)
+{
+	before_value(j);
+	fprintf(j->fp, "%lld", (long long)v);
+}
+
+void json_uint(struct json *j, uint64_t v)
+{
+	before_value(j);
+	fprintf(j->fp, "%llu", (unsigned long long)v);
+}
+
+void json_double(struct json *j, double v)
+{
+	before_value(j);
+	/* JSON has no NaN or infinities */
+	if (isnan(v) || isinf(v))
+		fputs("null", j->fp);
+	else
+		fprintf(j->fp, "%.17g", v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+	before_value(j);
+	fputs(v ? "true" : "false", j->fp);
+}
+
+void json_null(struct json *j)
+{
+	before_value(j);
+	fputs("null", j->fp);
+}
+
+void json_newline(struct json *j)
+{
+	fputc('\n', j->fp);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace: the command table and the global options. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sdtrace/sdtrace.h"
+
+struct cli_global cli;
+
+static const struct cli_command commands[] = {
+	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
+};
+
+static void usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: sdtrace [--cache-dir DIR] [-v] <command> [options]\n"
+		    "       sdtrace help <command>\n\n"
+		    "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\nglobal options:\n"
+		    "  --cache-dir DIR  the build-id cache (default: $SDTRACE_CACHE_DIR, else "
+		    "~/.debug)\n"
+		    "  -v, --verbose    more detail on stderr\n"
+		    "  --version        print the version\n"
+		    "\nSee 'sdtrace <command> --help' for a command's options.\n");
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("sdtrace: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("sdtrace: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sdtrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'sdtrace %s --help'\n", cmd ? cmd : "");
+	return EXIT_USAGE;
+}
+
+int cli_finish(int code)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		/* a closed pipe (sdtrace list | head) is not worth a message */
+		if (errno != EPIPE)
+			fprintf(stderr, "sdtrace: error: cannot write output: %s\n",
+				strerror(errno));
+		return code ? code : EXIT_RUNTIME;
+	}
+	return code;
+}
+
+void cli_put_escaped(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\x%02x", c);
+		else
+			fputc(c, fp);
+	}
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *cmd;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--cache-dir") && i + 1 < argc) {
+			cli.cache_dir = argv[++i];
+		} else if (!strncmp(a, "--cache-dir=", 12)) {
+			cli.cache_dir = a + 12;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			cli.verbose++;
+		} else if (!strcmp(a, "--version")) {
+			printf("sdtrace %s\n", sdt_version());
+			return cli_finish(0);
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return cli_finish(0);
+		} else {
+			return cli_usage_error(NULL, "unknown option '%s'", a);
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return cli_finish(0);
+		}
+		cmd = find_command(argv[i + 1]);
+		if (!cmd)
+			return cli_usage_error(NULL, "'%s' is not a sdtrace command", argv[i + 1]);
+		char *help_argv[] = {(char *)cmd->name, (char *)"--help", NULL};
+
+		return cmd->fn(2, help_argv);
+	}
+	cmd = find_command(argv[i]);
+	if (!cmd)
+		return cli_usage_error(NULL, "'%s' is not a sdtrace command", argv[i]);
+	return cmd->fn(argc - i, argv + i);
+}

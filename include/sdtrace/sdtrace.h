@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libsdtrace: Linux SDT/USDT probes, scanned, cached and recorded.
+ *
+ * Conventions for every call of the library:
+ *  - Functions returning int return 0 (or a count) on success and a negative errno on failure.
+ *    Functions returning a pointer return NULL and set errno on failure.
+ *  - On failure, one message with context (file, provider:event, offset) is stored per thread;
+ *    sdt_errmsg() returns it. The library never prints and never exits.
+ *  - Objects are opaque; each has __new/__open and __free, and __free accepts NULL.
+ *  - Options come in `struct sdt_<verb>_opts` whose first member is `size_t sz`; declare them with
+ *    SDT_OPTS() so that fields added later are zero. A NULL opts means all defaults.
+ *
+ * Example:
+ *	struct sdt_file *f;
+ *	if (sdt_file__open("/usr/bin/python3.11", NULL, &f) < 0) {
+ *		fprintf(stderr, "%s\n", sdt_errmsg());
+ *		return 1;
+ *	}
+ *	for (size_t i = 0; i < sdt_file__site_count(f); i++) {
+ *		const struct sdt_site *s = sdt_file__site(f, i);
+ *		printf("%s:%s\n", sdt_site__provider(s), sdt_site__name(s));
+ *	}
+ *	sdt_file__free(f);
+ */
+#ifndef SDTRACE_SDTRACE_H
+#define SDTRACE_SDTRACE_H
+
+#include <stddef.h>
+
+#include <sdtrace/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+SDT_API const char *sdt_version(void);
+
+/*
+ * The message of the last failure in this thread, or "" if none. The string is owned by the
+ * library and valid until the next failing call in the same thread.
+ */
+SDT_API const char *sdt_errmsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <sdtrace/scan.h>
+#include <sdtrace/spec.h>
+#include <sdtrace/proc.h>
+
+#endif

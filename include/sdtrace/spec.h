@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event specs: what a user types to name SDT events.
+ *
+ *	%python:gc__start           provider:event ('%' optional)
+ *	sdt_python:gc__start        perf's group name, accepted
+ *	%python:gc__*  *:gc__*      shell globs in either part
+ *	%python                     every event of a provider (= %python:*)
+ *	/usr/bin/python3.11:%python:gc__start    the binary named inline
+ *
+ * Example:
+ *	struct sdt_spec *s;
+ *	if (sdt_spec__parse("%python:gc__*", &s) == 0) {
+ *		bool yes = sdt_spec__match(s, "python", "gc__start");
+ *		sdt_spec__free(s);
+ *	}
+ */
+#ifndef SDTRACE_SPEC_H
+#define SDTRACE_SPEC_H
+
+#include <stdbool.h>
+
+#include <sdtrace/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sdt_spec;
+
+/* Parse @text. Returns 0 and *out, or -EINVAL (message in sdt_errmsg()) / -ENOMEM. */
+SDT_API int sdt_spec__parse(const char *text, struct sdt_spec **out);
+SDT_API void sdt_spec__free(struct sdt_spec *s);
+/* Does provider:name match? perf's "sdt_" prefix on the spec's provider is also tried. */
+SDT_API bool sdt_spec__match(const struct sdt_spec *s, const char *provider, const char *name);
+/* The binary named inline, or NULL. Borrowed until sdt_spec__free(). */
+SDT_API const char *sdt_spec__path(const struct sdt_spec *s);
+/* The provider and event patterns ("*" when absent), and whether either has a glob. */
+SDT_API const char *sdt_spec__provider(const struct sdt_spec *s);
+SDT_API const char *sdt_spec__event(const struct sdt_spec *s);
+SDT_API bool sdt_spec__is_glob(const struct sdt_spec *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/* ELF access for the scanner: open, segments, sections, build-id, symbols. See elf.h. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sdt_elf.h"
+#include "internal.h"
+
+/* Caps on counts read from a file: a hostile header must not make us allocate gigabytes. */
+#define MAX_PHDRS 65535
+#define MAX_SYMS (16u << 20)
+#define MAX_BUILD_ID 64
+
+static int elf_init(struct sdt_elf *e)
+{
+	const char *name = e->name;
+	size_t i;
+
+	if (elf_kind(e->elf) != ELF_K_ELF)
+		return sdt_err(-ENOEXEC, "'%s': not an ELF file", name);
+	if (!gelf_getehdr(e->elf, &e->ehdr))
+		return sdt_err(-EINVAL, "'%s': corrupt ELF header: %s", name, elf_errmsg(-1));
+	e->elfclass = e->ehdr.e_ident[EI_CLASS];
+	if (e->elfclass != ELFCLASS32 && e->elfclass != ELFCLASS64)
+		return sdt_err(-EINVAL, "'%s': unknown ELF class %d", name, e->elfclass);
+	if (e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB && e->ehdr.e_ident[EI_DATA] != ELFDATA2MSB)
+		return sdt_err(-EINVAL, "'%s': unknown ELF byte order %d", name,
+			       e->ehdr.e_ident[EI_DATA]);
+	e->big_endian = e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (elf_getshdrstrndx(e->elf, &e->shstrndx))
+		return sdt_err(-EINVAL, "'%s': corrupt section header table: %s", name,
+			       elf_errmsg(-1));
+	if (elf_getphdrnum(e->elf, &e->nphdrs))
+		return sdt_err(-EINVAL, "'%s': corrupt program header table: %s", name,
+			       elf_errmsg(-1));
+	if (e->nphdrs > MAX_PHDRS)
+		return sdt_err(-EINVAL, "'%s': %zu program headers", name, e->nphdrs);
+	if (e->nphdrs) {
+		e->phdrs = sdt_reallocarray(NULL, e->nphdrs, sizeof(*e->phdrs));
+		if (!e->phdrs)
+			return sdt_err(-ENOMEM, "'%s': out of memory", name);
+		for (i = 0; i < e->nphdrs; i++) {
+			if (!gelf_getphdr(e->elf, (int)i, &e->phdrs[i]))
+				return sdt_err(-EINVAL, "'%s': corrupt program header %zu: %s", name,
+					       i, elf_errmsg(-1));
+		}
+	}
+	return 0;
+}
+
+static void set_version(void)
+{
+	static bool done;
+
+	if (!done) {
+		elf_version(EV_CURRENT);
+		done = true;
+	}
+}
+
+int sdt_elf_open(const char *path, struct sdt_elf *e)
+{
+	struct stat st;
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->fd = -1;
+	e->name = path;
+	set_version();
+	/* O_NONBLOCK: opening a FIFO must not block; it is refused below. */
+	e->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (e->fd < 0) {
+		err = -errno;
+		return sdt_err(err, "cannot open '%s': %s", path, strerror(-err));
+	}
+	if (fstat(e->fd, &st) < 0) {
+		err = sdt_err(-errno, "cannot stat '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = sdt_err(-EISDIR, "'%s': is a directory", path);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = sdt_err(-ENOEXEC, "'%s': not a regular file", path);
+		goto fail;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ, NULL);
+	if (!e->elf) {
+		err = sdt_err(-EINVAL, "'%s': %s", path, elf_errmsg(-1));
+		goto fail;
+	}
+	err = elf_init(e);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	sdt_elf_close(e);
+	return err;
+}
+
+int sdt_elf_open_mem(const void *buf, size_t len, const char *name, struct sdt_elf *e)
+{
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->fd = -1;
+	e->name = name ? name : "<memory>";
+	set_version();
+	/* elf_memory() wants a writable image; give it our own copy. */
+	e->image = malloc(len ? len : 1);
+	if (!e->image)
+		return sdt_err(-ENOMEM, "'%s': out of memory", e->name);
+	memcpy(e->image, buf, len);
+	e->elf = elf_memory(e->image, len);
+	if (!e->elf) {
+		err = sdt_err(-EINVAL, "'%s': %s", e->name, elf_errmsg(-1));
+		goto fail;
+	}
+	err = elf_init(e);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	sdt_elf_close(e);
+	return err;
+}
+
+void sdt_elf_close(struct sdt_elf *e)
+{
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->image);
+	free(e->phdrs);
+	free(e->syms);
+	memset(e, 0, sizeof(*e));
+	e->fd = -1;
+}
+
+Elf_Scn *sdt_elf_section(struct sdt_elf *e, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(e->elf, e->shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+int sdt_elf_vaddr_to_offset(struct sdt_elf *e, uint64_t vaddr, uint64_t *off, uint64_t *bias)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	for (i = 0; i < e->nphdrs; i++) {
+		const GElf_Phdr *ph = &e->phdrs[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_filesz) {
+			*off = vaddr - ph->p_vaddr + ph->p_offset;
+			*bias = ph->p_vaddr - ph->p_offset;
+			return 0;
+		}
+	}
+	if (e->nphdrs)
+		return -ENOENT;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size) {
+			*off = vaddr - sh.sh_addr + sh.sh_offset;
+			*bias = sh.sh_addr - sh.sh_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int hex_build_id(const unsigned char *id, size_t len, char **hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *s;
+	size_t i;
+
+	s = malloc(len * 2 + 1);
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		s[2 * i] = digits[id[i] >> 4];
+		s[2 * i + 1] = digits[id[i] & 15];
+	}
+	s[2 * len] = '\0';
+	*hex = s;
+	return 0;
+}
+
+/* Find NT_GNU_BUILD_ID in one block of notes. 1 found, 0 not, <0 error. */
+static int build_id_in(Elf_Data *data, char **hex)
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (data && off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		const char *nm = (const char *)data->d_buf + name_off;
+
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(nm, "GNU", 4) &&
+		    nh.n_descsz > 0 && nh.n_descsz <= MAX_BUILD_ID) {
+			int err = hex_build_id((const unsigned char *)data->d_buf + desc_off,
+					       nh.n_descsz, hex);
+
+			return err ? err : 1;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+int sdt_elf_build_id(struct sdt_elf *e, char **hex)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+	int ret;
+
+	*hex = NULL;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		ret = build_id_in(elf_getdata(scn, NULL), hex);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+	/* No section headers (sstrip): the PT_NOTE segments. */
+	for (i = 0; i < e->nphdrs; i++) {
+		const GElf_Phdr *ph = &e->phdrs[i];
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		ret = build_id_in(elf_getdata_rawchunk(e->elf, (int64_t)ph->p_offset, ph->p_filesz,
+						       ELF_T_NHDR),
+				  hex);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sdt_elf_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+static int sym_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sdt_elf_sym *)a)->name, ((const struct sdt_elf_sym *)b)->name);
+}
+
+static int load_symtab(struct sdt_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n, i, cap = 0, out = 0;
+
+	if (!data || !sh->sh_entsize)
+		return 0;
+	n = sh->sh_size / sh->sh_entsize;
+	if (n > MAX_SYMS)
+		n = MAX_SYMS;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		if (sym.st_shndx == SHN_UNDEF || !sym.st_name)
+			continue;
+		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		if (sdt_grow((void **)&e->syms, &cap, out + 1, sizeof(*e->syms)))
+			return -ENOMEM;
+		e->syms[out].name = name;
+		e->syms[out].value = sym.st_value;
+		e->syms[out].ambiguous = false;
+		out++;
+	}
+	e->nsyms = out;
+	return 0;
+}
+
+static int load_symbols(struct sdt_elf *e)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr sh, dynsh;
+	size_t i, j;
+	int err;
+
+	e->syms_loaded = true;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			break;
+		if (sh.sh_type == SHT_DYNSYM && !dyn) {
+			dyn = scn;
+			dynsh = sh;
+		}
+	}
+	if (scn)
+		err = load_symtab(e, scn, &sh);
+	else if (dyn)
+		err = load_symtab(e, dyn, &dynsh);
+	else
+		return 0;
+	if (err)
+		return err;
+	qsort(e->syms, e->nsyms, sizeof(*e->syms), sym_cmp);
+	/* Collapse equal (name, value) pairs; mark names with several values. */
+	for (i = 0, j = 0; i < e->nsyms; i++) {
+		if (j && !strcmp(e->syms[j - 1].name, e->syms[i].name)) {
+			if (e->syms[j - 1].value != e->syms[i].value)
+				e->syms[j - 1].ambiguous = true;
+			continue;
+		}
+		e->syms[j++] = e->syms[i];
+	}
+	e->nsyms = j;
+	return 0;
+}
+
+int sdt_elf_symbol(struct sdt_elf *e, const char *name, uint64_t *value)
+{
+	struct sdt_elf_sym key = {.name = name}, *s;
+	int err;
+
+	if (!e->syms_loaded) {
+		err = load_symbols(e);
+		if (err)
+			return err;
+	}
+	if (!e->nsyms)
+		return -ENOENT;
+	s = bsearch(&key, e->syms, e->nsyms, sizeof(*e->syms), sym_name_cmp);
+	if (!s)
+		return -ENOENT;
+	if (s->ambiguous)
+		return -ENOTUNIQ;
+	*value = s->value;
+	return 0;
+}
+
+uint64_t sdt_elf_read_addr(const struct sdt_elf *e, const unsigned char *p)
+{
+	size_t n = e->elfclass == ELFCLASS32 ? 4 : 8, i;
+	uint64_t v = 0;
+
+	for (i = 0; i < n; i++) {
+		if (e->big_endian)
+			v = (v << 8) | p[i];
+		else
+			v |= (uint64_t)p[i] << (8 * i);
+	}
+	return v;
+}

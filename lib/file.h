@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The scanned file: struct sdt_file and struct sdt_site, behind the accessors of scan.h. */
+#ifndef SDT_FILE_H
+#define SDT_FILE_H
+
+#include "argspec.h"
+#include "sdtrace/scan.h"
+
+struct sdt_site {
+	char *provider;
+	char *name;
+	char *args_text;
+	uint64_t address;
+	uint64_t file_offset;
+	uint64_t semaphore; /* 0: none */
+	uint64_t semaphore_offset;
+	bool has_semaphore_offset;
+	struct sdt_arg *args;
+	size_t nargs;
+};
+
+struct sdt_file {
+	char *path;
+	char *build_id;
+	unsigned int machine;
+	int elfclass;
+	int byte_order;
+	int e_type;
+	const char *arch_name;
+	struct sdt_site *sites;
+	size_t nsites;
+	size_t sites_cap;
+	char **diags;
+	size_t ndiags;
+	size_t diags_cap;
+};
+
+struct sdt_elf;
+
+/* Append a diagnostic line (printf format) to @f. Returns 0 or -ENOMEM. */
+int sdt_file_diag(struct sdt_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read every .note.stapsdt note of @e into @f's sites (note.c). 0 or -ENOMEM. */
+int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f);
+
+void sdt_site_release(struct sdt_site *s);
+
+#endif

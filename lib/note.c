@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SDT notes of <sys/sdt.h>: one note per probe site, in section .note.stapsdt.
+ *
+ *	$ readelf -n /usr/bin/python3.11
+ *	  stapsdt              0x00000045	NT_STAPSDT (SystemTap probe descriptors)
+ *	    Provider: python
+ *	    Name: gc__start
+ *	    Location: 0x00000000004287f3, Base: 0x00000000006b9d20, Semaphore: 0x0000000000a8326e
+ *	    Arguments: -4@112(%rsp)
+ *
+ * Owner "stapsdt", type 3. The desc holds three target-address words in the file's class and
+ * byte order (libelf translates only the note header, never the desc): pc, the link-time address
+ * of the 1-byte section .stapsdt.base, and the semaphore (0 when none); then three NUL-terminated
+ * strings: provider, name, arguments.
+ *
+ * Prelink moves sections after linking without rewriting notes: when .stapsdt.base's sh_addr
+ * differs from the note's base, add the difference to pc and semaphore.
+ *
+ * A uprobe is placed at a file offset: pc - p_vaddr + p_offset of the PT_LOAD holding pc. The
+ * semaphore (an unsigned short in section .probes, present when the program defines
+ * _SDT_HAS_SEMAPHORES) is enabled by the kernel through ref_ctr_offset, its file offset, computed
+ * the same way and per site (the Rust probe crate gives every inlined site its own semaphore).
+ *
+ * Every byte here comes from the file: lengths are checked by subtraction, strings searched with
+ * memchr inside the desc, and names restricted to what tracefs accepts, so that a hostile note can
+ * never put a newline (a second command) into uprobe_events. A bad note is skipped with a
+ * diagnostic; it never fails the other notes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/arch.h"
+#include "sdt_elf.h"
+#include "file.h"
+#include "internal.h"
+
+#define NT_STAPSDT 3
+/* Bound on sites per file and on the argument string (hostile files). */
+#define MAX_SITES (4u << 20)
+#define MAX_ARGS_TEXT 4096
+/* perf names a provider's tracefs group "sdt_<provider>": the provider must leave room for it. */
+#define MAX_PROVIDER (SDT_MAX_EVENT_NAME - 4)
+
+struct note_ctx {
+	struct sdt_elf *e;
+	struct sdt_file *f;
+	const struct sdt_arch *arch;
+	bool have_base;
+	uint64_t base_addr; /* sh_addr of .stapsdt.base */
+	size_t index;	    /* note number, for messages */
+};
+
+static bool printable(const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* Print at most 40 bytes of a hostile string, escaped, for a message. */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (; *s && o + 5 < size && o < 40; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (*s && o + 4 < size) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static int resolve_args(struct note_ctx *c, struct sdt_site *s, const struct sdt_render_ctx *rc)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->nargs; i++) {
+		struct sdt_arg *a = &s->args[i];
+
+		if ((a->kind == SDT_ARG_GLOBAL || a->kind == SDT_ARG_ADDR) && a->symbol &&
+		    !a->sym_resolved) {
+			uint64_t v;
+
+			err = sdt_elf_symbol(c->e, a->symbol, &v);
+			if (err == -ENOMEM)
+				return err;
+			if (!err) {
+				a->sym_resolved = true;
+				a->sym_addr = v + (uint64_t)a->offset;
+			} else if (err == -ENOTUNIQ) {
+				err = sdt_arg_render(c->arch, c->e->elfclass, a, rc);
+				if (err)
+					return err;
+				free(a->unavailable);
+				a->unavailable = sdt_asprintf("symbol '%s' is defined more than once",
+							      a->symbol);
+				if (!a->unavailable)
+					return -ENOMEM;
+				continue;
+			}
+		}
+		err = sdt_arg_render(c->arch, c->e->elfclass, a, rc);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Decode one note's desc into a site. 0 (site added or note skipped with a diag) or -ENOMEM. */
+static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descsz)
+{
+	size_t asz = c->e->elfclass == ELFCLASS32 ? 4 : 8;
+	const char *provider, *name, *args, *end, *p;
+	struct sdt_render_ctx rc = {0};
+	struct sdt_site s = {0};
+	uint64_t pc, base, sem, bias;
+	char b1[200], b2[200];
+	int err;
+
+	if (descsz < 3 * asz + 3)
+		return sdt_file_diag(c->f, "note %zu: desc of %zu bytes is too short", c->index,
+				     descsz);
+	pc = sdt_elf_read_addr(c->e, desc);
+	base = sdt_elf_read_addr(c->e, desc + asz);
+	sem = sdt_elf_read_addr(c->e, desc + 2 * asz);
+
+	p = (const char *)desc + 3 * asz;
+	end = (const char *)desc + descsz;
+	provider = p;
+	p = memchr(p, '\0', (size_t)(end - p));
+	if (!p || ++p >= end)
+		return sdt_file_diag(c->f, "note %zu: provider name is not terminated", c->index);
+	name = p;
+	p = memchr(p, '\0', (size_t)(end - p));
+	if (!p || ++p >= end)
+		return sdt_file_diag(c->f, "note %zu: probe name is not terminated", c->index);
+	args = p;
+	if (!memchr(p, '\0', (size_t)(end - p)))
+		return sdt_file_diag(c->f, "note %zu: argument string is not terminated", c->index);
+
+	if (!sdt_valid_event_name(provider, MAX_PROVIDER))
+		return sdt_file_diag(c->f,
+				     "note %zu: provider name '%s' is not a valid tracefs name "
+				     "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
+				     c->index, shown(provider, b1, sizeof(b1)), MAX_PROVIDER);
+	if (!sdt_valid_event_name(name, SDT_MAX_EVENT_NAME))
+		return sdt_file_diag(c->f,
+				     "note %zu (%s): probe name '%s' is not a valid tracefs name "
+				     "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
+				     c->index, provider, shown(name, b2, sizeof(b2)),
+				     SDT_MAX_EVENT_NAME);
+	if (strlen(args) > MAX_ARGS_TEXT || !printable(args))
+		return sdt_file_diag(c->f,
+				     "note %zu (%s:%s): argument string '%s' is too long or has "
+				     "control characters",
+				     c->index, provider, name, shown(args, b1, sizeof(b1)));
+
+	if (c->have_base && base && c->base_addr != base) {
+		pc += c->base_addr - base;
+		if (sem)
+			sem += c->base_addr - base;
+	}
+
+	if (sdt_elf_vaddr_to_offset(c->e, pc, &s.file_offset, &bias))
+		return sdt_file_diag(c->f, "note %zu (%s:%s): address 0x%llx is in no loadable "
+				     "segment", c->index, provider, name, (unsigned long long)pc);
+	rc.text_bias = bias;
+	rc.have_text_bias = true;
+	s.address = pc;
+	s.semaphore = sem;
+	if (sem) {
+		uint64_t sbias;
+
+		if (!sdt_elf_vaddr_to_offset(c->e, sem, &s.semaphore_offset, &sbias)) {
+			s.has_semaphore_offset = true;
+		} else {
+			err = sdt_file_diag(c->f, "note %zu (%s:%s): semaphore 0x%llx is in no "
+					    "loadable segment", c->index, provider, name,
+					    (unsigned long long)sem);
+			if (err)
+				return err;
+		}
+	}
+
+	err = sdt_args_parse(c->arch, c->e->elfclass, args, &s.args, &s.nargs);
+	if (err == -E2BIG)
+		return sdt_file_diag(c->f, "note %zu (%s:%s): more than %d arguments", c->index,
+				     provider, name, SDT_MAX_ARGS);
+	if (err)
+		return err;
+	s.provider = sdt_strdup(provider);
+	s.name = sdt_strdup(name);
+	s.args_text = sdt_strdup(args);
+	if (!s.provider || !s.name || !s.args_text)
+		goto nomem;
+	err = resolve_args(c, &s, &rc);
+	if (err)
+		goto nomem;
+	if (sdt_grow((void **)&c->f->sites, &c->f->sites_cap, c->f->nsites + 1,
+		     sizeof(*c->f->sites)))
+		goto nomem;
+	c->f->sites[c->f->nsites++] = s;
+	return 0;
+nomem:
+	sdt_site_release(&s);
+	return -ENOMEM;
+}
+
+int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
+{
+	struct note_ctx c = {.e = e, .f = f};
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int err;
+
+	c.arch = sdt_arch_find(e->ehdr.e_machine, e->elfclass, e->big_endian);
+	if (sdt_elf_section(e, ".stapsdt.base", &sh)) {
+		c.have_base = true;
+		c.base_addr = sh.sh_addr;
+	}
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		size_t off = 0, next, name_off, desc_off;
+		const char *secname;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		secname = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+		if (!secname || strcmp(secname, ".note.stapsdt"))
+			continue;
+		/* elf_getdata, not elf_rawdata: only it byte-swaps the note headers. */
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			return sdt_file_diag(f, "section .note.stapsdt cannot be read: %s",
+					     elf_errmsg(-1));
+		while (off < data->d_size &&
+		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			const char *nm = (const char *)data->d_buf + name_off;
+
+			off = next;
+			c.index++;
+			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 || memcmp(nm, "stapsdt", 8))
+				continue;
+			err = read_note(&c, (const unsigned char *)data->d_buf + desc_off,
+					nh.n_descsz);
+			if (err)
+				return err;
+			if (f->nsites >= MAX_SITES)
+				return sdt_file_diag(f, "more than %u notes: the rest are ignored",
+						     MAX_SITES);
+		}
+		if (off < data->d_size) {
+			err = sdt_file_diag(f, "section .note.stapsdt is truncated after note %zu",
+					    c.index);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install what a fresh Debian 12 machine lacks to build, test and benchmark sdtrace.
+# Says what it installs; does nothing when everything is present.
+# Usage: scripts/install-deps.sh [build|test|bench]   (default: test)
+set -eu
+want=${1:-test}
+
+build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev"
+test="$build clang lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace"
+bench="$test hyperfine valgrind"
+
+case $want in
+build) pkgs=$build ;;
+test) pkgs=$test ;;
+bench) pkgs=$bench ;;
+*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# An old or empty package list makes apt miss packages: refresh it when it is older than a day.
+if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+	apt-get update -q
+fi
+apt-get install -y -q --no-install-recommends $missing
