@@ -1,0 +1,136 @@
+# Shared helpers for the end-to-end tests (tests/e2e/tNNNN-*.sh), sourced with `. "$(dirname "$0")/lib.sh"`.
+#
+# Environment (set by CTest, see tests/CMakeLists.txt; defaults for a manual run from the repo):
+#   SDTRACE    the sdtrace binary        PROGS_DIR  the built tests/progs programs
+#   SRC_DIR    the source tree           BUILD_DIR  the build tree
+#
+# A test calls `check NAME COMMAND...` / `check_eq NAME EXPECTED ACTUAL` for each assertion and
+# ends with `finish`, which prints "N passed, N failed, N skipped" and exits 0 or 1. A missing
+# prerequisite ends the test with `skip REASON` (exit 77, which CTest reports as skipped).
+# Every test runs in its own temporary directory ($T), removed on exit, and its cache is
+# SDTRACE_CACHE_DIR=$T/cache, never the real ~/.debug.
+
+set -u
+: "${SRC_DIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BUILD_DIR:=$SRC_DIR/build}"
+: "${SDTRACE:=$BUILD_DIR/sdtrace}"
+: "${PROGS_DIR:=$BUILD_DIR/tests/progs}"
+TEST_NAME=$(basename "$0" .sh)
+
+T=$(mktemp -d "/tmp/sdtrace-$TEST_NAME.XXXXXX")
+export SDTRACE_CACHE_DIR="$T/cache"
+export HOME="$T/home"
+mkdir -p "$HOME"
+
+_passed=0
+_failed=0
+_cleanups=""
+
+# Run a command at exit (LIFO), also when the test fails or is interrupted.
+at_exit() { _cleanups="$*; $_cleanups"; }
+_on_exit() {
+	eval "$_cleanups" 2>/dev/null || true
+	rm -rf "$T"
+}
+trap _on_exit EXIT
+trap 'exit 130' INT TERM HUP
+
+say() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
+skip() {
+	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"
+	exit 77
+}
+pass() {
+	_passed=$((_passed + 1))
+	printf 'ok %d - %s\n' "$((_passed + _failed))" "$1"
+}
+fail() {
+	_failed=$((_failed + 1))
+	printf 'not ok %d - %s\n' "$((_passed + _failed))" "$1"
+	shift
+	[ $# -gt 0 ] && printf '#   %s\n' "$@"
+	return 0
+}
+
+# check NAME CMD...: CMD must succeed.
+check() {
+	name=$1
+	shift
+	if "$@" >"$T/.out" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "command failed ($?): $*" "$(head -c 2000 "$T/.out")"
+	fi
+}
+# check_fails NAME CMD...: CMD must fail.
+check_fails() {
+	name=$1
+	shift
+	if "$@" >"$T/.out" 2>&1; then
+		fail "$name" "command succeeded but should fail: $*"
+	else
+		pass "$name"
+	fi
+}
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected: $2" "actual:   $3"
+	fi
+}
+
+finish() {
+	printf '%d passed, %d failed, 0 skipped\n' "$_passed" "$_failed"
+	[ "$_failed" -eq 0 ]
+	exit $?
+}
+
+# ---- prerequisites -----------------------------------------------------------------------
+need_cmd() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "'$c' is not installed"
+	done
+}
+need_file() {
+	for f in "$@"; do
+		[ -e "$f" ] || skip "'$f' does not exist on this machine"
+	done
+}
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+
+# Find (or mount, as root) tracefs; sets TRACEFS. Skips loudly when there is none.
+need_tracefs() {
+	need_root
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		if [ -w "$d/uprobe_events" ]; then
+			TRACEFS=$d
+			return 0
+		fi
+	done
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	if [ -w /sys/kernel/tracing/uprobe_events ]; then
+		TRACEFS=/sys/kernel/tracing
+		return 0
+	fi
+	skip "no tracefs with uprobe_events (mount -t tracefs nodev /sys/kernel/tracing)"
+}
+
+# Snapshot uprobe_events now; at exit, assert it is byte-identical (nothing left behind).
+# Only the lines of groups matching $1 (default: sdtrace's own and sdt_ test groups) are compared,
+# so that probes other tools add or remove meanwhile do not make the test flaky.
+uprobes_guard() {
+	_uprobe_pat=${1:-'^[p-r]:(sdtrace|sdt_)'}
+	grep -E "$_uprobe_pat" "$TRACEFS/uprobe_events" >"$T/.uprobes-before" 2>/dev/null || true
+}
+uprobes_unchanged() {
+	grep -E "$_uprobe_pat" "$TRACEFS/uprobe_events" >"$T/.uprobes-after" 2>/dev/null || true
+	if cmp -s "$T/.uprobes-before" "$T/.uprobes-after"; then
+		pass "${1:-uprobe_events unchanged}"
+	else
+		fail "${1:-uprobe_events unchanged}" "$(diff "$T/.uprobes-before" "$T/.uprobes-after" | head -n 20)"
+	fi
+}
+
+# perf with a private cache and HOME: never ~/.debug.
+perf_private() { HOME="$T/perfhome" perf --buildid-dir "$T/perfcache" "$@"; }
