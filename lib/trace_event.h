@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the recording side (uprobe.c, perf_event.c, ring.c, recorder.c) and the reading side
+ * (trace_file.c, decode.c, report) agree on: the description of one recorded event kind, and one
+ * sample as it leaves the ring buffer.
+ *
+ * One "event" is one tracefs uprobe event that sdtrace created: several SDT sites with identical
+ * fetchargs share one event; sites whose fetchargs differ get events of their own, and the reader
+ * merges them back under provider:name.
+ */
+#ifndef SDT_TRACE_EVENT_H
+#define SDT_TRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A field of the raw record, as tracefs events/GROUP/EVENT/format describes it. */
+struct sdt_trace_field {
+	char *name;	 /* "__probe_ip", "arg1", ... (common_* fields are not kept) */
+	uint32_t offset; /* in the raw record (PERF_SAMPLE_RAW payload) */
+	uint32_t size;
+	bool is_signed;
+	bool is_data_loc; /* __data_loc char[] (a :string fetch): u32 = (len << 16) | offset */
+};
+
+/* One SDT argument of the event, in note order: every note argument has one, fetchable or not. */
+struct sdt_trace_arg {
+	char *name;   /* "arg1", or a typed name later ("funcname") */
+	char *spec;   /* the note's spec, "-4@%eax" */
+	uint8_t size; /* 1, 2, 4, 8 (16: unavailable) */
+	bool is_signed;
+	bool is_float;	/* raw bits: decode as float (4) or double (8) */
+	bool is_string; /* fetched as :string */
+	bool rebase;	/* a link-time address: add the load bias (probe ip - site address) */
+	int field;	/* index into the event's fields, -1 when unavailable */
+	char *unavailable; /* the reason, when field < 0 */
+};
+
+struct sdt_trace_event_desc {
+	uint32_t index; /* our number for the event, in the data file */
+	char *provider;
+	char *name;
+	char *path;	/* the binary, as probed */
+	char *build_id; /* hex, or NULL */
+	/* link-time addresses (note pc) of the sites this event covers, for the load bias */
+	uint64_t *site_addrs;
+	size_t nsites;
+	uint64_t tp_id; /* tracefs event id at record time (PERF_TYPE_TRACEPOINT config) */
+	char *group;	/* tracefs group and event name at record time */
+	char *event;
+	struct sdt_trace_field *fields;
+	size_t nfields;
+	int ip_field; /* index of __probe_ip in fields, -1 if none */
+	struct sdt_trace_arg *args;
+	size_t nargs;
+};
+
+/* One sample from the ring buffer; @raw is borrowed for the duration of the callback only. */
+struct sdt_trace_sample {
+	uint64_t time_ns; /* CLOCK_MONOTONIC */
+	uint32_t cpu;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t event; /* sdt_trace_event_desc.index */
+	const void *raw;
+	uint32_t raw_size;
+};
+
+void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d);
+
+#endif
