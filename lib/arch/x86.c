@@ -90,6 +90,10 @@ static const struct x86_reg *parse_reg(const char **pp, bool is64, bool *vector,
 	size_t len, i;
 
 	*vector = false;
+	if (**pp != '%') {
+		*why = "expected a register";
+		return NULL;
+	}
 	while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
 		p++;
 	len = (size_t)(p - start);
