@@ -137,7 +137,6 @@ void sdt_elf_close(struct sdt_elf *e)
 		close(e->fd);
 	free(e->image);
 	free(e->phdrs);
-	free(e->syms);
 	memset(e, 0, sizeof(*e));
 	e->fd = -1;
 }
@@ -259,32 +258,81 @@ int sdt_elf_build_id(struct sdt_elf *e, char **hex)
 	return 0;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct sdt_elf_sym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+struct sym_want {
+	const char *name;
+	size_t slot; /* index into the caller's arrays */
+};
 
-	if (c)
-		return c;
-	return x->value < y->value ? -1 : x->value > y->value;
+static int want_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sym_want *)a)->name, ((const struct sym_want *)b)->name);
 }
 
-static int sym_name_cmp(const void *a, const void *b)
+/* The symbol table to search: .symtab, else .dynsym. NULL when the file has neither. */
+static Elf_Scn *symbol_table(struct sdt_elf *e, GElf_Shdr *out)
 {
-	return strcmp(((const struct sdt_elf_sym *)a)->name, ((const struct sdt_elf_sym *)b)->name);
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr sh, dynsh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			*out = sh;
+			return scn;
+		}
+		if (sh.sh_type == SHT_DYNSYM && !dyn) {
+			dyn = scn;
+			dynsh = sh;
+		}
+	}
+	if (dyn)
+		*out = dynsh;
+	return dyn;
 }
 
-static int load_symtab(struct sdt_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+/*
+ * One pass over the symbol table for all @n names at once: a file's table can hold 100,000
+ * symbols, and a note needs a handful, so the names are sorted and each symbol is looked up
+ * among them, rather than the table being sorted.
+ */
+int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, uint64_t *values,
+			 int *status)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t n, i, cap = 0, out = 0;
+	struct sym_want *want = NULL, key, *w;
+	Elf_Data *data;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t i, count;
+	bool *found = NULL;
 
-	if (!data || !sh->sh_entsize)
+	for (i = 0; i < n; i++)
+		status[i] = -ENOENT;
+	if (!n)
 		return 0;
-	n = sh->sh_size / sh->sh_entsize;
-	if (n > MAX_SYMS)
-		n = MAX_SYMS;
-	for (i = 1; i < n; i++) {
+	scn = symbol_table(e, &sh);
+	if (!scn || !sh.sh_entsize)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return 0;
+	want = sdt_reallocarray(NULL, n, sizeof(*want));
+	found = calloc(n, sizeof(*found));
+	if (!want || !found) {
+		free(want);
+		free(found);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		want[i].name = names[i];
+		want[i].slot = i;
+	}
+	qsort(want, n, sizeof(*want), want_cmp);
+
+	count = sh.sh_size / sh.sh_entsize;
+	if (count > MAX_SYMS)
+		count = MAX_SYMS;
+	for (i = 1; i < count; i++) {
 		GElf_Sym sym;
 		const char *name;
 
@@ -292,79 +340,37 @@ static int load_symtab(struct sdt_elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 			break;
 		if (sym.st_shndx == SHN_UNDEF || !sym.st_name)
 			continue;
-		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
+		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (sdt_grow((void **)&e->syms, &cap, out + 1, sizeof(*e->syms)))
-			return -ENOMEM;
-		e->syms[out].name = name;
-		e->syms[out].value = sym.st_value;
-		e->syms[out].ambiguous = false;
-		out++;
-	}
-	e->nsyms = out;
-	return 0;
-}
-
-static int load_symbols(struct sdt_elf *e)
-{
-	Elf_Scn *scn = NULL, *dyn = NULL;
-	GElf_Shdr sh, dynsh;
-	size_t i, j;
-	int err;
-
-	e->syms_loaded = true;
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
+		key.name = name;
+		w = bsearch(&key, want, n, sizeof(*want), want_cmp);
+		if (!w)
 			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			break;
-		if (sh.sh_type == SHT_DYNSYM && !dyn) {
-			dyn = scn;
-			dynsh = sh;
+		/* several callers may want the same name: visit every equal entry */
+		while (w > want && !strcmp(w[-1].name, name))
+			w--;
+		for (; w < want + n && !strcmp(w->name, name); w++) {
+			if (!found[w->slot]) {
+				found[w->slot] = true;
+				values[w->slot] = sym.st_value;
+				status[w->slot] = 0;
+			} else if (values[w->slot] != sym.st_value) {
+				status[w->slot] = -ENOTUNIQ;
+			}
 		}
 	}
-	if (scn)
-		err = load_symtab(e, scn, &sh);
-	else if (dyn)
-		err = load_symtab(e, dyn, &dynsh);
-	else
-		return 0;
-	if (err)
-		return err;
-	qsort(e->syms, e->nsyms, sizeof(*e->syms), sym_cmp);
-	/* Collapse equal (name, value) pairs; mark names with several values. */
-	for (i = 0, j = 0; i < e->nsyms; i++) {
-		if (j && !strcmp(e->syms[j - 1].name, e->syms[i].name)) {
-			if (e->syms[j - 1].value != e->syms[i].value)
-				e->syms[j - 1].ambiguous = true;
-			continue;
-		}
-		e->syms[j++] = e->syms[i];
-	}
-	e->nsyms = j;
+	free(want);
+	free(found);
 	return 0;
 }
 
 int sdt_elf_symbol(struct sdt_elf *e, const char *name, uint64_t *value)
 {
-	struct sdt_elf_sym key = {.name = name}, *s;
-	int err;
+	int status, err;
 
-	if (!e->syms_loaded) {
-		err = load_symbols(e);
-		if (err)
-			return err;
-	}
-	if (!e->nsyms)
-		return -ENOENT;
-	s = bsearch(&key, e->syms, e->nsyms, sizeof(*e->syms), sym_name_cmp);
-	if (!s)
-		return -ENOENT;
-	if (s->ambiguous)
-		return -ENOTUNIQ;
-	*value = s->value;
-	return 0;
+	err = sdt_elf_find_symbols(e, &name, 1, value, &status);
+	return err ? err : status;
 }
 
 uint64_t sdt_elf_read_addr(const struct sdt_elf *e, const unsigned char *p)

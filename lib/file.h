@@ -15,6 +15,7 @@ struct sdt_site {
 	uint64_t semaphore; /* 0: none */
 	uint64_t semaphore_offset;
 	bool has_semaphore_offset;
+	uint64_t text_bias; /* p_vaddr - p_offset of the segment holding address */
 	struct sdt_arg *args;
 	size_t nargs;
 };

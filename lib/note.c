@@ -81,41 +81,82 @@ static const char *shown(const char *s, char *buf, size_t size)
 	return buf;
 }
 
-static int resolve_args(struct note_ctx *c, struct sdt_site *s, const struct sdt_render_ctx *rc)
+/*
+ * Resolve the symbols that GLOBAL and ADDR arguments name, for every site at once (one pass over
+ * the symbol table), then render every argument.
+ */
+static int resolve_and_render(struct note_ctx *c)
 {
-	size_t i;
-	int err;
+	struct sdt_file *f = c->f;
+	struct sdt_arg **need = NULL;
+	const char **names = NULL;
+	uint64_t *values = NULL;
+	int *status = NULL;
+	size_t n = 0, cap = 0, i, j;
+	int err = 0;
 
-	for (i = 0; i < s->nargs; i++) {
-		struct sdt_arg *a = &s->args[i];
+	for (i = 0; i < f->nsites; i++) {
+		for (j = 0; j < f->sites[i].nargs; j++) {
+			struct sdt_arg *a = &f->sites[i].args[j];
 
-		if ((a->kind == SDT_ARG_GLOBAL || a->kind == SDT_ARG_ADDR) && a->symbol &&
-		    !a->sym_resolved) {
-			uint64_t v;
-
-			err = sdt_elf_symbol(c->e, a->symbol, &v);
-			if (err == -ENOMEM)
-				return err;
-			if (!err) {
-				a->sym_resolved = true;
-				a->sym_addr = v + (uint64_t)a->offset;
-			} else if (err == -ENOTUNIQ) {
-				err = sdt_arg_render(c->arch, c->e->elfclass, a, rc);
-				if (err)
-					return err;
-				free(a->unavailable);
-				a->unavailable = sdt_asprintf("symbol '%s' is defined more than once",
-							      a->symbol);
-				if (!a->unavailable)
-					return -ENOMEM;
+			if ((a->kind != SDT_ARG_GLOBAL && a->kind != SDT_ARG_ADDR) || !a->symbol ||
+			    a->sym_resolved)
 				continue;
+			if (sdt_grow((void **)&need, &cap, n + 1, sizeof(*need))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			need[n++] = a;
+		}
+	}
+	if (n) {
+		names = sdt_reallocarray(NULL, n, sizeof(*names));
+		values = sdt_reallocarray(NULL, n, sizeof(*values));
+		status = sdt_reallocarray(NULL, n, sizeof(*status));
+		if (!names || !values || !status) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			names[i] = need[i]->symbol;
+		err = sdt_elf_find_symbols(c->e, names, n, values, status);
+		if (err)
+			goto out;
+		for (i = 0; i < n; i++) {
+			if (!status[i]) {
+				need[i]->sym_resolved = true;
+				need[i]->sym_addr = values[i] + (uint64_t)need[i]->offset;
 			}
 		}
-		err = sdt_arg_render(c->arch, c->e->elfclass, a, rc);
-		if (err)
-			return err;
 	}
-	return 0;
+	for (i = 0; i < f->nsites; i++) {
+		struct sdt_site *s = &f->sites[i];
+		struct sdt_render_ctx rc = {.text_bias = s->text_bias, .have_text_bias = true};
+
+		for (j = 0; j < s->nargs; j++) {
+			err = sdt_arg_render(c->arch, c->e->elfclass, &s->args[j], &rc);
+			if (err)
+				goto out;
+		}
+	}
+	/* A symbol defined more than once: say so rather than "not in the symbol tables". */
+	for (i = 0; i < n; i++) {
+		if (status[i] != -ENOTUNIQ)
+			continue;
+		free(need[i]->unavailable);
+		need[i]->unavailable =
+			sdt_asprintf("symbol '%s' is defined more than once", need[i]->symbol);
+		if (!need[i]->unavailable) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	free(need);
+	free(names);
+	free(values);
+	free(status);
+	return err;
 }
 
 /* Decode one note's desc into a site. 0 (site added or note skipped with a diag) or -ENOMEM. */
@@ -123,7 +164,6 @@ static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descs
 {
 	size_t asz = c->e->elfclass == ELFCLASS32 ? 4 : 8;
 	const char *provider, *name, *args, *end, *p;
-	struct sdt_render_ctx rc = {0};
 	struct sdt_site s = {0};
 	uint64_t pc, base, sem, bias;
 	char b1[200], b2[200];
@@ -176,8 +216,7 @@ static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descs
 	if (sdt_elf_vaddr_to_offset(c->e, pc, &s.file_offset, &bias))
 		return sdt_file_diag(c->f, "note %zu (%s:%s): address 0x%llx is in no loadable "
 				     "segment", c->index, provider, name, (unsigned long long)pc);
-	rc.text_bias = bias;
-	rc.have_text_bias = true;
+	s.text_bias = bias;
 	s.address = pc;
 	s.semaphore = sem;
 	if (sem) {
@@ -204,9 +243,6 @@ static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descs
 	s.name = sdt_strdup(name);
 	s.args_text = sdt_strdup(args);
 	if (!s.provider || !s.name || !s.args_text)
-		goto nomem;
-	err = resolve_args(c, &s, &rc);
-	if (err)
 		goto nomem;
 	if (sdt_grow((void **)&c->f->sites, &c->f->sites_cap, c->f->nsites + 1,
 		     sizeof(*c->f->sites)))
@@ -259,9 +295,13 @@ int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 					nh.n_descsz);
 			if (err)
 				return err;
-			if (f->nsites >= MAX_SITES)
-				return sdt_file_diag(f, "more than %u notes: the rest are ignored",
-						     MAX_SITES);
+			if (f->nsites >= MAX_SITES) {
+				err = sdt_file_diag(f, "more than %u notes: the rest are ignored",
+						    MAX_SITES);
+				if (err)
+					return err;
+				return resolve_and_render(&c);
+			}
 		}
 		if (off < data->d_size) {
 			err = sdt_file_diag(f, "section .note.stapsdt is truncated after note %zu",
@@ -270,5 +310,5 @@ int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 				return err;
 		}
 	}
-	return 0;
+	return resolve_and_render(&c);
 }

@@ -12,12 +12,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct sdt_elf_sym {
-	const char *name; /* borrowed from the Elf handle */
-	uint64_t value;
-	bool ambiguous; /* defined more than once with different values */
-};
-
 struct sdt_elf {
 	Elf *elf;
 	int fd;
@@ -29,10 +23,6 @@ struct sdt_elf {
 	GElf_Phdr *phdrs;
 	size_t nphdrs;
 	size_t shstrndx;
-	/* symbols: loaded on first sdt_elf_symbol() call, sorted by name */
-	struct sdt_elf_sym *syms;
-	size_t nsyms;
-	bool syms_loaded;
 };
 
 /*
@@ -62,6 +52,12 @@ int sdt_elf_build_id(struct sdt_elf *e, char **hex);
  * -ENOTUNIQ when it is defined more than once with different values.
  */
 int sdt_elf_symbol(struct sdt_elf *e, const char *name, uint64_t *value);
+/*
+ * The same for @n names in one pass over the table: status[i] is 0 (values[i] set), -ENOENT or
+ * -ENOTUNIQ. Returns 0 or -ENOMEM.
+ */
+int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, uint64_t *values,
+			 int *status);
 
 /* Read a target-address word (4 or 8 bytes, the file's byte order) at @p. */
 uint64_t sdt_elf_read_addr(const struct sdt_elf *e, const unsigned char *p);

@@ -149,6 +149,10 @@ static int parse_disp(const char **pp, struct x86_disp *d, const char **why)
 	const char *p = *pp;
 	bool neg = false;
 
+	if (*p == '-' || *p == '+') {
+		neg = *p == '-';
+		p++;
+	}
 	for (;;) {
 		if (*p == '(' || *p == '\0' || *p == ':')
 			break;
