@@ -5,6 +5,8 @@
 #   make check      install missing test deps, build, run every test; then again under ASan+UBSan
 #   make bench      quick benchmarks against perf and bpftrace (FULL=1: the whole suite)
 #   make fuzz       run every libFuzzer target for longer (FUZZ_SECONDS=60 each)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, libsdtrace.so/.a, headers, pkg-config)
+#   make uninstall
 #   make clean
 
 BUILD      ?= build
@@ -13,8 +15,9 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all build deps-build deps-test deps-bench demo check check-normal check-asan \
+.PHONY: install uninstall all build deps-build deps-test deps-bench demo check check-normal check-asan \
 	fuzz-smoke bench fuzz clean
 
 all: build
@@ -70,6 +73,14 @@ fuzz: deps-test $(FUZZ_BUILD)/build.ninja
 bench: deps-bench
 	@$(MAKE) --no-print-directory build
 	@sh bench/run.sh $(BUILD) $(if $(FULL),full,quick)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Removes what `make install` installed with the same PREFIX and DESTDIR (CMake's manifest).
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || { echo "nothing installed from $(BUILD)"; exit 1; }
+	@while read -r f; do rm -f "$$f" && echo "removed $$f"; done < $(BUILD)/install_manifest.txt
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
