@@ -17,7 +17,7 @@
 static int elf_init(struct sdt_elf *e)
 {
 	const char *name = e->name;
-	size_t i;
+	size_t i, shnum;
 
 	if (elf_kind(e->elf) != ELF_K_ELF)
 		return sdt_err(-ENOEXEC, "'%s': not an ELF file", name);
@@ -30,6 +30,19 @@ static int elf_init(struct sdt_elf *e)
 		return sdt_err(-EINVAL, "'%s': unknown ELF byte order %d", name,
 			       e->ehdr.e_ident[EI_DATA]);
 	e->big_endian = e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	/*
+	 * libelf reports 0 sections, without an error, when the section header table lies past
+	 * the end of the file: a truncated file would look like one without probes. A table that
+	 * exists has at least section 0.
+	 */
+	if (elf_getshdrnum(e->elf, &shnum))
+		return sdt_err(-EINVAL, "'%s': corrupt section header table: %s", name,
+			       elf_errmsg(-1));
+	if (e->ehdr.e_shoff && !shnum)
+		return sdt_err(-EINVAL,
+			       "'%s': section header table at offset 0x%llx is outside the file "
+			       "(truncated?)",
+			       name, (unsigned long long)e->ehdr.e_shoff);
 	if (elf_getshdrstrndx(e->elf, &e->shstrndx))
 		return sdt_err(-EINVAL, "'%s': corrupt section header table: %s", name,
 			       elf_errmsg(-1));
