@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a recording (sdtrace.data): its session, its event kinds, and its events one at a time
+ * with their arguments decoded.
+ *
+ * The file describes itself (event layouts, binaries, build-ids, argument specs), so it is read
+ * without tracefs, on any machine. It is read as a stream: memory does not grow with the number
+ * of events. A file cut short (a recording killed by SIGKILL) reads up to its last complete
+ * record, then sdt_trace_reader__truncated() says so; a corrupt file fails with -EINVAL and a
+ * message naming the byte offset.
+ *
+ * Arguments are decoded as the SDT spec says: an `-1@` argument is a signed 8-bit integer
+ * (-5, never 251), `8f@` a double from its raw bits, a `char *` fetched as a string a string,
+ * an address immediate is rebased to the process's address, and an argument that could not be
+ * fetched is SDT_VALUE_UNAVAILABLE with the reason.
+ *
+ * Lifetimes: an event and every string reached from it are borrowed until the next
+ * sdt_trace_reader__next() or sdt_trace_reader__free(); kinds and session strings until
+ * sdt_trace_reader__free().
+ *
+ * Example:
+ *	struct sdt_trace_reader *r;
+ *	const struct sdt_trace_event *ev;
+ *	struct sdt_trace_value v;
+ *	int err;
+ *	if (sdt_trace_reader__open("sdtrace.data", NULL, &r) < 0)
+ *		errx(1, "%s", sdt_errmsg());
+ *	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+ *		printf("%s:%s", sdt_trace_event__provider(ev), sdt_trace_event__name(ev));
+ *		for (size_t i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+ *			sdt_trace_event__arg(ev, i, &v);
+ *			if (v.kind == SDT_VALUE_INT)
+ *				printf(" %lld", (long long)v.i);
+ *		}
+ *		putchar('\n');
+ *	}
+ *	if (err < 0)
+ *		warnx("%s", sdt_errmsg());
+ *	else if (sdt_trace_reader__truncated(r))
+ *		warnx("the recording is truncated");
+ *	sdt_trace_reader__free(r);
+ */
+#ifndef SDTRACE_TRACE_H
+#define SDTRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sdtrace/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sdt_trace_reader;
+struct sdt_trace_kind;
+struct sdt_trace_event;
+
+enum sdt_value_kind {
+	SDT_VALUE_UNAVAILABLE = 0, /* ->unavailable says why */
+	SDT_VALUE_INT,		   /* signed integer in ->i */
+	SDT_VALUE_UINT,		   /* unsigned integer in ->u */
+	SDT_VALUE_FLOAT,	   /* ->f (a 4-byte float widened to double) */
+	SDT_VALUE_STRING,	   /* ->str, NUL-terminated, ->len bytes before the NUL */
+};
+
+/* One decoded argument; filled by sdt_trace_event__arg() (caller-owned, strings borrowed). */
+struct sdt_trace_value {
+	enum sdt_value_kind kind;
+	unsigned int size; /* the spec's size in bytes (1, 2, 4, 8, 16) */
+	bool is_address;   /* an address immediate, rebased to the process's address */
+	int64_t i;
+	uint64_t u;
+	double f;
+	const char *str;
+	size_t len;
+	const char *unavailable;
+};
+
+struct sdt_trace_open_opts {
+	size_t sz;
+	/* Name of the file in messages (open_mem only). */
+	const char *name;
+};
+
+/*
+ * Open a recording and read its header and session. Returns 0 and *out, or -ENOENT/-EACCES
+ * (open), -EINVAL (not a sdtrace recording, or corrupt), -ENOTSUP (a newer format version).
+ */
+SDT_API int sdt_trace_reader__open(const char *path, const struct sdt_trace_open_opts *opts,
+				   struct sdt_trace_reader **out);
+/* The same for a recording in memory; @buf must stay valid until sdt_trace_reader__free(). */
+SDT_API int sdt_trace_reader__open_mem(const void *buf, size_t len,
+				       const struct sdt_trace_open_opts *opts,
+				       struct sdt_trace_reader **out);
+SDT_API void sdt_trace_reader__free(struct sdt_trace_reader *r);
+
+/*
+ * The next event: 1 and *ev, 0 at the end (complete or truncated: see __truncated()), or
+ * -EINVAL on a corrupt record (reading cannot go on). Session records met on the way (event
+ * kinds, thread names, lost counts, the end) are taken in and reflected by the accessors below.
+ */
+SDT_API int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_event **ev);
+
+/* The session. Strings may be NULL when the recorder did not know them. */
+SDT_API const char *sdt_trace_reader__path(const struct sdt_trace_reader *r);
+SDT_API const char *sdt_trace_reader__cmdline(const struct sdt_trace_reader *r);
+SDT_API const char *sdt_trace_reader__hostname(const struct sdt_trace_reader *r);
+SDT_API const char *sdt_trace_reader__kernel_release(const struct sdt_trace_reader *r);
+SDT_API uint64_t sdt_trace_reader__start_realtime_ns(const struct sdt_trace_reader *r);
+SDT_API uint64_t sdt_trace_reader__start_monotonic_ns(const struct sdt_trace_reader *r);
+/* After the end: true when the file stops before its END record (or inside a record). */
+SDT_API bool sdt_trace_reader__truncated(const struct sdt_trace_reader *r);
+/* The command's exit status from the END record: 0 and *status, or -ENODATA (not seen yet). */
+SDT_API int sdt_trace_reader__exit_status(const struct sdt_trace_reader *r, int *status);
+/* Events lost so far, in total and per CPU (CPUs 0..__lost_cpus()-1). */
+SDT_API uint64_t sdt_trace_reader__lost(const struct sdt_trace_reader *r);
+SDT_API size_t sdt_trace_reader__lost_cpus(const struct sdt_trace_reader *r);
+SDT_API uint64_t sdt_trace_reader__lost_on_cpu(const struct sdt_trace_reader *r, size_t cpu);
+/* Events read so far. */
+SDT_API uint64_t sdt_trace_reader__sample_count(const struct sdt_trace_reader *r);
+
+/* The event kinds described so far (one per recorded tracefs event), in file order. */
+SDT_API size_t sdt_trace_reader__kind_count(const struct sdt_trace_reader *r);
+SDT_API const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reader *r,
+							    size_t i);
+SDT_API const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k);
+SDT_API const char *sdt_trace_kind__name(const struct sdt_trace_kind *k);
+SDT_API const char *sdt_trace_kind__path(const struct sdt_trace_kind *k);
+SDT_API const char *sdt_trace_kind__build_id(const struct sdt_trace_kind *k); /* or NULL */
+SDT_API size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k);
+SDT_API const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i);
+SDT_API const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i);
+/* Why argument @i was not recorded, or NULL when it was. */
+SDT_API const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i);
+/* Events of this kind read so far. */
+SDT_API uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k);
+
+/* One event. */
+SDT_API const struct sdt_trace_kind *sdt_trace_event__kind(const struct sdt_trace_event *ev);
+SDT_API uint64_t sdt_trace_event__time_ns(const struct sdt_trace_event *ev); /* CLOCK_MONOTONIC */
+SDT_API unsigned int sdt_trace_event__cpu(const struct sdt_trace_event *ev);
+SDT_API unsigned int sdt_trace_event__pid(const struct sdt_trace_event *ev);
+SDT_API unsigned int sdt_trace_event__tid(const struct sdt_trace_event *ev);
+/* The thread's name as last recorded before the event, or NULL when none was. */
+SDT_API const char *sdt_trace_event__comm(const struct sdt_trace_event *ev);
+SDT_API const char *sdt_trace_event__provider(const struct sdt_trace_event *ev);
+SDT_API const char *sdt_trace_event__name(const struct sdt_trace_event *ev);
+SDT_API const char *sdt_trace_event__path(const struct sdt_trace_event *ev);
+/*
+ * The link-time address of the site that fired (as `sdtrace list --json` gives it), from the
+ * recorded probe ip: true and *addr, or false when it cannot be told.
+ */
+SDT_API bool sdt_trace_event__address(const struct sdt_trace_event *ev, uint64_t *addr);
+/* The probe ip in the process (runtime address), when recorded. */
+SDT_API bool sdt_trace_event__ip(const struct sdt_trace_event *ev, uint64_t *ip);
+SDT_API size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev);
+/* Decode argument @i into @out. Returns 0, or -ERANGE when @i is out of range. */
+SDT_API int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i,
+				 struct sdt_trace_value *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

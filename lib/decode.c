@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding the arguments of a recorded sample (see decode.h for the table of forms).
+ *
+ * Three rules make the values right where perf script gets them wrong:
+ *  - the SDT spec, not the fetch type, decides sign and size: `-1@` is an int8_t, so the byte
+ *    0xfb is -5 whatever type the field was fetched with;
+ *  - floats are fetched as raw bits (uprobes have no float type) and turned back into a float or
+ *    double here;
+ *  - an address immediate (`8@$sym`) is a link-time address: it is moved by the load bias of the
+ *    mapping, which is the recorded probe ip minus the address of the site that fired.
+ * The kernel has already extracted bitfields (%ah as b8@8/64), so a bitfield is just a field.
+ */
+#include <string.h>
+
+#include "decode.h"
+#include "internal.h"
+
+/* Loads are page-aligned: the bias of a mapping is a multiple of the smallest page size. */
+#define LOAD_ALIGN 4096u
+
+uint64_t sdt_decode_uint(const void *p, size_t size, bool swap)
+{
+	uint8_t b[8];
+	uint64_t v = 0;
+	size_t i;
+
+	memcpy(b, p, size);
+	if (swap) {
+		for (i = 0; i < size / 2; i++) {
+			uint8_t t = b[i];
+
+			b[i] = b[size - 1 - i];
+			b[size - 1 - i] = t;
+		}
+	}
+	switch (size) {
+	case 1:
+		v = b[0];
+		break;
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, b, 2);
+		v = x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, b, 4);
+		v = x;
+		break;
+	}
+	case 8:
+		memcpy(&v, b, 8);
+		break;
+	}
+	return v;
+}
+
+int64_t sdt_decode_sext(uint64_t v, size_t size)
+{
+	unsigned int shift;
+
+	if (size >= 8 || size == 0)
+		return (int64_t)v;
+	shift = (unsigned int)(64 - size * 8);
+	/* shift the sign bit to the top, then back (arithmetic shift) */
+	return (int64_t)(v << shift) >> shift;
+}
+
+static bool valid_int_size(size_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+bool sdt_decode_field(const struct sdt_trace_field *f, const void *raw, size_t size, bool swap,
+		      uint64_t *out)
+{
+	if (!valid_int_size(f->size) || f->offset > size || size - f->offset < f->size)
+		return false;
+	*out = sdt_decode_uint((const uint8_t *)raw + f->offset, f->size, swap);
+	return true;
+}
+
+bool sdt_decode_probe_ip(const struct sdt_trace_event_desc *d, const void *raw, size_t size,
+			 bool swap, uint64_t *ip)
+{
+	if (d->ip_field < 0 || (size_t)d->ip_field >= d->nfields)
+		return false;
+	return sdt_decode_field(&d->fields[d->ip_field], raw, size, swap, ip);
+}
+
+long sdt_decode_site(const struct sdt_trace_event_desc *d, uint64_t ip, bool have_hint,
+		     uint64_t hint_bias)
+{
+	long first = -1;
+	size_t k;
+
+	if (!d->nsites)
+		return -1;
+	if (d->nsites == 1)
+		return 0;
+	for (k = 0; k < d->nsites; k++) {
+		if (d->site_addrs[k] == ip)
+			return (long)k;
+	}
+	for (k = 0; k < d->nsites; k++) {
+		uint64_t bias = ip - d->site_addrs[k];
+
+		if (bias % LOAD_ALIGN)
+			continue;
+		if (have_hint && bias == hint_bias)
+			return (long)k;
+		if (first < 0)
+			first = (long)k;
+	}
+	return first;
+}
+
+static void unavailable(struct sdt_trace_value *out, const char *why)
+{
+	out->kind = SDT_VALUE_UNAVAILABLE;
+	out->unavailable = why;
+}
+
+/* A __data_loc char[] field: u32 (len << 16) | offset from the record's start; len has the NUL. */
+static void decode_string(const struct sdt_trace_field *f, const uint8_t *raw, size_t size,
+			  bool swap, struct sdt_trace_value *out)
+{
+	uint32_t loc, off, len;
+	const uint8_t *nul;
+
+	if (f->size != 4 || f->offset > size || size - f->offset < 4) {
+		unavailable(out, "string location outside the record");
+		return;
+	}
+	loc = (uint32_t)sdt_decode_uint(raw + f->offset, 4, swap);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (!len) {
+		unavailable(out, "the string could not be read (fault)");
+		return;
+	}
+	if (off > size || size - off < len) {
+		unavailable(out, "string outside the record");
+		return;
+	}
+	nul = memchr(raw + off, '\0', len);
+	if (!nul) {
+		unavailable(out, "string not terminated");
+		return;
+	}
+	out->kind = SDT_VALUE_STRING;
+	out->str = (const char *)(raw + off);
+	out->len = (size_t)(nul - (raw + off));
+}
+
+static void decode_float(uint64_t bits, size_t size, struct sdt_trace_value *out)
+{
+	out->kind = SDT_VALUE_FLOAT;
+	if (size == 4) {
+		uint32_t b32 = (uint32_t)bits;
+		float fl;
+
+		memcpy(&fl, &b32, sizeof(fl));
+		out->f = fl;
+	} else {
+		double db;
+
+		memcpy(&db, &bits, sizeof(db));
+		out->f = db;
+	}
+}
+
+void sdt_decode_arg(const struct sdt_trace_event_desc *d, size_t i, const void *raw, size_t size,
+		    bool swap, bool have_bias, uint64_t bias, struct sdt_trace_value *out)
+{
+	const struct sdt_trace_arg *a;
+	const struct sdt_trace_field *f;
+	uint64_t v;
+
+	memset(out, 0, sizeof(*out));
+	if (i >= d->nargs) {
+		unavailable(out, "no such argument");
+		return;
+	}
+	a = &d->args[i];
+	out->size = a->size;
+	if (a->field < 0 || (size_t)a->field >= d->nfields) {
+		unavailable(out, a->unavailable ? a->unavailable : "not recorded");
+		return;
+	}
+	f = &d->fields[a->field];
+	if (f->is_data_loc) {
+		decode_string(f, raw, size, swap, out);
+		return;
+	}
+	if (a->is_string) {
+		unavailable(out, "recorded without its string");
+		return;
+	}
+	if (!sdt_decode_field(f, raw, size, swap, &v)) {
+		unavailable(out, "field outside the record");
+		return;
+	}
+	if (!valid_int_size(a->size)) {
+		unavailable(out, "unsupported argument size");
+		return;
+	}
+	/* a field narrower than the spec: widen it by the field's own sign first */
+	if (f->size < a->size && f->is_signed)
+		v = (uint64_t)sdt_decode_sext(v, f->size);
+	if (a->is_float) {
+		if (f->size < a->size || (a->size != 4 && a->size != 8)) {
+			unavailable(out, "float recorded with too few bits");
+			return;
+		}
+		decode_float(v, a->size, out);
+		return;
+	}
+	if (a->rebase && have_bias) {
+		v += bias;
+		out->is_address = true;
+	}
+	if (a->is_signed) {
+		out->kind = SDT_VALUE_INT;
+		out->i = sdt_decode_sext(v, a->size);
+		out->u = (uint64_t)out->i;
+	} else {
+		out->kind = SDT_VALUE_UINT;
+		out->u = a->size < 8 ? v & ((UINT64_C(1) << (a->size * 8)) - 1) : v;
+		out->i = (int64_t)out->u;
+	}
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recording's data file (sdtrace.data): written as samples arrive, read back as a stream.
+ *
+ * The file is self-describing: a reader needs neither tracefs nor the probed binaries, so a
+ * recording made on one machine is reported on another. Layout (integers are LEB128 varints
+ * unless said otherwise; "str" is varint (length + 1) then the bytes, 0 meaning NULL):
+ *
+ *	header   8 bytes magic "\x89SDTRACE", u32 LE version (1), u8 byte order of the raw
+ *	         payloads (1 little, 2 big: the recording host's), 3 bytes zero
+ *	records  u8 type, varint body length, body
+ *
+ *	META     (first record) str cmdline, str hostname, str kernel release,
+ *	         start time CLOCK_REALTIME ns, the same instant in CLOCK_MONOTONIC ns
+ *	EVENT    one struct sdt_trace_event_desc (every field, arg and site), before its samples
+ *	SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid, zigzag (tid - pid),
+ *	         then the raw tracefs record from its first non-common field on (the 8-byte common
+ *	         header is not stored; trailing padding is trimmed)
+ *	SAMPLE_SAME_TASK   the same without cpu, pid, tid: equal to the previous sample's
+ *	COMM     pid, zigzag (tid - pid), str comm
+ *	LOST     cpu, count
+ *	END      zigzag exit status, samples written, events lost (last record of a complete file)
+ *
+ * A sample of a one-argument event costs 21-27 bytes (perf.data: 80). Record types from 64 up
+ * may be skipped by readers that do not know them; an unknown type below 64 is corruption.
+ *
+ * Crash safety: records are appended to a buffer that is written out when it fills, when the
+ * sample clock has moved 100 ms since the last write, and on sdt_trace_writer__flush(); a
+ * recording cut by SIGKILL loses at most those last moments, and the reader stops cleanly at the
+ * last complete record, reporting that the file is truncated (no END record).
+ */
+#ifndef SDT_TRACE_FILE_H
+#define SDT_TRACE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_event.h"
+
+#define SDT_TRACE_MAGIC	      "\x89SDTRACE"
+#define SDT_TRACE_VERSION     1
+#define SDT_TRACE_HEADER_SIZE 16
+
+/* Bounds the reader enforces (and the writer refuses to exceed). */
+#define SDT_TRACE_MAX_EVENTS 65536	 /* event indexes 0..65535 */
+#define SDT_TRACE_MAX_RAW    65536	 /* raw record bytes of one sample */
+#define SDT_TRACE_MAX_FIELDS 128	 /* fields per event */
+#define SDT_TRACE_MAX_SITES  (1u << 20)	 /* sites per event */
+#define SDT_TRACE_MAX_STR    4096	 /* any string of the file */
+#define SDT_TRACE_MAX_RECORD (16u << 20) /* body of one record */
+
+/* Default file name, and the suffix the previous recording is kept under (as perf does). */
+#define SDT_TRACE_DEFAULT_PATH "sdtrace.data"
+#define SDT_TRACE_OLD_SUFFIX   ".old"
+
+/* The session, written once at the start. Strings are copied; NULL ones are allowed. */
+struct sdt_trace_meta {
+	const char *cmdline;	     /* the command line, one string */
+	const char *hostname;	     /* NULL: uname()'s nodename */
+	const char *kernel_release;  /* NULL: uname()'s release */
+	uint64_t start_realtime_ns;  /* wall-clock start (0: now) */
+	uint64_t start_monotonic_ns; /* the same instant on the samples' clock (0: now) */
+};
+
+struct sdt_trace_writer;
+
+/*
+ * Create @path (0600). An existing regular file at @path is first renamed to @path.old, replacing
+ * any older one. Writes the header and the META record. Returns 0 and *out, or -errno.
+ */
+int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
+			   struct sdt_trace_writer **out);
+/* The same on an open file descriptor, which the writer then owns (closes). */
+int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_meta *meta,
+			      struct sdt_trace_writer **out);
+
+/*
+ * Describe an event once, before its first sample. @d is read during the call only. Returns 0,
+ * -EEXIST (index already described), -EINVAL (a desc the reader would reject), -errno (write).
+ */
+int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_event_desc *d);
+/* One sample; @s->raw is the full tracefs record. No allocation. 0, -EINVAL (unknown event,
+ * record shorter than its fields), -errno (write). */
+int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s);
+/* Thread @tid of process @pid is now called @comm (at most 15 bytes are kept). */
+int sdt_trace_writer__comm(struct sdt_trace_writer *w, uint32_t pid, uint32_t tid,
+			   const char *comm);
+/* @count events were lost on @cpu (PERF_RECORD_LOST). */
+int sdt_trace_writer__lost(struct sdt_trace_writer *w, uint32_t cpu, uint64_t count);
+/* Write out what is buffered (call it after each drain of the rings). */
+int sdt_trace_writer__flush(struct sdt_trace_writer *w);
+/*
+ * End the recording: the END record with @exit_status (the command's, as a shell reports it:
+ * 128 + signal when it was killed), flush, fsync, close. Returns 0 or -errno; @w is freed
+ * either way.
+ */
+int sdt_trace_writer__finish(struct sdt_trace_writer *w, int exit_status);
+/* Close without an END record (the reader will call the file truncated). Accepts NULL. */
+void sdt_trace_writer__free(struct sdt_trace_writer *w);
+
+/* Samples and lost events written so far. */
+uint64_t sdt_trace_writer__samples(const struct sdt_trace_writer *w);
+uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
+
+/*
+ * Would the reader accept @d? 0, or -EINVAL with a message naming what is wrong. Shared by the
+ * writer (refuse early) and the reader (hostile input).
+ */
+int sdt_trace_desc_check(const struct sdt_trace_event_desc *d);
+
+#endif
