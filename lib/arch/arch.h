@@ -11,6 +11,8 @@
 #ifndef SDT_ARCH_H
 #define SDT_ARCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "argspec.h"
@@ -47,5 +49,35 @@ int sdt_riscv_parse_operand(const char *op, struct sdt_arg *a, const char **why)
 int sdt_parse_int(const char **p, int64_t *val);
 /* Reads a symbol name ([A-Za-z_.][A-Za-z0-9_.]*) into a malloc'ed string; NULL if none. */
 char *sdt_parse_symbol(const char **p);
+/* Can a symbol name start with @c? (When it can, a NULL from sdt_parse_symbol() is -ENOMEM.) */
+bool sdt_symbol_start(char c);
+/* The length of the run of [A-Za-z0-9_] at @p: a register name is compared as a whole word. */
+size_t sdt_word_len(const char *p);
+/*
+ * If the @len bytes at @p are @prefix followed by a decimal number 0..@max (at most two digits,
+ * no leading zero), return the number; else -1. ("x29", "x", 30) -> 29; ("x031", ...) -> -1.
+ */
+int sdt_reg_number(const char *p, size_t len, const char *prefix, unsigned int max);
+/*
+ * Do the @len bytes at @p look like a register of a family in @prefixes (NULL-terminated): one
+ * of the prefixes followed by digits only ("x31", "q99")? A parser rejects such a word as an
+ * unknown register instead of taking it for a symbol.
+ */
+bool sdt_reg_like(const char *p, size_t len, const char *const *prefixes);
+/*
+ * An optional addend after a symbol: nothing (0), or `+N` / `-N`. Returns 0 or -EINVAL (a sign
+ * without a number, or out of range).
+ */
+int sdt_parse_addend(const char **p, int64_t *val);
+
+/* Store a pt_regs name (always one from a parser's static table) in ->reg or ->index_reg. */
+static inline void sdt_set_reg(char dst[SDT_REG_NAME_MAX], const char *pt_name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < SDT_REG_NAME_MAX && pt_name[i]; i++)
+		dst[i] = pt_name[i];
+	dst[i] = '\0';
+}
 
 #endif
