@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SDT cache: scanned once, stored per build-id in the layout perf uses, found by name through
+ * an event index.
+ *
+ * Root: the directory given to sdt_cache__open(), else $SDTRACE_CACHE_DIR, else $HOME/.debug
+ * (perf's default, so that perf and sdtrace share one cache). Layout, byte-compatible with perf:
+ *
+ *	ROOT/.build-id/57/1d98e0...a0            -> ../../usr/bin/python3.11/571d98e0...a0
+ *	ROOT/usr/bin/python3.11/571d98e0...a0/elf       the binary (hard link, or a copy)
+ *	ROOT/usr/bin/python3.11/571d98e0...a0/probes    perf's text: %sdt_P:E=E + one p: line per
+ *site ROOT/usr/bin/python3.11/571d98e0...a0/sdtrace.meta   ours: source size/mtime/inode, raw args
+ *	ROOT/.sdtrace-index.cdb                  ours: provider:event -> (build-id, path), derived
+ *
+ * Entries are keyed by the real path of the file (symlinks resolved), as perf keys them. Every
+ * file is written crash-safely (temporary, fsync, rename); the `.build-id` link is written last,
+ * so an entry exists once its link does. The index is rebuilt when it is missing, corrupt, or
+ * older than the cache (perf added an entry behind our back): the directories are the truth.
+ *
+ * Thread safety: one struct sdt_cache may be used by one thread at a time. Several processes may
+ * use one cache directory at once.
+ *
+ * Example:
+ *	struct sdt_cache *c;
+ *	struct sdt_target *t;
+ *	struct sdt_spec *spec;
+ *	size_t n;
+ *	if (sdt_cache__open(NULL, NULL, &c) == 0 && sdt_spec__parse("%python:gc__start", &spec) == 0
+ *&& sdt_cache__resolve(c, &spec, 1, NULL, &t, &n) == 0) { for (size_t i = 0; i < n; i++)
+ *			printf("%s: %zu sites\n", t[i].path, t[i].nsites);
+ *		sdt_targets_free(t, n);
+ *	}
+ */
+#ifndef SDTRACE_CACHE_H
+#define SDTRACE_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <sdtrace/common.h>
+#include <sdtrace/scan.h>
+#include <sdtrace/spec.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sdt_cache;
+
+struct sdt_cache_opts {
+	size_t sz;
+	/* Do not store the binary as `elf` in new entries (perf's probes work without it). */
+	bool no_copy;
+};
+
+/*
+ * Open (creating the directory if needed) the cache at @root, or the default root when NULL.
+ * Returns 0 and *out (free with sdt_cache__free()), or -errno.
+ */
+SDT_API int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts,
+			    struct sdt_cache **out);
+SDT_API void sdt_cache__free(struct sdt_cache *c);
+/* The root directory; borrowed until sdt_cache__free(). */
+SDT_API const char *sdt_cache__root(const struct sdt_cache *c);
+
+/* ---- adding ------------------------------------------------------------------------------ */
+
+enum sdt_cache_result {
+	SDT_CACHE_ADDED,     /* a new entry was written */
+	SDT_CACHE_UNCHANGED, /* already cached, the file unchanged */
+	SDT_CACHE_NOT_ELF,   /* not an ELF file: skipped */
+	SDT_CACHE_NO_SDT,    /* an ELF file without SDT notes: not cached */
+	SDT_CACHE_SKIPPED, /* not a regular file (FIFO, device, socket): never opened for reading */
+};
+
+/*
+ * Add one file (its real path is cached) and update the index. Returns 0 with *res (may be NULL)
+ * or -errno: -ENOENT, -EACCES, -ENODATA (an ELF file without build-id), -EINVAL (corrupt ELF or a
+ * path uprobe_events cannot take).
+ */
+SDT_API int sdt_cache__add(struct sdt_cache *c, const char *path, enum sdt_cache_result *res);
+
+struct sdt_cache_summary {
+	size_t seen;	  /* files looked at */
+	size_t elf;	  /* ELF files among them */
+	size_t with_sdt;  /* ELF files with SDT notes */
+	size_t added;	  /* entries written */
+	size_t unchanged; /* already cached */
+	size_t not_elf;	  /* skipped: not ELF */
+	size_t skipped;	  /* skipped: not regular files */
+	size_t errors;	  /* files that could not be read or cached */
+};
+
+/* Called from worker threads, serialised (one call at a time). */
+typedef void (*sdt_cache_progress_fn)(const struct sdt_cache_summary *s, const char *path,
+				      void *ctx);
+/* Called once per failed file with the message, serialised. */
+typedef void (*sdt_cache_error_fn)(const char *path, int err, const char *msg, void *ctx);
+
+struct sdt_cache_add_opts {
+	size_t sz;
+	bool recursive;	      /* walk directories (else a directory is an error) */
+	unsigned int workers; /* threads; 0: the number of online CPUs (at most 16) */
+	sdt_cache_progress_fn progress;
+	sdt_cache_error_fn error;
+	void *ctx;
+};
+
+/*
+ * Add files and directory trees. Directories are walked without following symlinks that lead
+ * out of the given trees (a symlink to a file inside is cached under the file's real path);
+ * FIFOs and devices are never opened. The index is rebuilt once at the end.
+ * Returns 0 when every file was handled (files that failed are counted in ->errors and passed to
+ * opts->error), or -errno when the walk itself failed.
+ */
+SDT_API int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n,
+				 const struct sdt_cache_add_opts *opts,
+				 struct sdt_cache_summary *summary);
+
+/* ---- entries and maintenance --------------------------------------------------------------- */
+
+enum sdt_entry_state {
+	SDT_ENTRY_OK,	   /* the file on disk is the one cached */
+	SDT_ENTRY_CHANGED, /* the file changed (another build-id, or size/mtime/inode differ) */
+	SDT_ENTRY_GONE,	   /* no file at the path */
+	SDT_ENTRY_BROKEN,  /* the entry's probes file is missing or unreadable */
+};
+
+struct sdt_cache_entry {
+	char *build_id;
+	char *path;
+	size_t nevents; /* provider:event names */
+	size_t nsites;	/* p: lines */
+	bool ours;	/* has our sdtrace.meta (else written by perf) */
+	enum sdt_entry_state state;
+};
+
+/* Every entry, sorted by path then build-id; free with sdt_cache_entries_free(). */
+SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
+SDT_API void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n);
+
+/*
+ * Remove the entries of a path (every build-id cached for it) or of one build-id (full hex, or a
+ * unique prefix of at least 8 digits). Returns the number removed (0: nothing matched) or -errno.
+ */
+SDT_API int sdt_cache__remove(struct sdt_cache *c, const char *path_or_build_id);
+
+/* Told what maintenance did: one line per entry touched or problem found. */
+typedef void (*sdt_cache_report_fn)(const char *msg, void *ctx);
+
+/* Drop entries whose file is gone or changed. Returns the number dropped or -errno. */
+SDT_API int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx);
+/*
+ * Rescan files whose size/mtime/inode or build-id changed: a new build replaces the old entry,
+ * the same build only refreshes the metadata. Returns the number rescanned or -errno.
+ */
+SDT_API int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx);
+/*
+ * Verify every entry (link target, probes parse, meta matches its build-id, stray temporaries)
+ * and the index. With @repair, fix what is wrong (remove broken links and temporaries, rewrite
+ * bad entries from their file, rebuild the index). Returns the number of problems found (fixed
+ * or not) or -errno.
+ */
+SDT_API int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, void *ctx);
+/* Rebuild the event index now. */
+SDT_API int sdt_cache__reindex(struct sdt_cache *c);
+
+/* ---- finding events ------------------------------------------------------------------------ */
+
+/*
+ * One binary to probe: a file on disk, scanned during sdt_cache__resolve() (so its offsets are
+ * those of the file at @path now, never of another build), and the sites of it that matched.
+ */
+struct sdt_target {
+	char *path;	       /* real path */
+	char *build_id;	       /* of the file on disk */
+	struct sdt_file *file; /* owned by the target */
+	size_t *sites;	       /* indices into sdt_file__site(), ascending, owned */
+	size_t *spec;	       /* for each site: index of the first spec it matched, owned */
+	size_t nsites;
+	bool rescanned; /* the file differed from its cache entry (the cache was updated) */
+};
+
+/* Told about a changed file that was rescanned, or (skip_missing) a vanished one. */
+typedef void (*sdt_resolve_notify_fn)(const char *msg, void *ctx);
+
+struct sdt_resolve_opts {
+	size_t sz;
+	/* Return every binary with a matching event instead of failing on ambiguity (listing). */
+	bool all_matches;
+	/* Skip entries whose file vanished (told through notify) instead of failing. */
+	bool skip_missing;
+	/* No error when nothing matches (0 targets). */
+	bool allow_empty;
+	sdt_resolve_notify_fn notify;
+	void *ctx;
+};
+
+/*
+ * Resolve @specs to the binaries and sites to probe. A spec naming a binary
+ * (/path/bin:%prov:ev) is looked up in that file only; the others through the event index.
+ * Errors: -ENOENT nothing matches (or a cached file vanished), -ENOTUNIQ a provider:event is in
+ * more than one binary (the message lists each candidate and how to name one).
+ * On success *out is an array of *n targets (free with sdt_targets_free()).
+ */
+SDT_API int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			       const struct sdt_resolve_opts *opts, struct sdt_target **out,
+			       size_t *n);
+SDT_API void sdt_targets_free(struct sdt_target *t, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

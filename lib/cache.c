@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cache's layout: where an entry lives, opening inside the root without following symlinks,
+ * and writing an entry (elf, probes, sdtrace.meta, then the .build-id link). See cache.h.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "file.h"
+#include "index.h"
+#include "lockfile.h"
+#include "meta.h"
+#include "probes_file.h"
+
+int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct sdt_cache **out)
+{
+	struct sdt_cache *c;
+	char *dflt = NULL;
+	int err;
+
+	*out = NULL;
+	if (!root || !*root) {
+		const char *env = getenv("SDTRACE_CACHE_DIR"), *home = getenv("HOME");
+
+		if (env && *env)
+			root = env;
+		else if (home && *home)
+			root = dflt = sdt_asprintf("%s/.debug", home);
+		else
+			return sdt_err(-EINVAL,
+				       "no cache directory: set SDTRACE_CACHE_DIR or HOME");
+		if (!root)
+			return sdt_err(-ENOMEM, "out of memory");
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(dflt);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	c->rootfd = -1;
+	c->root = dflt ? dflt : sdt_strdup(root);
+	if (!c->root) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (opts && opts->sz >= offsetof(struct sdt_cache_opts, no_copy) + sizeof(bool))
+		c->no_copy = opts->no_copy;
+	if (mkdir(c->root, 0777) < 0 && errno != EEXIST) {
+		err = sdt_err(-errno, "cannot create the cache directory '%s': %s", c->root,
+			      strerror(errno));
+		goto fail;
+	}
+	c->rootfd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->rootfd < 0) {
+		err = sdt_err(-errno, "cannot open the cache directory '%s': %s", c->root,
+			      strerror(errno));
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	sdt_cache__free(c);
+	return err;
+}
+
+void sdt_cache__free(struct sdt_cache *c)
+{
+	if (!c)
+		return;
+	if (c->rootfd >= 0)
+		close(c->rootfd);
+	free(c->root);
+	free(c);
+}
+
+const char *sdt_cache__root(const struct sdt_cache *c)
+{
+	return c->root;
+}
+
+bool sdt_valid_build_id(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 4 || n > SDT_BUILD_ID_HEX_MAX || n % 2)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/* Component by component, O_NOFOLLOW each: for kernels without openat2. */
+static int openat_slow(int rootfd, const char *rel, int flags, bool create_dirs)
+{
+	char *copy = sdt_strdup(rel), *p, *next;
+	int fd, err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = dup(rootfd);
+	for (p = copy; fd >= 0 && p && *p; p = next) {
+		int nfd;
+
+		next = strchr(p, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*p || !strcmp(p, ".") || !strcmp(p, "..")) {
+			err = -EINVAL;
+			break;
+		}
+		if (next || create_dirs) {
+			if (create_dirs && mkdirat(fd, p, 0777) < 0 && errno != EEXIST) {
+				err = -errno;
+				break;
+			}
+			nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			nfd = openat(fd, p, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
+		}
+		if (nfd < 0) {
+			err = -errno;
+			break;
+		}
+		close(fd);
+		fd = nfd;
+	}
+	free(copy);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int sdt_cache_openat(const struct sdt_cache *c, const char *rel, int flags)
+{
+	struct open_how how = {
+	    .flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+	    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	if (flags & O_CREAT)
+		how.mode = 0666;
+	fd = syscall(SYS_openat2, c->rootfd, rel, &how, sizeof(how));
+	if (fd >= 0)
+		return (int)fd;
+	if (errno != ENOSYS && errno != EPERM)
+		return -errno;
+	return openat_slow(c->rootfd, rel, flags, false);
+}
+
+int sdt_cache_mkdirs(const struct sdt_cache *c, const char *rel)
+{
+	int fd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0 || fd != -ENOENT)
+		return fd;
+	return openat_slow(c->rootfd, rel, O_RDONLY | O_DIRECTORY, true);
+}
+
+char *sdt_cache_entry_rel(const char *path, const char *bid)
+{
+	while (*path == '/')
+		path++;
+	return sdt_asprintf("%s/%s", path, bid);
+}
+
+char *sdt_cache_link_path(const char *target, const char *bid)
+{
+	size_t tl = strlen(target), bl = strlen(bid);
+	const char *p;
+
+	if (tl < 6 + 1 + bl + 1 || strncmp(target, "../../", 6) || strcmp(target + tl - bl, bid) ||
+	    target[tl - bl - 1] != '/')
+		return NULL;
+	/* no "..", ".", or empty component in the path part */
+	for (p = target + 6; p < target + tl - bl - 1;) {
+		const char *slash = memchr(p, '/', (size_t)(target + tl - bl - 1 - p));
+		size_t n = slash ? (size_t)(slash - p) : (size_t)(target + tl - bl - 1 - p);
+
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return NULL;
+		p += n + 1;
+	}
+	return sdt_asprintf("/%.*s", (int)(tl - 6 - bl - 1), target + 6);
+}
+
+int sdt_cache_read_link(const struct sdt_cache *c, const char *bid, char **path)
+{
+	char rel[SDT_BUILD_ID_HEX_MAX + 16], target[PATH_MAX];
+	ssize_t n;
+
+	*path = NULL;
+	if (!sdt_valid_build_id(bid))
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), SDT_BUILD_ID_DIR "/%.2s/%s", bid, bid + 2);
+	n = readlinkat(c->rootfd, rel, target, sizeof(target) - 1);
+	if (n < 0)
+		return errno == EINVAL ? -EINVAL : -errno;
+	target[n] = '\0';
+	*path = sdt_cache_link_path(target, bid);
+	return *path ? 0 : -EINVAL;
+}
+
+int sdt_cache_read_entry_file(const struct sdt_cache *c, const char *path, const char *bid,
+			      const char *name, char **text, size_t *len)
+{
+	char *rel = sdt_cache_entry_rel(path, bid);
+	int dfd, err;
+
+	*text = NULL;
+	if (!rel)
+		return -ENOMEM;
+	dfd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
+	free(rel);
+	if (dfd < 0)
+		return dfd;
+	err = sdt_read_file_at(dfd, name, SDT_PROBES_MAX_SIZE, text, len);
+	close(dfd);
+	return err;
+}
+
+int sdt_cache_scan(const char *path, struct sdt_file **out, struct stat *st, int *fd_out)
+{
+	char proc[64];
+	struct sdt_file *f;
+	int fd, err;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		return sdt_err(err, "cannot open '%s': %s", path, strerror(-err));
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return sdt_err(-EBADF, "'%s': not a regular file", path);
+	}
+	/* the inode we fstat'ed, by its descriptor: a rename meanwhile cannot swap it */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	err = sdt_file__open(proc, NULL, &f);
+	if (err) {
+		close(fd);
+		return sdt_err_prefix(err, "'%s'", path);
+	}
+	free(f->path);
+	f->path = sdt_strdup(path);
+	if (!f->path) {
+		sdt_file__free(f);
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	*out = f;
+	if (fd_out)
+		*fd_out = fd;
+	else
+		close(fd);
+	return 0;
+}
+
+/* `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. */
+static int write_elf(int dfd, const char *path, int fd, const struct stat *st)
+{
+	struct stat est;
+	char tmp[256];
+	off_t off = 0;
+	int tfd, err;
+
+	if (!fstatat(dfd, "elf", &est, AT_SYMLINK_NOFOLLOW) && S_ISREG(est.st_mode) &&
+	    est.st_size == st->st_size)
+		return 0;
+	/* a hard link under a temporary name, then renamed into place */
+	tfd = sdt_tmp_create(dfd, "elf", tmp, sizeof(tmp));
+	if (tfd < 0)
+		return tfd;
+	close(tfd);
+	unlinkat(dfd, tmp, 0);
+	if (!linkat(AT_FDCWD, path, dfd, tmp, 0)) {
+		if (!fstatat(dfd, tmp, &est, AT_SYMLINK_NOFOLLOW) && est.st_ino == st->st_ino &&
+		    est.st_dev == st->st_dev) {
+			if (renameat(dfd, tmp, dfd, "elf") < 0) {
+				err = -errno;
+				unlinkat(dfd, tmp, 0);
+				return err;
+			}
+			return 0;
+		}
+		unlinkat(dfd, tmp, 0); /* the path changed under us: copy what we scanned */
+	}
+	tfd = sdt_tmp_create(dfd, "elf", tmp, sizeof(tmp));
+	if (tfd < 0)
+		return tfd;
+	while (off < st->st_size) {
+		ssize_t n = sendfile(tfd, fd, &off, (size_t)(st->st_size - off));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			sdt_tmp_abort(dfd, tfd, tmp);
+			return err;
+		}
+	}
+	return sdt_tmp_commit(dfd, tfd, tmp, "elf");
+}
+
+/* The .build-id link of @bid to "../../<rel>"; kept when it exists (perf: the first wins). */
+static int write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool *exists)
+{
+	char xx[3] = {bid[0], bid[1], 0}, tmp[256], *target;
+	int bfd, xfd, fd, err;
+
+	*exists = false;
+	bfd = sdt_cache_mkdirs(c, SDT_BUILD_ID_DIR);
+	if (bfd < 0)
+		return bfd;
+	if (mkdirat(bfd, xx, 0777) < 0 && errno != EEXIST) {
+		err = -errno;
+		close(bfd);
+		return err;
+	}
+	xfd = openat(bfd, xx, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(bfd);
+	if (xfd < 0)
+		return -errno;
+	target = sdt_asprintf("../../%s", rel);
+	if (!target) {
+		close(xfd);
+		return -ENOMEM;
+	}
+	fd = sdt_tmp_create(xfd, bid + 2, tmp, sizeof(tmp));
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	close(fd);
+	unlinkat(xfd, tmp, 0);
+	if (symlinkat(target, xfd, tmp) < 0) {
+		err = -errno;
+		goto out;
+	}
+	/* renameat2 NOREPLACE: never replace another entry's link */
+	if (renameat2(xfd, tmp, xfd, bid + 2, RENAME_NOREPLACE) < 0) {
+		err = -errno;
+		unlinkat(xfd, tmp, 0);
+		if (err == -EEXIST) {
+			*exists = true;
+			err = 0;
+		}
+		goto out;
+	}
+	err = fsync(xfd) < 0 && errno != EINVAL ? -errno : 0;
+out:
+	free(target);
+	close(xfd);
+	return err;
+}
+
+int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
+			  const struct stat *st, int fd, enum sdt_cache_result *res)
+{
+	struct sdt_buf probes = {0}, meta = {0};
+	struct sdt_probes old = {0};
+	char *rel = NULL, *linked = NULL, *text = NULL;
+	bool exists;
+	size_t len;
+	int dfd = -1, err;
+
+	rel = sdt_cache_entry_rel(path, f->build_id);
+	if (!rel) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* the build-id is already cached for another path: perf keeps the first, so do we */
+	err = sdt_cache_read_link(c, f->build_id, &linked);
+	if (!err && strcmp(linked, path)) {
+		*res = SDT_CACHE_UNCHANGED;
+		goto out;
+	}
+	if (!err) {
+		/* same entry: unchanged when its meta describes this very file */
+		if (!sdt_cache_read_entry_file(c, path, f->build_id, SDT_META_NAME, &text, &len)) {
+			struct sdt_meta m;
+
+			if (!sdt_meta_parse(text, len, &m)) {
+				bool same =
+				    sdt_meta_matches(&m, st) && !strcmp(m.build_id, f->build_id);
+
+				sdt_meta_release(&m);
+				if (same) {
+					*res = SDT_CACHE_UNCHANGED;
+					goto out;
+				}
+			}
+			free(text);
+			text = NULL;
+		}
+	}
+	err = sdt_probes_render(f, path, &probes);
+	if (err)
+		goto out;
+	err = sdt_meta_render(f, path, st, &meta);
+	if (err)
+		goto out;
+	dfd = sdt_cache_mkdirs(c, rel);
+	if (dfd < 0) {
+		err = dfd;
+		goto out;
+	}
+	/* keep the user probes (perf probe --cache) of an existing probes file */
+	if (!sdt_read_file_at(dfd, "probes", SDT_PROBES_MAX_SIZE, &text, &len) &&
+	    !sdt_probes_parse(text, len, &old)) {
+		err = sdt_probes_render_user(&old, &probes);
+		if (err)
+			goto out;
+	}
+	if (!c->no_copy) {
+		err = write_elf(dfd, path, fd, st);
+		if (err)
+			goto out;
+	}
+	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len);
+	if (!err)
+		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len);
+	if (!err)
+		err = write_link(c, f->build_id, rel, &exists);
+	if (!err)
+		*res = SDT_CACHE_ADDED;
+out:
+	if (dfd >= 0)
+		close(dfd);
+	sdt_probes_release(&old);
+	sdt_buf_free(&probes);
+	sdt_buf_free(&meta);
+	free(text);
+	free(linked);
+	free(rel);
+	if (err < 0)
+		return sdt_err(err, "cannot cache '%s' in '%s': %s", path, c->root, strerror(-err));
+	return 0;
+}
+
+/* rm of the files of an entry directory (ours, perf's, and temporaries), then rmdir */
+static int remove_dir_files(int parent, const char *name)
+{
+	static const char *const files[] = {"elf", "probes", SDT_META_NAME};
+	size_t i;
+	int dfd;
+
+	dfd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		unlinkat(dfd, files[i], 0);
+	{
+		int d2 = dup(dfd);
+		DIR *dir = d2 >= 0 ? fdopendir(d2) : NULL;
+		struct dirent *d;
+
+		while (dir && (d = readdir(dir))) {
+			if (sdt_tmp_is_ours(d->d_name))
+				unlinkat(dfd, d->d_name, 0);
+		}
+		if (dir)
+			closedir(dir);
+		else if (d2 >= 0)
+			close(d2);
+	}
+	close(dfd);
+	if (unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid)
+{
+	char link[SDT_BUILD_ID_HEX_MAX + 16], *linked = NULL, *rel, *slash;
+	int pfd, err = 0;
+
+	if (!sdt_valid_build_id(bid))
+		return -EINVAL;
+	/* the link first: once it is gone the entry is gone, whatever happens next */
+	if (!sdt_cache_read_link(c, bid, &linked) && !strcmp(linked, path)) {
+		snprintf(link, sizeof(link), SDT_BUILD_ID_DIR "/%.2s/%s", bid, bid + 2);
+		if (unlinkat(c->rootfd, link, 0) < 0 && errno != ENOENT)
+			err = -errno;
+	}
+	free(linked);
+	if (err)
+		return err;
+	rel = sdt_cache_entry_rel(path, "");
+	if (!rel)
+		return -ENOMEM;
+	rel[strlen(rel) - 1] = '\0';
+	pfd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
+	if (pfd >= 0) {
+		err = remove_dir_files(pfd, bid);
+		close(pfd);
+	}
+	/* empty parents up to the root, as perf leaves none behind */
+	while (!err && (slash = strrchr(rel, '/'))) {
+		if (unlinkat(c->rootfd, rel, AT_REMOVEDIR) < 0)
+			break;
+		*slash = '\0';
+	}
+	if (!err && *rel)
+		unlinkat(c->rootfd, rel, AT_REMOVEDIR);
+	free(rel);
+	return err;
+}

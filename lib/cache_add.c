@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Adding to the cache: one file, or trees of files walked and scanned by worker threads.
+ *
+ * The walk collects real paths first (directories opened O_NOFOLLOW, so a symlink never leads
+ * the walk out of the trees given; a symlink to a file is resolved and kept only when its
+ * target lies inside one of those trees), removes duplicates, then the workers scan and write
+ * entries in parallel. Files that are not regular (FIFOs, devices, sockets) are counted and never
+ * opened; regular files are opened O_NONBLOCK. The index is rebuilt once, at the end.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "file.h"
+#include "index.h"
+
+int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
+		      bool *is_elf, bool *has_sdt)
+{
+	struct sdt_file *f = NULL;
+	struct stat st;
+	int fd = -1, err;
+
+	*is_elf = *has_sdt = false;
+	err = sdt_cache_scan(real, &f, &st, &fd);
+	if (err == -ENOEXEC) {
+		*res = SDT_CACHE_NOT_ELF;
+		return 0;
+	}
+	if (err == -EBADF) {
+		*res = SDT_CACHE_SKIPPED;
+		return 0;
+	}
+	if (err)
+		return err;
+	*is_elf = true;
+	if (!sdt_file__site_count(f)) {
+		*res = SDT_CACHE_NO_SDT;
+		goto out;
+	}
+	*has_sdt = true;
+	if (!f->build_id) {
+		err = sdt_err(-ENODATA, "'%s': no build-id: the cache is keyed by build-id", real);
+		goto out;
+	}
+	err = sdt_cache_write_entry(c, f, real, &st, fd, res);
+out:
+	sdt_file__free(f);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+int sdt_cache__add(struct sdt_cache *c, const char *path, enum sdt_cache_result *res)
+{
+	enum sdt_cache_result r = SDT_CACHE_SKIPPED;
+	char *real;
+	bool is_elf, has_sdt;
+	int err;
+
+	real = realpath(path, NULL);
+	if (!real)
+		return sdt_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+	err = sdt_cache_add_one(c, real, &r, &is_elf, &has_sdt);
+	free(real);
+	if (!err && r == SDT_CACHE_ADDED)
+		err = sdt_index_rebuild(c);
+	if (!err && res)
+		*res = r;
+	return err;
+}
+
+/* ---- the walk ----------------------------------------------------------------------------- */
+
+/* Upper bound on files one add takes, and on directory depth. */
+#define MAX_FILES (1u << 24)
+#define MAX_DEPTH 256
+
+struct walk {
+	char **files;
+	size_t n, cap;
+	char **roots; /* real paths of the directories given */
+	size_t nroots;
+	size_t skipped; /* not regular files met by the walk */
+	size_t seen_special;
+};
+
+static int push(struct walk *w, const char *path)
+{
+	char *p;
+
+	if (w->n >= MAX_FILES)
+		return -E2BIG;
+	p = sdt_strdup(path);
+	if (!p || sdt_grow((void **)&w->files, &w->cap, w->n + 1, sizeof(char *))) {
+		free(p);
+		return -ENOMEM;
+	}
+	w->files[w->n++] = p;
+	return 0;
+}
+
+static bool inside_roots(const struct walk *w, const char *real)
+{
+	size_t i;
+
+	for (i = 0; i < w->nroots; i++) {
+		size_t n = strlen(w->roots[i]);
+
+		if (!strncmp(real, w->roots[i], n) &&
+		    (real[n] == '/' || real[n] == '\0' || (n == 1 && real[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
+static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, int depth)
+{
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return -errno;
+	}
+	while (!err && (d = readdir(dir))) {
+		char *child;
+		struct stat st;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		child = sdt_asprintf("%s/%s", strcmp(dpath, "/") ? dpath : "", d->d_name);
+		if (!child)
+			return closedir(dir), -ENOMEM;
+		if (fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			free(child);
+			continue; /* vanished meanwhile */
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (recursive && depth < MAX_DEPTH) {
+				int cfd = openat(dirfd(dir), d->d_name,
+						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+				if (cfd >= 0)
+					err = walk_dir(w, cfd, child, recursive, depth + 1);
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			err = push(w, child);
+		} else if (S_ISLNK(st.st_mode)) {
+			char *real = realpath(child, NULL);
+			struct stat rst;
+
+			/* only a link to a regular file inside the trees given */
+			if (real && !stat(real, &rst) && S_ISREG(rst.st_mode) &&
+			    inside_roots(w, real))
+				err = push(w, real);
+			free(real);
+		} else {
+			w->skipped++;
+		}
+		free(child);
+	}
+	closedir(dir);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- the workers -------------------------------------------------------------------------- */
+
+struct job {
+	struct sdt_cache *c;
+	struct walk *w;
+	size_t next;
+	struct sdt_cache_summary *sum;
+	const struct sdt_cache_add_opts *opts;
+	pthread_mutex_t lock;
+};
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+
+	for (;;) {
+		enum sdt_cache_result res = SDT_CACHE_SKIPPED;
+		bool is_elf, has_sdt;
+		const char *path;
+		size_t i;
+		int err;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= j->w->n)
+			break;
+		path = j->w->files[i];
+		err = sdt_cache_add_one(j->c, path, &res, &is_elf, &has_sdt);
+		pthread_mutex_lock(&j->lock);
+		j->sum->seen++;
+		j->sum->elf += is_elf;
+		j->sum->with_sdt += has_sdt;
+		if (err) {
+			j->sum->errors++;
+			if (j->opts->error)
+				j->opts->error(path, err, sdt_errmsg(), j->opts->ctx);
+		} else {
+			switch (res) {
+			case SDT_CACHE_ADDED:
+				j->sum->added++;
+				break;
+			case SDT_CACHE_UNCHANGED:
+				j->sum->unchanged++;
+				break;
+			case SDT_CACHE_NOT_ELF:
+				j->sum->not_elf++;
+				break;
+			case SDT_CACHE_SKIPPED:
+				j->sum->skipped++;
+				break;
+			case SDT_CACHE_NO_SDT:
+				break;
+			}
+		}
+		if (j->opts->progress)
+			j->opts->progress(j->sum, path, j->opts->ctx);
+		pthread_mutex_unlock(&j->lock);
+	}
+	return NULL;
+}
+
+int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n,
+			 const struct sdt_cache_add_opts *opts_in,
+			 struct sdt_cache_summary *summary)
+{
+	struct sdt_cache_add_opts opts = {.sz = sizeof(opts)};
+	struct sdt_cache_summary sum = {0};
+	struct walk w = {0};
+	struct job j = {0};
+	pthread_t tids[16];
+	unsigned int nw, started = 0, t;
+	size_t i, k;
+	int err = 0;
+
+	if (opts_in)
+		memcpy(&opts, opts_in, opts_in->sz < sizeof(opts) ? opts_in->sz : sizeof(opts));
+	w.roots = calloc(n ? n : 1, sizeof(char *));
+	if (!w.roots)
+		return sdt_err(-ENOMEM, "out of memory");
+	/* the real paths of the trees first: symlinks may lead anywhere inside them */
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		char *real = realpath(paths[i], NULL);
+
+		if (real && !stat(real, &st) && S_ISDIR(st.st_mode))
+			w.roots[w.nroots++] = real;
+		else
+			free(real);
+	}
+	for (i = 0; i < n && !err; i++) {
+		char *real = realpath(paths[i], NULL);
+		struct stat st;
+
+		if (!real || stat(real, &st) < 0) {
+			int e = -errno;
+			char msg[PATH_MAX + 64];
+
+			sum.seen++;
+			sum.errors++;
+			snprintf(msg, sizeof(msg), "cannot open '%s': %s", paths[i], strerror(-e));
+			if (opts.error)
+				opts.error(paths[i], e, msg, opts.ctx);
+			free(real);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			int dfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			err = dfd < 0 ? -errno : walk_dir(&w, dfd, real, opts.recursive, 0);
+		} else if (S_ISREG(st.st_mode)) {
+			err = push(&w, real);
+		} else {
+			w.skipped++;
+		}
+		free(real);
+	}
+	if (err) {
+		err = sdt_err(err, "cannot walk the files to cache: %s", strerror(-err));
+		goto out;
+	}
+	sum.seen += w.skipped;
+	sum.skipped += w.skipped;
+	qsort(w.files, w.n, sizeof(char *), cmp_str);
+	for (i = k = 0; i < w.n; i++) {
+		if (k && !strcmp(w.files[k - 1], w.files[i]))
+			free(w.files[i]);
+		else
+			w.files[k++] = w.files[i];
+	}
+	w.n = k;
+
+	nw = opts.workers;
+	if (!nw) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nw = cpus > 0 ? (unsigned int)cpus : 1;
+	}
+	if (nw > ARRAY_SIZE(tids))
+		nw = ARRAY_SIZE(tids);
+	if (nw > w.n)
+		nw = w.n ? (unsigned int)w.n : 1;
+	j.c = c;
+	j.w = &w;
+	j.sum = &sum;
+	j.opts = &opts;
+	pthread_mutex_init(&j.lock, NULL);
+	for (t = 1; t < nw; t++) {
+		if (pthread_create(&tids[t], NULL, worker, &j))
+			break;
+		started++;
+	}
+	worker(&j);
+	for (t = 1; t <= started; t++)
+		pthread_join(tids[t], NULL);
+	pthread_mutex_destroy(&j.lock);
+	err = sdt_index_rebuild(c);
+out:
+	for (i = 0; i < w.n; i++)
+		free(w.files[i]);
+	free(w.files);
+	for (i = 0; i < w.nroots; i++)
+		free(w.roots[i]);
+	free(w.roots);
+	if (summary)
+		*summary = sum;
+	return err;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the cache's files share (cache.c layout, cache_add.c, cache_maint.c, cache_resolve.c,
+ * index.c). See include/sdtrace/cache.h for the on-disk layout.
+ */
+#ifndef SDT_CACHE_INTERNAL_H
+#define SDT_CACHE_INTERNAL_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "sdtrace/cache.h"
+
+struct sdt_cache {
+	char *root;
+	int rootfd;
+	bool no_copy;
+};
+
+#define SDT_BUILD_ID_DIR ".build-id"
+/* Longest build-id we accept, in hex (perf's BUILD_ID_SIZE is 20 bytes; allow some room). */
+#define SDT_BUILD_ID_HEX_MAX 128
+
+/* A build-id as lowercase hex, 4..SDT_BUILD_ID_HEX_MAX digits, even length. */
+bool sdt_valid_build_id(const char *s);
+
+/*
+ * Open @rel (relative to the cache root, no leading '/') without following any symlink on the
+ * way (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, else component by component). -errno.
+ */
+int sdt_cache_openat(const struct sdt_cache *c, const char *rel, int flags);
+/* mkdir -p @rel beneath the root, refusing symlinks; returns an O_DIRECTORY fd or -errno. */
+int sdt_cache_mkdirs(const struct sdt_cache *c, const char *rel);
+
+/* "usr/bin/python3.11/<bid>": the entry directory of @path (absolute) and @bid. NULL: ENOMEM. */
+char *sdt_cache_entry_rel(const char *path, const char *bid);
+
+/*
+ * The path a `.build-id/xx/rest` link points to: "../../<abs path>/<bid>" -> "/<abs path>".
+ * NULL when the target is not of that form (a foreign or planted link) or has ".." in it.
+ */
+char *sdt_cache_link_path(const char *target, const char *bid);
+/* Read the link of @bid; 0 and *path, -ENOENT, or -EINVAL (malformed). */
+int sdt_cache_read_link(const struct sdt_cache *c, const char *bid, char **path);
+
+/* Read the entry's probes / meta file; 0 or -errno. */
+int sdt_cache_read_entry_file(const struct sdt_cache *c, const char *path, const char *bid,
+			      const char *name, char **text, size_t *len);
+
+/*
+ * Scan the regular file at @path (already a real path): opened O_NONBLOCK|O_NOFOLLOW, so a FIFO
+ * or device never blocks. Returns 0 with *f and *st, -ENOEXEC (not ELF), -EBADF (not a regular
+ * file), or -errno.
+ */
+int sdt_cache_scan(const char *path, struct sdt_file **f, struct stat *st, int *fd_out);
+
+/* Write (or refresh) the entry of the scanned @f; @fd is the open source file. */
+int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
+			  const struct stat *st, int fd, enum sdt_cache_result *res);
+
+/* Scan and cache the file at the real path @real; 0 with *res, or -errno (message set). */
+int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
+		      bool *is_elf, bool *has_sdt);
+
+/* The build-id of the file at @path, read from the file now (NULL when it has none). */
+int sdt_cache_file_build_id(const char *path, char **bid);
+
+/* Remove the entry (path, bid): link first, then its directory and empty parents. */
+int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
+
+#endif

@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: MIT */
+/* Cache maintenance: list entries, remove, purge, update, check and repair. See cache.h. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "index.h"
+#include "lockfile.h"
+#include "meta.h"
+#include "probes_file.h"
+#include "sdt_elf.h"
+
+int sdt_cache_file_build_id(const char *path, char **bid)
+{
+	struct sdt_elf e;
+	int err;
+
+	*bid = NULL;
+	err = sdt_elf_open(path, &e);
+	if (err)
+		return err;
+	err = sdt_elf_build_id(&e, bid);
+	sdt_elf_close(&e);
+	return err;
+}
+
+/* ---- the list of entries ------------------------------------------------------------------ */
+
+struct collect {
+	struct sdt_cache_entry *e;
+	size_t n, cap;
+};
+
+static int collect_link(const char *bid, const char *path, void *ctx)
+{
+	struct collect *col = ctx;
+	struct sdt_cache_entry e = {0};
+
+	e.build_id = sdt_strdup(bid);
+	e.path = sdt_strdup(path);
+	if (!e.build_id || !e.path ||
+	    sdt_grow((void **)&col->e, &col->cap, col->n + 1, sizeof(e))) {
+		free(e.build_id);
+		free(e.path);
+		return -ENOMEM;
+	}
+	col->e[col->n++] = e;
+	return 0;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct sdt_cache_entry *a = pa, *b = pb;
+	int c = strcmp(a->path, b->path);
+
+	return c ? c : strcmp(a->build_id, b->build_id);
+}
+
+/* Fill the counts and the state of @e. */
+static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
+{
+	struct sdt_probes p = {0};
+	struct stat st;
+	char *text = NULL, *bid = NULL;
+	size_t len, i;
+	bool stat_ok = false;
+
+	if (sdt_cache_read_entry_file(c, e->path, e->build_id, "probes", &text, &len) ||
+	    sdt_probes_parse(text, len, &p)) {
+		e->state = SDT_ENTRY_BROKEN;
+		goto out;
+	}
+	for (i = 0; i < p.n; i++) {
+		if (p.entries[i].kind == '%') {
+			e->nevents++;
+			e->nsites += p.entries[i].nlines;
+		}
+	}
+	free(text);
+	text = NULL;
+	if (stat(e->path, &st) < 0) {
+		e->state = SDT_ENTRY_GONE;
+		goto out;
+	}
+	if (!sdt_cache_read_entry_file(c, e->path, e->build_id, SDT_META_NAME, &text, &len)) {
+		struct sdt_meta m;
+
+		if (!sdt_meta_parse(text, len, &m)) {
+			e->ours = true;
+			stat_ok = sdt_meta_matches(&m, &st) && !strcmp(m.build_id, e->build_id);
+			sdt_meta_release(&m);
+		}
+	}
+	if (stat_ok) {
+		e->state = SDT_ENTRY_OK;
+		goto out;
+	}
+	/* no meta (perf's entry) or the file was touched: its build-id decides */
+	e->state = !sdt_cache_file_build_id(e->path, &bid) && bid && !strcmp(bid, e->build_id)
+		       ? SDT_ENTRY_OK
+		       : SDT_ENTRY_CHANGED;
+	if (e->ours && e->state == SDT_ENTRY_OK)
+		e->state = SDT_ENTRY_CHANGED; /* same build, other inode or mtime: meta is stale */
+out:
+	sdt_probes_release(&p);
+	free(text);
+	free(bid);
+}
+
+int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n)
+{
+	struct collect col = {0};
+	size_t i;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = sdt_walk_links(c, collect_link, NULL, &col);
+	if (err) {
+		sdt_cache_entries_free(col.e, col.n);
+		return sdt_err(err, "'%s': cannot read the cache: %s", c->root, strerror(-err));
+	}
+	for (i = 0; i < col.n; i++)
+		entry_state(c, &col.e[i]);
+	if (col.n)
+		qsort(col.e, col.n, sizeof(*col.e), cmp_entry);
+	*out = col.e;
+	*n = col.n;
+	return 0;
+}
+
+void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(e[i].build_id);
+		free(e[i].path);
+	}
+	free(e);
+}
+
+/* ---- remove, purge, update ---------------------------------------------------------------- */
+
+static bool looks_like_build_id(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 8 || n > SDT_BUILD_ID_HEX_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+int sdt_cache__remove(struct sdt_cache *c, const char *arg)
+{
+	struct collect col = {0};
+	char *real = NULL;
+	size_t i, matches = 0;
+	bool by_bid = looks_like_build_id(arg) && arg[0] != '/';
+	int err, removed = 0;
+
+	err = sdt_walk_links(c, collect_link, NULL, &col);
+	if (err)
+		goto out;
+	if (by_bid) {
+		for (i = 0; i < col.n; i++)
+			matches += !strncmp(col.e[i].build_id, arg, strlen(arg));
+		if (matches > 1) {
+			err = sdt_err(-EINVAL,
+				      "build-id prefix '%s' matches %zu entries: give more "
+				      "digits",
+				      arg, matches);
+			goto out;
+		}
+	} else {
+		real = realpath(arg, NULL);
+		if (!real)
+			real = sdt_strdup(arg); /* the file may be gone: its cached path */
+		if (!real) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < col.n; i++) {
+		const struct sdt_cache_entry *e = &col.e[i];
+
+		if (by_bid ? strncmp(e->build_id, arg, strlen(arg)) : strcmp(e->path, real))
+			continue;
+		err = sdt_cache_remove_entry(c, e->path, e->build_id);
+		if (err) {
+			err = sdt_err(err, "cannot remove '%s' (%s) from '%s': %s", e->path,
+				      e->build_id, c->root, strerror(-err));
+			goto out;
+		}
+		removed++;
+	}
+	if (removed)
+		err = sdt_index_rebuild(c);
+out:
+	sdt_cache_entries_free(col.e, col.n);
+	free(real);
+	return err ? err : removed;
+}
+
+static void report(sdt_cache_report_fn fn, void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report(sdt_cache_report_fn fn, void *ctx, const char *fmt, ...)
+{
+	char msg[PATH_MAX + 256];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(msg, ctx);
+}
+
+/* Rewrite the entry of @e from the file at its path (same build), dropping a stale meta. */
+static int refresh(struct sdt_cache *c, const struct sdt_cache_entry *e, enum sdt_cache_result *res,
+		   char **new_bid)
+{
+	struct sdt_file *f = NULL;
+	struct stat st;
+	int fd = -1, err;
+
+	*new_bid = NULL;
+	err = sdt_cache_scan(e->path, &f, &st, &fd);
+	if (err)
+		return err;
+	if (!sdt_file__build_id(f) || !sdt_file__site_count(f)) {
+		*res = SDT_CACHE_NO_SDT;
+		goto out;
+	}
+	*new_bid = sdt_strdup(sdt_file__build_id(f));
+	if (!*new_bid) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = sdt_cache_write_entry(c, f, e->path, &st, fd, res);
+out:
+	sdt_file__free(f);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
+{
+	struct sdt_cache_entry *e;
+	size_t n, i;
+	int err, dropped = 0;
+
+	err = sdt_cache__entries(c, &e, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n && !err; i++) {
+		char *bid = NULL;
+
+		if (e[i].state == SDT_ENTRY_OK)
+			continue;
+		/* touched but the same build: keep it */
+		if (e[i].state == SDT_ENTRY_CHANGED && !sdt_cache_file_build_id(e[i].path, &bid) &&
+		    bid && !strcmp(bid, e[i].build_id)) {
+			free(bid);
+			continue;
+		}
+		free(bid);
+		err = sdt_cache_remove_entry(c, e[i].path, e[i].build_id);
+		if (!err) {
+			dropped++;
+			report(fn, ctx, "removed '%s' (%s): %s", e[i].path, e[i].build_id,
+			       e[i].state == SDT_ENTRY_GONE	? "the file is gone"
+			       : e[i].state == SDT_ENTRY_BROKEN ? "the entry is broken"
+								: "the file changed");
+		}
+	}
+	if (!err && dropped)
+		err = sdt_index_rebuild(c);
+	sdt_cache_entries_free(e, n);
+	return err ? err : dropped;
+}
+
+int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
+{
+	struct sdt_cache_entry *e;
+	size_t n, i;
+	int err, done = 0;
+	bool changed = false;
+
+	err = sdt_cache__entries(c, &e, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		enum sdt_cache_result res = SDT_CACHE_UNCHANGED;
+		char *bid = NULL;
+
+		if (e[i].state != SDT_ENTRY_CHANGED)
+			continue;
+		err = refresh(c, &e[i], &res, &bid);
+		if (err) {
+			report(fn, ctx, "cannot rescan '%s': %s", e[i].path, sdt_errmsg());
+			err = 0;
+			continue;
+		}
+		done++;
+		changed = true;
+		if (bid && strcmp(bid, e[i].build_id)) {
+			sdt_cache_remove_entry(c, e[i].path, e[i].build_id);
+			report(fn, ctx, "'%s': new build %s replaces %s", e[i].path, bid,
+			       e[i].build_id);
+		} else if (!bid) {
+			sdt_cache_remove_entry(c, e[i].path, e[i].build_id);
+			report(fn, ctx, "'%s': no SDT notes or build-id any more: removed",
+			       e[i].path);
+		} else {
+			report(fn, ctx, "'%s': same build %s, metadata refreshed", e[i].path, bid);
+		}
+		free(bid);
+	}
+	if (changed)
+		err = sdt_index_rebuild(c);
+	sdt_cache_entries_free(e, n);
+	return err ? err : done;
+}
+
+/* ---- check and repair --------------------------------------------------------------------- */
+
+struct checker {
+	struct sdt_cache *c;
+	bool repair;
+	sdt_cache_report_fn fn;
+	void *ctx;
+	int problems;
+	struct collect good;
+};
+
+static int bad_link(const char *xx, const char *name, void *ctx)
+{
+	struct checker *k = ctx;
+	char rel[PATH_MAX];
+
+	k->problems++;
+	snprintf(rel, sizeof(rel), SDT_BUILD_ID_DIR "/%s/%s", xx, name);
+	if (k->repair && unlinkat(k->c->rootfd, rel, 0) == 0)
+		report(k->fn, k->ctx, "removed the malformed link '%s'", rel);
+	else
+		report(k->fn, k->ctx, "malformed link '%s' (not ../../PATH/BUILD-ID)", rel);
+	return 0;
+}
+
+/* Remove our temporaries in directory @rel (left by a killed writer). */
+static void sweep_tmp(struct checker *k, const char *rel)
+{
+	int fd = rel ? sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY) : dup(k->c->rootfd);
+	struct dirent *d;
+	DIR *dir;
+
+	if (fd < 0)
+		return;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((d = readdir(dir))) {
+		if (!sdt_tmp_is_ours(d->d_name))
+			continue;
+		k->problems++;
+		if (k->repair && !unlinkat(dirfd(dir), d->d_name, 0))
+			report(k->fn, k->ctx, "removed the leftover temporary '%s/%s'",
+			       rel ? rel : ".", d->d_name);
+		else
+			report(k->fn, k->ctx, "leftover temporary '%s/%s'", rel ? rel : ".",
+			       d->d_name);
+	}
+	closedir(dir);
+}
+
+static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
+{
+	struct sdt_probes p = {0};
+	char *text = NULL, *rel = sdt_cache_entry_rel(e->path, e->build_id), *why = NULL;
+	size_t len;
+	int err;
+
+	if (!rel)
+		return;
+	err = sdt_cache_read_entry_file(k->c, e->path, e->build_id, "probes", &text, &len);
+	if (err)
+		why = sdt_asprintf("no readable probes file (%s)", strerror(-err));
+	else if (sdt_probes_parse(text, len, &p) || p.bad_lines)
+		why = sdt_asprintf("%zu malformed lines in its probes file", p.bad_lines);
+	free(text);
+	text = NULL;
+	if (!why &&
+	    !sdt_cache_read_entry_file(k->c, e->path, e->build_id, SDT_META_NAME, &text, &len)) {
+		struct sdt_meta m;
+
+		if (sdt_meta_parse(text, len, &m))
+			why = sdt_asprintf("a corrupt " SDT_META_NAME);
+		else if (strcmp(m.build_id, e->build_id) || strcmp(m.path, e->path))
+			why = sdt_asprintf(SDT_META_NAME " is of another file");
+		else
+			sdt_meta_release(&m);
+		if (why)
+			sdt_meta_release(&m);
+	}
+	if (why) {
+		k->problems++;
+		if (!k->repair) {
+			report(k->fn, k->ctx, "'%s' (%s): %s", e->path, e->build_id, why);
+		} else {
+			char *bid = NULL;
+			enum sdt_cache_result res;
+
+			/* rewrite it from the file when that is still this build, else drop it */
+			int fd = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
+
+			if (fd >= 0) {
+				unlinkat(fd, SDT_META_NAME, 0);
+				close(fd);
+			}
+			if (!sdt_cache_file_build_id(e->path, &bid) && bid &&
+			    !strcmp(bid, e->build_id) && !refresh(k->c, e, &res, &text)) {
+				report(k->fn, k->ctx, "'%s' (%s): %s: rewritten from the file",
+				       e->path, e->build_id, why);
+			} else {
+				sdt_cache_remove_entry(k->c, e->path, e->build_id);
+				report(k->fn, k->ctx,
+				       "'%s' (%s): %s: removed (the file is gone or "
+				       "changed)",
+				       e->path, e->build_id, why);
+			}
+			free(bid);
+		}
+	}
+	sweep_tmp(k, rel);
+	free(why);
+	free(text);
+	free(rel);
+	sdt_probes_release(&p);
+}
+
+int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, void *ctx)
+{
+	struct checker k = {.c = c, .repair = repair, .fn = fn, .ctx = ctx};
+	size_t i;
+	int err, lock = -1;
+
+	if (repair) {
+		/* no adder may rebuild the index from a half-repaired cache */
+		lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+		if (lock < 0)
+			return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
+				       strerror(-lock));
+	}
+	err = sdt_walk_links(c, collect_link, NULL, &k.good);
+	if (!err)
+		err = sdt_walk_links(c, NULL, bad_link, &k);
+	if (err) {
+		err = sdt_err(err, "'%s': cannot read the cache: %s", c->root, strerror(-err));
+		goto out;
+	}
+	for (i = 0; i < k.good.n; i++)
+		check_entry(&k, &k.good.e[i]);
+	sweep_tmp(&k, NULL);
+	{
+		int bfd = openat(c->rootfd, SDT_BUILD_ID_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+		if (bfd >= 0) {
+			DIR *dir = fdopendir(bfd);
+			struct dirent *d;
+
+			while (dir && (d = readdir(dir))) {
+				char rel[64];
+
+				if (strlen(d->d_name) != 2 || d->d_name[0] == '.')
+					continue;
+				snprintf(rel, sizeof(rel), SDT_BUILD_ID_DIR "/%s", d->d_name);
+				sweep_tmp(&k, rel);
+			}
+			if (dir)
+				closedir(dir);
+			else
+				close(bfd);
+		}
+	}
+	err = sdt_index_compare(c);
+	if (err) {
+		k.problems++;
+		report(fn, ctx, "the event index is %s",
+		       err == -ENOENT	? "missing"
+		       : err == -ESTALE ? "out of date"
+					: "corrupt");
+		err = 0;
+		if (repair) {
+			/* we hold the lock: write it directly */
+			sdt_lock_release(lock);
+			lock = -1;
+			err = sdt_index_rebuild(c);
+			if (!err)
+				report(fn, ctx, "rebuilt the event index");
+		}
+	}
+out:
+	if (lock >= 0)
+		sdt_lock_release(lock);
+	sdt_cache_entries_free(k.good.e, k.good.n);
+	return err ? err : k.problems;
+}
+
+int sdt_cache__reindex(struct sdt_cache *c)
+{
+	return sdt_index_rebuild(c);
+}

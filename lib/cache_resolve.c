@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding events by name: event specs -> the binaries and sites to probe (sdt_cache__resolve()).
+ *
+ *  1. candidates: a spec naming its binary gives that file; the others are looked up in the
+ *     event index ("e:PROV:EV" for a plain name, "p:PROV" when only the event has a glob, every
+ *     "p:" record when the provider has one).
+ *  2. each candidate file is scanned *now*, from disk. Its build-id is compared with the cache
+ *     entry's: a changed file is rescanned and re-cached (and the caller told), a vanished one is
+ *     an error. So every offset handed out comes from the file at that path now, never from
+ *     another build of it.
+ *  3. sites are matched against the specs; a provider:event that a spec without a binary finds
+ *     in more than one (path, build-id) is ambiguous: an error that lists every candidate and
+ *     how to name one.
+ */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "file.h"
+#include "index.h"
+
+struct cand {
+	char *path;
+	char *bid; /* NULL: named by the user, not from the cache */
+	bool *specs;
+};
+
+struct resolver {
+	struct sdt_cache *c;
+	struct sdt_spec *const *specs;
+	size_t nspecs;
+	struct cand *cands;
+	size_t ncands, cap;
+	size_t cur_spec;
+	const char *prov_glob;
+};
+
+static int add_cand(struct resolver *r, const char *path, const char *bid, size_t spec)
+{
+	struct cand cd = {0};
+	size_t i;
+
+	for (i = 0; i < r->ncands; i++) {
+		struct cand *o = &r->cands[i];
+
+		if (!strcmp(o->path, path) &&
+		    ((!o->bid && !bid) || (o->bid && bid && !strcmp(o->bid, bid)))) {
+			o->specs[spec] = true;
+			return 0;
+		}
+	}
+	cd.path = sdt_strdup(path);
+	cd.bid = bid ? sdt_strdup(bid) : NULL;
+	cd.specs = calloc(r->nspecs, sizeof(bool));
+	if (!cd.path || (bid && !cd.bid) || !cd.specs ||
+	    sdt_grow((void **)&r->cands, &r->cap, r->ncands + 1, sizeof(cd))) {
+		free(cd.path);
+		free(cd.bid);
+		free(cd.specs);
+		return -ENOMEM;
+	}
+	cd.specs[spec] = true;
+	r->cands[r->ncands++] = cd;
+	return 0;
+}
+
+/* An index value "BID\0PATH" */
+static int on_value(const char *v, size_t len, void *ctx)
+{
+	struct resolver *r = ctx;
+	const char *nul = memchr(v, '\0', len);
+	char *bid, *path;
+	int err;
+
+	if (!nul)
+		return 0;
+	bid = sdt_strndup(v, (size_t)(nul - v));
+	path = sdt_strndup(nul + 1, len - (size_t)(nul + 1 - v));
+	err = bid && path ? add_cand(r, path, bid, r->cur_spec) : -ENOMEM;
+	free(bid);
+	free(path);
+	return err;
+}
+
+static int on_provider(const char *k, size_t kl, const char *v, size_t vl, void *ctx)
+{
+	struct resolver *r = ctx;
+	char prov[SDT_MAX_EVENT_NAME + 1];
+
+	if (kl - 2 > SDT_MAX_EVENT_NAME)
+		return 0;
+	memcpy(prov, k + 2, kl - 2);
+	prov[kl - 2] = '\0';
+	if (fnmatch(r->prov_glob, prov, 0) &&
+	    (strncmp(r->prov_glob, "sdt_", 4) || fnmatch(r->prov_glob + 4, prov, 0)))
+		return 0;
+	return on_value(v, vl, ctx);
+}
+
+static int lookup_spec(struct resolver *r, struct sdt_index *idx, size_t i)
+{
+	const struct sdt_spec *s = r->specs[i];
+	const char *prov = sdt_spec__provider(s), *ev = sdt_spec__event(s);
+	bool prov_glob = strpbrk(prov, "*?[") != NULL, ev_glob = strpbrk(ev, "*?[") != NULL;
+	char key[2 * SDT_MAX_EVENT_NAME + 8];
+	int v, err = 0;
+
+	r->cur_spec = i;
+	if (prov_glob) {
+		r->prov_glob = prov;
+		return sdt_index_each(idx, "p:", on_provider, r);
+	}
+	/* perf's group name sdt_P names provider P; a provider may also really start with sdt_ */
+	for (v = 0; v < 2 && !err; v++) {
+		const char *p = v ? prov + 4 : prov;
+
+		if (v && strncmp(prov, "sdt_", 4))
+			break;
+		if (ev_glob)
+			snprintf(key, sizeof(key), "p:%s", p);
+		else
+			snprintf(key, sizeof(key), "e:%s:%s", p, ev);
+		err = sdt_index_find(idx, key, on_value, r);
+	}
+	return err;
+}
+
+static char *spec_text(const struct sdt_spec *s)
+{
+	if (sdt_spec__path(s))
+		return sdt_asprintf("%s:%%%s:%s", sdt_spec__path(s), sdt_spec__provider(s),
+				    sdt_spec__event(s));
+	return sdt_asprintf("%%%s:%s", sdt_spec__provider(s), sdt_spec__event(s));
+}
+
+void sdt_targets_free(struct sdt_target *t, size_t n)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < n; i++) {
+		free(t[i].path);
+		free(t[i].build_id);
+		sdt_file__free(t[i].file);
+		free(t[i].sites);
+		free(t[i].spec);
+	}
+	free(t);
+}
+
+static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
+{
+	char msg[PATH_MAX + 512];
+	va_list ap;
+
+	if (!o->notify)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->notify(msg, o->ctx);
+}
+
+struct work_target {
+	struct sdt_target t;
+	bool *specs;
+};
+
+/* Scan candidate @cd from disk; 0 with *out filled, 1 to skip it, -errno. */
+static int verify(struct resolver *r, const struct sdt_resolve_opts *o, const struct cand *cd,
+		  struct sdt_target *out)
+{
+	struct sdt_file *f = NULL;
+	struct stat st;
+	const char *bid;
+	int err, fd = -1;
+
+	memset(out, 0, sizeof(*out));
+	err = sdt_cache_scan(cd->path, &f, &st, &fd);
+	if (err) {
+		if (cd->bid && (err == -ENOENT || err == -EBADF)) {
+			if (o->skip_missing) {
+				notify(o,
+				       "'%s' (build-id %s) is cached but the file is gone: "
+				       "skipped (drop it with 'sdtrace cache purge')",
+				       cd->path, cd->bid);
+				return 1;
+			}
+			return sdt_err(-ENOENT,
+				       "'%s' (build-id %s) is cached but the file is "
+				       "gone: drop it with 'sdtrace cache purge'",
+				       cd->path, cd->bid);
+		}
+		return err;
+	}
+	bid = sdt_file__build_id(f);
+	if (cd->bid && (!bid || strcmp(bid, cd->bid))) {
+		enum sdt_cache_result res;
+
+		out->rescanned = true;
+		if (bid && sdt_file__site_count(f) &&
+		    !sdt_cache_write_entry(r->c, f, cd->path, &st, fd, &res))
+			notify(o,
+			       "'%s' changed since it was cached (build-id %s, now %s): "
+			       "rescanned, and cached",
+			       cd->path, cd->bid, bid);
+		else
+			notify(o,
+			       "'%s' changed since it was cached (build-id %s, now %s): "
+			       "rescanned",
+			       cd->path, cd->bid, bid ? bid : "none");
+	}
+	close(fd);
+	out->path = sdt_strdup(cd->path);
+	out->build_id = bid ? sdt_strdup(bid) : NULL;
+	out->file = f;
+	if (!out->path || (bid && !out->build_id)) {
+		free(out->path);
+		free(out->build_id);
+		sdt_file__free(f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The ambiguity error for @prov:@ev found in targets @t (those flagged in @hit). */
+static int ambiguous(const struct work_target *t, size_t n, const bool *hit, const char *prov,
+		     const char *ev)
+{
+	struct sdt_buf b = {0};
+	size_t i, count = 0;
+	const char *first = NULL;
+	int err;
+
+	for (i = 0; i < n; i++)
+		count += hit[i];
+	sdt_buf_addf(&b, "%%%s:%s is in %zu binaries:", prov, ev, count);
+	for (i = 0; i < n; i++) {
+		if (!hit[i])
+			continue;
+		sdt_buf_addf(&b, "\n  %s (build-id %s)", t[i].t.path,
+			     t[i].t.build_id ? t[i].t.build_id : "none");
+		if (!first)
+			first = t[i].t.path;
+	}
+	sdt_buf_addf(&b, "\nname one with the binary, e.g. %s:%%%s:%s", first, prov, ev);
+	err = sdt_err(-ENOTUNIQ, "%s", b.buf ? b.buf : "ambiguous event");
+	sdt_buf_free(&b);
+	return err;
+}
+
+int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
+		       size_t *nout)
+{
+	struct sdt_resolve_opts o = {.sz = sizeof(o)};
+	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
+	struct work_target *wt = NULL;
+	struct sdt_index *idx = NULL;
+	size_t nwt = 0, i, j, k;
+	bool need_index = false, *hit = NULL;
+	int err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (opts_in)
+		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
+	for (i = 0; i < nspecs; i++)
+		need_index |= !sdt_spec__path(specs[i]);
+	if (need_index) {
+		err = sdt_index_open(c, &idx, NULL);
+		if (err)
+			goto out;
+	}
+	/* 1. candidates */
+	for (i = 0; i < nspecs && !err; i++) {
+		const char *p = sdt_spec__path(specs[i]);
+
+		if (p) {
+			char *real = realpath(p, NULL);
+
+			if (!real) {
+				err = sdt_err(-errno, "cannot open '%s': %s", p, strerror(errno));
+				break;
+			}
+			err = add_cand(&r, real, NULL, i);
+			free(real);
+		} else {
+			err = lookup_spec(&r, idx, i);
+			if (err == -EINVAL)
+				err = sdt_err(err,
+					      "'%s': the event index is corrupt: run 'sdtrace "
+					      "cache check --repair'",
+					      c->root);
+		}
+	}
+	if (err)
+		goto out;
+	/* 2. verified, freshly scanned files; one target per (path, build-id) */
+	wt = calloc(r.ncands ? r.ncands : 1, sizeof(*wt));
+	if (!wt) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r.ncands; i++) {
+		struct sdt_target t;
+		int v = verify(&r, &o, &r.cands[i], &t);
+
+		if (v < 0) {
+			err = v;
+			goto out;
+		}
+		if (v > 0)
+			continue;
+		for (j = 0; j < nwt; j++) {
+			if (!strcmp(wt[j].t.path, t.path) &&
+			    !strcmp(wt[j].t.build_id ? wt[j].t.build_id : "",
+				    t.build_id ? t.build_id : ""))
+				break;
+		}
+		if (j < nwt) {
+			/* the same file reached twice (a stale entry and the new one) */
+			for (k = 0; k < nspecs; k++)
+				wt[j].specs[k] |= r.cands[i].specs[k];
+			wt[j].t.rescanned |= t.rescanned;
+			free(t.path);
+			free(t.build_id);
+			sdt_file__free(t.file);
+			continue;
+		}
+		wt[nwt].t = t;
+		wt[nwt].specs = r.cands[i].specs;
+		r.cands[i].specs = NULL;
+		nwt++;
+	}
+	/* 3. matching sites */
+	for (i = 0; i < nwt; i++) {
+		struct sdt_target *t = &wt[i].t;
+		size_t ns = sdt_file__site_count(t->file);
+
+		t->sites = calloc(ns ? ns : 1, sizeof(size_t));
+		t->spec = calloc(ns ? ns : 1, sizeof(size_t));
+		if (!t->sites || !t->spec) {
+			err = sdt_err(-ENOMEM, "out of memory");
+			goto out;
+		}
+		for (j = 0; j < ns; j++) {
+			const struct sdt_site *s = sdt_file__site(t->file, j);
+
+			for (k = 0; k < nspecs; k++) {
+				if (wt[i].specs[k] &&
+				    sdt_spec__match(specs[k], sdt_site__provider(s),
+						    sdt_site__name(s)))
+					break;
+			}
+			if (k < nspecs) {
+				t->sites[t->nsites] = j;
+				t->spec[t->nsites++] = k;
+			}
+		}
+	}
+	/* 4. every spec must match something; a path-less one in one binary only */
+	hit = calloc(nwt ? nwt : 1, sizeof(bool));
+	if (!hit) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nspecs; k++) {
+		bool any = false;
+
+		for (i = 0; i < nwt && !any; i++) {
+			for (j = 0; j < wt[i].t.nsites && !any; j++)
+				any = wt[i].t.spec[j] == k;
+		}
+		if (!any && !o.allow_empty) {
+			char *txt = spec_text(specs[k]);
+
+			err =
+			    sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
+				    sdt_spec__path(specs[k]) ? "'" : "the cache '",
+				    sdt_spec__path(specs[k]) ? sdt_spec__path(specs[k]) : c->root,
+				    sdt_spec__path(specs[k])
+					? "'"
+					: "' (add binaries with 'sdtrace cache add PATH')");
+			free(txt);
+			goto out;
+		}
+		if (sdt_spec__path(specs[k]) || o.all_matches)
+			continue;
+		for (i = 0; i < nwt; i++) {
+			for (j = 0; j < wt[i].t.nsites; j++) {
+				const struct sdt_site *s;
+				size_t a, b, nhit = 0;
+
+				if (wt[i].t.spec[j] != k)
+					continue;
+				s = sdt_file__site(wt[i].t.file, wt[i].t.sites[j]);
+				memset(hit, 0, nwt * sizeof(bool));
+				for (a = 0; a < nwt; a++) {
+					for (b = 0; b < wt[a].t.nsites && !hit[a]; b++) {
+						const struct sdt_site *x =
+						    sdt_file__site(wt[a].t.file, wt[a].t.sites[b]);
+
+						hit[a] =
+						    !strcmp(sdt_site__provider(x),
+							    sdt_site__provider(s)) &&
+						    !strcmp(sdt_site__name(x), sdt_site__name(s));
+					}
+					nhit += hit[a];
+				}
+				if (nhit > 1) {
+					err = ambiguous(wt, nwt, hit, sdt_site__provider(s),
+							sdt_site__name(s));
+					goto out;
+				}
+			}
+		}
+	}
+	/* hand over the targets with sites */
+	*out = calloc(nwt ? nwt : 1, sizeof(**out));
+	if (!*out) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nwt; i++) {
+		if (!wt[i].t.nsites)
+			continue;
+		(*out)[(*nout)++] = wt[i].t;
+		memset(&wt[i].t, 0, sizeof(wt[i].t));
+	}
+out:
+	for (i = 0; i < nwt; i++) {
+		free(wt[i].t.path);
+		free(wt[i].t.build_id);
+		sdt_file__free(wt[i].t.file);
+		free(wt[i].t.sites);
+		free(wt[i].t.spec);
+		free(wt[i].specs);
+	}
+	free(wt);
+	free(hit);
+	for (i = 0; i < r.ncands; i++) {
+		free(r.cands[i].path);
+		free(r.cands[i].bid);
+		free(r.cands[i].specs);
+	}
+	free(r.cands);
+	sdt_index_close(idx);
+	if (err) {
+		sdt_targets_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+	}
+	return err;
+}

@@ -1,0 +1,623 @@
+/* SPDX-License-Identifier: MIT */
+/* The event index (CDB) of the cache: build, verify, look up. See index.h. */
+#include <cdb.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache_internal.h"
+#include "index.h"
+#include "lockfile.h"
+#include "probes_file.h"
+
+struct sdt_index {
+	int fd;
+	struct cdb cdb;
+};
+
+/* ---- walking the .build-id links ------------------------------------------------------- */
+
+static bool is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return n > 0;
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* mtime, count and an order-independent hash of the valid names of directory @fd */
+struct dir_stamp {
+	int64_t sec, nsec;
+	uint64_t count, hash;
+};
+
+static int stamp_dir(int fd, bool top, struct dir_stamp *st, sdt_link_fn fn, sdt_bad_link_fn bad,
+		     void *ctx, const char *xx, const struct sdt_cache *c)
+{
+	struct stat sb;
+	struct dirent *d;
+	DIR *dir;
+	int dfd, err = 0;
+
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	st->sec = sb.st_mtim.tv_sec;
+	st->nsec = sb.st_mtim.tv_nsec;
+	st->count = st->hash = 0;
+	dfd = dup(fd);
+	if (dfd < 0)
+		return -errno;
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return -errno;
+	}
+	while (!err && (d = readdir(dir))) {
+		size_t n = strlen(d->d_name);
+
+		if (top ? (n != 2 || !is_hex(d->d_name, 2)) : !is_hex(d->d_name, n))
+			continue;
+		st->count++;
+		st->hash += name_hash(d->d_name);
+		if (!top && (fn || bad)) {
+			char target[PATH_MAX], bid[SDT_BUILD_ID_HEX_MAX + 1], *path = NULL;
+			ssize_t tl = readlinkat(fd, d->d_name, target, sizeof(target) - 1);
+
+			if (tl < 0 || n + 2 > SDT_BUILD_ID_HEX_MAX) {
+				if (bad)
+					err = bad(xx, d->d_name, ctx);
+				continue;
+			}
+			target[tl] = '\0';
+			snprintf(bid, sizeof(bid), "%s%s", xx, d->d_name);
+			path = sdt_cache_link_path(target, bid);
+			if (!path) {
+				if (bad)
+					err = bad(xx, d->d_name, ctx);
+				continue;
+			}
+			if (fn)
+				err = fn(bid, path, ctx);
+			free(path);
+		}
+	}
+	closedir(dir);
+	(void)c;
+	return err;
+}
+
+/* Walk every link; append the stamp lines to @stamp when not NULL. */
+static int walk(const struct sdt_cache *c, sdt_link_fn fn, sdt_bad_link_fn bad, void *ctx,
+		struct sdt_buf *stamp)
+{
+	struct dir_stamp top, st;
+	struct dirent *d;
+	DIR *dir = NULL;
+	int bfd, dfd, err;
+
+	bfd = openat(c->rootfd, SDT_BUILD_ID_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (bfd < 0) {
+		if (errno == ENOENT)
+			return stamp ? sdt_buf_addstr(stamp, "none\n") : 0;
+		return -errno;
+	}
+	err = stamp_dir(bfd, true, &top, NULL, NULL, NULL, NULL, c);
+	if (err)
+		goto out;
+	if (stamp && sdt_buf_addf(stamp, ". %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIx64 "\n",
+				  top.sec, top.nsec, top.count, top.hash)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	dfd = dup(bfd);
+	if (dfd < 0 || !(dir = fdopendir(dfd))) {
+		err = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		goto out;
+	}
+	while (!err && (d = readdir(dir))) {
+		int xfd;
+
+		if (strlen(d->d_name) != 2 || !is_hex(d->d_name, 2))
+			continue;
+		xfd = openat(bfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (xfd < 0)
+			continue; /* a foreign file or link named like a directory: not ours */
+		err = stamp_dir(xfd, false, &st, fn, bad, ctx, d->d_name, c);
+		close(xfd);
+		if (!err && stamp &&
+		    sdt_buf_addf(stamp, "%s %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIx64 "\n",
+				 d->d_name, st.sec, st.nsec, st.count, st.hash))
+			err = -ENOMEM;
+	}
+out:
+	if (dir)
+		closedir(dir);
+	close(bfd);
+	return err;
+}
+
+int sdt_walk_links(const struct sdt_cache *c, sdt_link_fn fn, sdt_bad_link_fn bad, void *ctx)
+{
+	return walk(c, fn, bad, ctx, NULL);
+}
+
+/* ---- records ----------------------------------------------------------------------------- */
+
+struct record {
+	char *k, *v;
+	size_t kl, vl;
+};
+
+struct records {
+	struct record *r;
+	size_t n, cap;
+	const struct sdt_cache *c;
+};
+
+static int add_record(struct records *rs, const char *k, size_t kl, const char *v, size_t vl)
+{
+	struct record r = {.kl = kl, .vl = vl};
+
+	r.k = malloc(kl + 1);
+	r.v = malloc(vl + 1);
+	if (!r.k || !r.v || sdt_grow((void **)&rs->r, &rs->cap, rs->n + 1, sizeof(r))) {
+		free(r.k);
+		free(r.v);
+		return -ENOMEM;
+	}
+	memcpy(r.k, k, kl);
+	r.k[kl] = '\0';
+	memcpy(r.v, v, vl);
+	r.v[vl] = '\0';
+	rs->r[rs->n++] = r;
+	return 0;
+}
+
+static void records_free(struct records *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		free(rs->r[i].k);
+		free(rs->r[i].v);
+	}
+	free(rs->r);
+	rs->r = NULL;
+	rs->n = rs->cap = 0;
+}
+
+static int add_entry_records(const char *bid, const char *path, void *ctx)
+{
+	struct records *rs = ctx;
+	struct sdt_probes p = {0};
+	struct sdt_buf key = {0}, val = {0};
+	char *text = NULL;
+	size_t len, i, j;
+	int err;
+
+	err = sdt_cache_read_entry_file(rs->c, path, bid, "probes", &text, &len);
+	if (err)
+		return 0; /* a link without an entry: not indexed; `cache check` reports it */
+	err = sdt_probes_parse(text, len, &p);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	if (sdt_buf_addstr(&val, bid) || sdt_buf_add(&val, "", 1) || sdt_buf_addstr(&val, path))
+		goto out;
+	if (sdt_buf_addf(&key, "b:%s", bid) || add_record(rs, key.buf, key.len, path, strlen(path)))
+		goto out;
+	sdt_buf_reset(&key);
+	if (sdt_buf_addf(&key, "f:%s", path) || add_record(rs, key.buf, key.len, bid, strlen(bid)))
+		goto out;
+	for (i = 0; i < p.n; i++) {
+		const struct sdt_probes_entry *e = &p.entries[i];
+		bool seen = false;
+
+		if (e->kind != '%')
+			continue;
+		sdt_buf_reset(&key);
+		if (sdt_buf_addf(&key, "e:%s:%s", e->provider, e->event) ||
+		    add_record(rs, key.buf, key.len, val.buf, val.len))
+			goto out;
+		for (j = 0; j < i && !seen; j++)
+			seen =
+			    p.entries[j].kind == '%' && !strcmp(p.entries[j].provider, e->provider);
+		if (seen)
+			continue;
+		sdt_buf_reset(&key);
+		if (sdt_buf_addf(&key, "p:%s", e->provider) ||
+		    add_record(rs, key.buf, key.len, val.buf, val.len))
+			goto out;
+	}
+	err = 0;
+out:
+	sdt_probes_release(&p);
+	sdt_buf_free(&key);
+	sdt_buf_free(&val);
+	free(text);
+	return err;
+}
+
+static int cmp_record(const void *pa, const void *pb)
+{
+	const struct record *a = pa, *b = pb;
+	size_t n = a->kl < b->kl ? a->kl : b->kl;
+	int c = memcmp(a->k, b->k, n);
+
+	if (!c)
+		c = a->kl < b->kl ? -1 : a->kl > b->kl;
+	if (!c) {
+		n = a->vl < b->vl ? a->vl : b->vl;
+		c = memcmp(a->v, b->v, n);
+		if (!c)
+			c = a->vl < b->vl ? -1 : a->vl > b->vl;
+	}
+	return c;
+}
+
+/* Everything a fresh index holds, sorted; the stamp in @stamp and the build time in @built. */
+static int gen_records(const struct sdt_cache *c, struct records *rs, struct sdt_buf *stamp)
+{
+	struct timespec now;
+	int err;
+
+	rs->c = c;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (sdt_buf_addf(stamp, "built %" PRId64 "\n", (int64_t)now.tv_sec))
+		return -ENOMEM;
+	err = walk(c, add_entry_records, NULL, rs, stamp);
+	if (err)
+		return err;
+	qsort(rs->r, rs->n, sizeof(*rs->r), cmp_record);
+	return 0;
+}
+
+/* ---- building ---------------------------------------------------------------------------- */
+
+static int write_index(const struct sdt_cache *c)
+{
+	struct records rs = {0};
+	struct sdt_buf stamp = {0};
+	struct cdb_make cm;
+	char tmp[256], count[32];
+	size_t i;
+	int fd, err;
+
+	err = gen_records(c, &rs, &stamp);
+	if (err)
+		goto out;
+	fd = sdt_tmp_create(c->rootfd, SDT_INDEX_NAME, tmp, sizeof(tmp));
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	err = -EIO;
+	if (cdb_make_start(&cm, fd) < 0)
+		goto fail;
+	if (cdb_make_add(&cm, "\1magic", 6, SDT_INDEX_MAGIC, strlen(SDT_INDEX_MAGIC)) < 0 ||
+	    cdb_make_add(&cm, "\1stamp", 6, stamp.buf, (unsigned)stamp.len) < 0)
+		goto fail;
+	for (i = 0; i < rs.n; i++) {
+		/* the same event at two sites of one entry: one record */
+		if (i && !cmp_record(&rs.r[i - 1], &rs.r[i]))
+			continue;
+		if (rs.r[i].kl > 1u << 20 || rs.r[i].vl > 1u << 20 ||
+		    cdb_make_add(&cm, rs.r[i].k, (unsigned)rs.r[i].kl, rs.r[i].v,
+				 (unsigned)rs.r[i].vl) < 0)
+			goto fail;
+	}
+	snprintf(count, sizeof(count), "%zu", rs.n);
+	if (cdb_make_add(&cm, "\1end", 4, count, (unsigned)strlen(count)) < 0 ||
+	    cdb_make_finish(&cm) < 0)
+		goto fail;
+	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME);
+	goto out;
+fail:
+	sdt_tmp_abort(c->rootfd, fd, tmp);
+out:
+	records_free(&rs);
+	sdt_buf_free(&stamp);
+	if (err)
+		return sdt_err(err, "'%s': cannot write the event index: %s", c->root,
+			       strerror(-err));
+	return 0;
+}
+
+int sdt_index_rebuild(struct sdt_cache *c)
+{
+	int lock, err;
+
+	lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+	if (lock < 0)
+		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
+			       strerror(-lock));
+	err = write_index(c);
+	sdt_lock_release(lock);
+	return err;
+}
+
+/* ---- opening and verifying --------------------------------------------------------------- */
+
+static int get_value(struct cdb *cdb, const char *key, const char **val, unsigned *len)
+{
+	int r = cdb_find(cdb, key, (unsigned)strlen(key));
+
+	if (r <= 0)
+		return -EINVAL;
+	*len = cdb_datalen(cdb);
+	*val = cdb_getdata(cdb);
+	return *val ? 0 : -EINVAL;
+}
+
+/* Compare the recorded stamp with the directories now. 0 fresh, -ESTALE otherwise. */
+static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
+{
+	const char *p = stamp, *end = stamp + len;
+	int64_t built = 0;
+	int bfd, err = 0;
+
+	if (len >= 5 && !strncmp(p, "built", 5)) {
+		if (sscanf(p, "built %" SCNd64, &built) != 1)
+			return -EINVAL;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return -EINVAL;
+		p++;
+	}
+	bfd = openat(c->rootfd, SDT_BUILD_ID_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (bfd < 0)
+		return (errno == ENOENT && end - p == 5 && !strncmp(p, "none\n", 5)) ? 0 : -ESTALE;
+	while (p < end && !err) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		char line[128], name[8];
+		struct dir_stamp want, now;
+		int fd;
+
+		if (!nl || (size_t)(nl - p) >= sizeof(line)) {
+			err = -EINVAL;
+			break;
+		}
+		memcpy(line, p, (size_t)(nl - p));
+		line[nl - p] = '\0';
+		p = nl + 1;
+		if (sscanf(line, "%2s %" SCNd64 " %" SCNd64 " %" SCNu64 " %" SCNx64, name,
+			   &want.sec, &want.nsec, &want.count, &want.hash) != 5) {
+			err = -EINVAL;
+			break;
+		}
+		fd = strcmp(name, ".")
+			 ? openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			 : dup(bfd);
+		if (fd < 0) {
+			err = -ESTALE;
+			break;
+		}
+		if (want.sec >= built - 1) {
+			/* racy: modified in the build's second, so the mtime alone proves nothing
+			 */
+			err = stamp_dir(fd, !strcmp(name, "."), &now, NULL, NULL, NULL, name, c);
+			if (!err && (now.count != want.count || now.hash != want.hash))
+				err = -ESTALE;
+		} else {
+			struct stat sb;
+
+			if (fstat(fd, &sb) < 0)
+				err = -ESTALE;
+			else {
+				now.sec = sb.st_mtim.tv_sec;
+				now.nsec = sb.st_mtim.tv_nsec;
+			}
+		}
+		if (!err && (now.sec != want.sec || now.nsec != want.nsec))
+			err = -ESTALE;
+		close(fd);
+	}
+	close(bfd);
+	return err;
+}
+
+/* Open the index file and check magic, end marker and stamp. */
+static int try_open(const struct sdt_cache *c, struct sdt_index **out)
+{
+	struct sdt_index *idx;
+	const char *val;
+	unsigned len;
+	int err;
+
+	idx = calloc(1, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	idx->fd = openat(c->rootfd, SDT_INDEX_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (idx->fd < 0) {
+		err = -errno;
+		free(idx);
+		return err;
+	}
+	if (cdb_init(&idx->cdb, idx->fd) < 0) {
+		close(idx->fd);
+		free(idx);
+		return -EINVAL;
+	}
+	err = -EINVAL;
+	if (get_value(&idx->cdb, "\1magic", &val, &len) || len != strlen(SDT_INDEX_MAGIC) ||
+	    memcmp(val, SDT_INDEX_MAGIC, len))
+		goto fail;
+	if (get_value(&idx->cdb, "\1end", &val, &len))
+		goto fail;
+	if (get_value(&idx->cdb, "\1stamp", &val, &len))
+		goto fail;
+	err = check_stamp(c, val, len);
+	if (err)
+		goto fail;
+	*out = idx;
+	return 0;
+fail:
+	sdt_index_close(idx);
+	return err;
+}
+
+void sdt_index_close(struct sdt_index *idx)
+{
+	if (!idx)
+		return;
+	cdb_free(&idx->cdb);
+	close(idx->fd);
+	free(idx);
+}
+
+int sdt_index_verify(struct sdt_cache *c)
+{
+	struct sdt_index *idx;
+	int err = try_open(c, &idx);
+
+	if (!err)
+		sdt_index_close(idx);
+	return err;
+}
+
+int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
+{
+	int err, lock;
+
+	*out = NULL;
+	if (rebuilt)
+		*rebuilt = false;
+	if (!try_open(c, out))
+		return 0;
+	lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+	if (lock < 0)
+		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
+			       strerror(-lock));
+	/* someone may have rebuilt it while we waited for the lock */
+	if (try_open(c, out)) {
+		err = write_index(c);
+		if (!err) {
+			err = try_open(c, out);
+			if (rebuilt)
+				*rebuilt = true;
+			/* changed again meanwhile: what we just wrote is still the best we have */
+			if (err == -ESTALE)
+				err = 0;
+		}
+		if (err) {
+			sdt_lock_release(lock);
+			return sdt_err(err, "'%s': cannot open the event index: %s", c->root,
+				       strerror(-err));
+		}
+	}
+	sdt_lock_release(lock);
+	return 0;
+}
+
+int sdt_index_find(struct sdt_index *idx, const char *key, sdt_value_fn fn, void *ctx)
+{
+	struct cdb_find cf;
+	int r, err = 0;
+
+	if (cdb_findinit(&cf, &idx->cdb, key, (unsigned)strlen(key)) < 0)
+		return -EINVAL;
+	while (!err && (r = cdb_findnext(&cf)) > 0) {
+		const char *v = cdb_getdata(&idx->cdb);
+
+		if (!v)
+			return -EINVAL;
+		err = fn(v, cdb_datalen(&idx->cdb), ctx);
+	}
+	if (!err && r < 0)
+		return -EINVAL;
+	return err;
+}
+
+int sdt_index_each(struct sdt_index *idx, const char *prefix, sdt_record_fn fn, void *ctx)
+{
+	size_t pl = strlen(prefix);
+	unsigned pos;
+	int r, err = 0;
+
+	cdb_seqinit(&pos, &idx->cdb);
+	while (!err && (r = cdb_seqnext(&pos, &idx->cdb)) > 0) {
+		const char *k = cdb_getkey(&idx->cdb), *v = cdb_getdata(&idx->cdb);
+		size_t kl = cdb_keylen(&idx->cdb);
+
+		if (!k || !v)
+			return -EINVAL;
+		if (kl < pl || memcmp(k, prefix, pl))
+			continue;
+		err = fn(k, kl, v, cdb_datalen(&idx->cdb), ctx);
+	}
+	if (!err && r < 0)
+		return -EINVAL;
+	return err;
+}
+
+int sdt_index_compare(struct sdt_cache *c)
+{
+	struct records want = {0}, have = {0};
+	struct sdt_buf stamp = {0};
+	struct sdt_index *idx = NULL;
+	unsigned pos;
+	size_t i, n = 0;
+	int r, err;
+
+	err = try_open(c, &idx);
+	if (err)
+		goto out;
+	err = gen_records(c, &want, &stamp);
+	if (err)
+		goto out;
+	cdb_seqinit(&pos, &idx->cdb);
+	while ((r = cdb_seqnext(&pos, &idx->cdb)) > 0) {
+		const char *k = cdb_getkey(&idx->cdb), *v = cdb_getdata(&idx->cdb);
+
+		if (!k || !v) {
+			r = -1;
+			break;
+		}
+		if (cdb_keylen(&idx->cdb) && k[0] == '\1')
+			continue;
+		err = add_record(&have, k, cdb_keylen(&idx->cdb), v, cdb_datalen(&idx->cdb));
+		if (err)
+			goto out;
+	}
+	if (r < 0) {
+		err = -EINVAL;
+		goto out;
+	}
+	qsort(have.r, have.n, sizeof(*have.r), cmp_record);
+	for (i = 0; i < want.n; i++) {
+		if (i && !cmp_record(&want.r[i - 1], &want.r[i]))
+			continue;
+		if (n >= have.n || cmp_record(&want.r[i], &have.r[n])) {
+			err = -ESTALE;
+			goto out;
+		}
+		n++;
+	}
+	if (n != have.n)
+		err = -ESTALE;
+out:
+	sdt_index_close(idx);
+	records_free(&want);
+	records_free(&have);
+	sdt_buf_free(&stamp);
+	return err;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* Locks and crash-safe replacement of files: see lockfile.h. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "lockfile.h"
+
+int sdt_lock_take(int dirfd, const char *name)
+{
+	int fd;
+
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+	}
+	return fd;
+}
+
+void sdt_lock_release(int fd)
+{
+	if (fd >= 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+}
+
+int sdt_tmp_create(int dirfd, const char *name, char *tmp, size_t tmpsz)
+{
+	static unsigned int seq;
+	unsigned int n = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+	int fd, len;
+
+	len = snprintf(tmp, tmpsz, SDT_TMP_PREFIX "%s.%ld.%u", name, (long)getpid(), n);
+	if (len < 0 || (size_t)len >= tmpsz)
+		return -ENAMETOOLONG;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	return fd;
+}
+
+int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name)
+{
+	int err = 0;
+
+	if (fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, name) < 0)
+		err = -errno;
+	if (err) {
+		unlinkat(dirfd, tmp, 0);
+		return err;
+	}
+	if (fsync(dirfd) < 0 && errno != EINVAL && errno != EBADF)
+		return -errno;
+	return 0;
+}
+
+void sdt_tmp_abort(int dirfd, int fd, const char *tmp)
+{
+	if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, tmp, 0);
+}
+
+int sdt_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len)
+{
+	char tmp[256];
+	int fd, err;
+
+	fd = sdt_tmp_create(dirfd, name, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	err = sdt_write_all(fd, data, len);
+	if (err) {
+		sdt_tmp_abort(dirfd, fd, tmp);
+		return err;
+	}
+	return sdt_tmp_commit(dirfd, fd, tmp, name);
+}
+
+int sdt_read_file_at(int dirfd, const char *name, size_t max, char **out, size_t *lenp)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, err = 0;
+
+	*out = NULL;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max) {
+		err = -EFBIG;
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (len < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (lenp)
+		*lenp = len;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+bool sdt_tmp_is_ours(const char *name)
+{
+	return !strncmp(name, SDT_TMP_PREFIX, strlen(SDT_TMP_PREFIX));
+}

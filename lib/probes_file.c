@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* perf's `probes` file: render (scanned file -> text) and parse (text -> entries). See
+ * probes_file.h. */
+#include <string.h>
+
+#include "file.h"
+#include "probes_file.h"
+
+bool sdt_probes_path_ok(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+
+	if (*p != '/')
+		return false;
+	for (; *p; p++) {
+		if (*p <= ' ' || *p == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The fetcharg as perf would type it: perf knows no float type and fetches a float as an integer
+ * of its size ("%ax:x64" -> "%ax:u64"); the bits are the same.
+ */
+static int add_fetch(struct sdt_buf *out, const struct sdt_arg *a)
+{
+	const char *fetch = sdt_arg__fetch(a), *colon = strrchr(fetch, ':');
+	const char *type;
+
+	if (!sdt_arg__is_float(a) || !colon || colon[1] != 'x')
+		return sdt_buf_addstr(out, fetch);
+	type = sdt_fetch_type(sdt_arg__size(a), sdt_arg__is_signed(a), false);
+	if (!type)
+		return sdt_buf_addstr(out, fetch);
+	if (sdt_buf_add(out, fetch, (size_t)(colon + 1 - fetch)))
+		return -ENOMEM;
+	return sdt_buf_addstr(out, type);
+}
+
+static int render_site(const struct sdt_site *s, const char *path, struct sdt_buf *out)
+{
+	size_t i;
+
+	if (sdt_buf_addf(out, "p:sdt_%s/%s %s:0x%llx", s->provider, s->name, path,
+			 (unsigned long long)s->file_offset))
+		return -ENOMEM;
+	if (s->semaphore && s->has_semaphore_offset &&
+	    sdt_buf_addf(out, "(0x%llx)", (unsigned long long)s->semaphore_offset))
+		return -ENOMEM;
+	for (i = 0; i < s->nargs; i++) {
+		const struct sdt_arg *a = &s->args[i];
+
+		/* an address immediate is only right once rebased, which a uprobe cannot do */
+		if (!sdt_arg__fetch(a) || sdt_arg__needs_rebase(a))
+			continue;
+		if (sdt_buf_addf(out, " arg%zu=", i + 1) || add_fetch(out, a))
+			return -ENOMEM;
+	}
+	return sdt_buf_add(out, "\n", 1);
+}
+
+int sdt_probes_render(const struct sdt_file *f, const char *path, struct sdt_buf *out)
+{
+	bool *done;
+	size_t i, j;
+	int err = 0;
+
+	if (!sdt_probes_path_ok(path))
+		return sdt_err(-EINVAL, "'%s': the path has characters uprobe_events cannot take",
+			       path);
+	done = calloc(f->nsites ? f->nsites : 1, sizeof(*done));
+	if (!done)
+		return -ENOMEM;
+	for (i = 0; i < f->nsites && !err; i++) {
+		const struct sdt_site *s = &f->sites[i];
+
+		if (done[i])
+			continue;
+		if (sdt_buf_addf(out, "%%sdt_%s:%s=%s\n", s->provider, s->name, s->name)) {
+			err = -ENOMEM;
+			break;
+		}
+		for (j = i; j < f->nsites && !err; j++) {
+			const struct sdt_site *t = &f->sites[j];
+
+			if (done[j] || strcmp(t->provider, s->provider) || strcmp(t->name, s->name))
+				continue;
+			done[j] = true;
+			err = render_site(t, path, out);
+		}
+	}
+	free(done);
+	return err;
+}
+
+int sdt_probes_render_user(const struct sdt_probes *p, struct sdt_buf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		const struct sdt_probes_entry *e = &p->entries[i];
+
+		if (e->kind != '#')
+			continue;
+		if (sdt_buf_addf(out, "#%s\n", e->header))
+			return -ENOMEM;
+		for (j = 0; j < e->nlines; j++) {
+			if (sdt_buf_addf(out, "%s\n", e->lines[j]))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void entry_release(struct sdt_probes_entry *e)
+{
+	size_t i;
+
+	free(e->header);
+	free(e->provider);
+	free(e->event);
+	for (i = 0; i < e->nlines; i++)
+		free(e->lines[i]);
+	free(e->lines);
+}
+
+void sdt_probes_release(struct sdt_probes *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		entry_release(&p->entries[i]);
+	free(p->entries);
+	memset(p, 0, sizeof(*p));
+}
+
+/* "%sdt_PROV:EVENT=EVENT": split into provider and event; false when malformed. */
+static bool parse_sdt_header(const char *h, char **prov, char **ev)
+{
+	const char *colon, *eq;
+
+	if (strncmp(h, "sdt_", 4))
+		return false;
+	colon = strchr(h, ':');
+	if (!colon)
+		return false;
+	eq = strchr(colon, '=');
+	if (!eq)
+		eq = colon + strlen(colon);
+	*prov = sdt_strndup(h + 4, (size_t)(colon - h - 4));
+	*ev = sdt_strndup(colon + 1, (size_t)(eq - colon - 1));
+	if (!*prov || !*ev || !sdt_valid_event_name(*prov, SDT_MAX_EVENT_NAME) ||
+	    !sdt_valid_event_name(*ev, SDT_MAX_EVENT_NAME)) {
+		free(*prov);
+		free(*ev);
+		*prov = *ev = NULL;
+		return false;
+	}
+	return true;
+}
+
+int sdt_probes_parse(const char *text, size_t len, struct sdt_probes *out)
+{
+	const char *p = text, *end = text + len;
+	struct sdt_probes_entry *cur = NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = sdt_strndup(p, n);
+
+		p += n + (nl ? 1 : 0);
+		if (!line)
+			goto nomem;
+		if (!n) {
+			free(line);
+			continue;
+		}
+		if (memchr(line, '\0', n) ||
+		    (line[0] != '%' && line[0] != '#' && line[0] != 'p' && line[0] != 'r')) {
+			free(line);
+			out->bad_lines++;
+			continue;
+		}
+		if (line[0] == '%' || line[0] == '#') {
+			struct sdt_probes_entry e = {.kind = line[0]};
+
+			if (line[0] == '%' && !parse_sdt_header(line + 1, &e.provider, &e.event)) {
+				free(line);
+				out->bad_lines++;
+				cur = NULL;
+				continue;
+			}
+			e.header = sdt_strdup(line + 1);
+			free(line);
+			if (!e.header ||
+			    sdt_grow((void **)&out->entries, &out->cap, out->n + 1, sizeof(e))) {
+				entry_release(&e);
+				goto nomem;
+			}
+			out->entries[out->n] = e;
+			cur = &out->entries[out->n++];
+			continue;
+		}
+		if (!cur || line[1] != ':') {
+			free(line);
+			out->bad_lines++;
+			continue;
+		}
+		if (sdt_grow((void **)&cur->lines, &cur->lines_cap, cur->nlines + 1,
+			     sizeof(char *))) {
+			free(line);
+			goto nomem;
+		}
+		cur->lines[cur->nlines++] = line;
+	}
+	return 0;
+nomem:
+	return -ENOMEM;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf's `probes` file: the text perf keeps in each build-id directory of its cache.
+ *
+ *	%sdt_python:gc__start=gc__start
+ *	p:sdt_python/gc__start /usr/bin/python3.11:0x287f3(0x68326e) arg1=+112(%sp):s32
+ *	#probe_foo:bar=bar %di:s32              (perf probe --cache: a user probe)
+ *	p:probe_foo/bar /usr/bin/foo:0x1270 %di:s32
+ *
+ * An entry is a header line ('%' for SDT events, '#' for user probes) followed by one
+ * `uprobe_events` line per site. SDT entries come in the order of each name's first note, and
+ * the lines of an entry in note order, as perf writes them. Arguments are numbered from 1 by
+ * their position in the note; one that cannot be fetched is left out without renumbering the
+ * others. A floating-point argument is written with perf's integer type (`u64`: the same bits).
+ */
+#ifndef SDT_PROBES_FILE_H
+#define SDT_PROBES_FILE_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+struct sdt_probes_entry {
+	char kind;	/* '%' (SDT) or '#' (user probe) */
+	char *header;	/* the header without its kind character, owned */
+	char *provider; /* '%' entries: the provider (group without "sdt_"), owned */
+	char *event;	/* '%' entries: the event name, owned */
+	char **lines;	/* the p:/r: lines, owned */
+	size_t nlines;
+	size_t lines_cap;
+};
+
+struct sdt_probes {
+	struct sdt_probes_entry *entries;
+	size_t n;
+	size_t cap;
+	size_t bad_lines; /* lines that belong to no entry or carry bad names: skipped */
+};
+
+/* Upper bound on the size of a probes file we read (perf's are a few hundred KiB at most). */
+#define SDT_PROBES_MAX_SIZE (64u << 20)
+
+/*
+ * Render the SDT entries of @f, probing the file at @path (the real path, as in the cache), into
+ * @out (appended). Returns 0, -ENOMEM, or -EINVAL when @path holds bytes uprobe_events cannot take
+ * (whitespace, control characters).
+ */
+int sdt_probes_render(const struct sdt_file *f, const char *path, struct sdt_buf *out);
+
+/* Append the '#' entries of @p (user probes perf keeps) to @out, verbatim. */
+int sdt_probes_render_user(const struct sdt_probes *p, struct sdt_buf *out);
+
+/*
+ * Parse @len bytes of @text. Entries with names tracefs would not accept are skipped and counted
+ * in ->bad_lines. Returns 0 or -ENOMEM; @out must be zeroed and is released with
+ * sdt_probes_release().
+ */
+int sdt_probes_parse(const char *text, size_t len, struct sdt_probes *out);
+void sdt_probes_release(struct sdt_probes *p);
+
+/* Is @path acceptable in a uprobe_events line (no whitespace, no control characters)? */
+bool sdt_probes_path_ok(const char *path);
+
+#endif
