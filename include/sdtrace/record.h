@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Recording SDT probes: uprobes created in a group of our own, perf ring buffers read, every hit
+ * handed to a sink, and everything removed again on every path.
+ *
+ *	sdtrace record -e %example:job__start -- ./sdt-example
+ *
+ * Targets: a command (started stopped, released once every probe is armed, so its first
+ * instruction is covered; recording ends when it exits), processes (-p: every thread, until they
+ * exit or stop is asked), or the whole system (-a: until stop or a duration).
+ *
+ * Semaphores: by the kernel through (ref_ctr_offset) when tracefs offers it; otherwise (or when
+ * asked) sdtrace increments them in the target's memory and restores them at the end ("poke").
+ * With a command, poking covers the semaphores of the executable (the command is stopped at its
+ * exec for this); those of libraries it loads later are not reached. System-wide, poking has no
+ * process to poke: the kernel method is needed.
+ *
+ * Cleanup: the uprobes are removed at normal end, on SIGINT/SIGTERM/SIGHUP (the recorder installs
+ * handlers during sdt_recorder__run() that ask it to stop), when the command crashes, and on any
+ * error after the first probe was created. After a SIGKILL, the next sdtrace calls
+ * sdt_record__remove_stale() and the dead session's groups go.
+ *
+ * Example:
+ *	SDT_OPTS(sdt_record_opts, o, .argv = argv);
+ *	struct sdt_recorder *r;
+ *	if (sdt_recorder__new(&o, &r) == 0 && sdt_recorder__add(r, file, sites, n) == 0 &&
+ *	    sdt_recorder__run(r, &sink) == 0)
+ *		printf("exit status %d\n", sdt_recorder__exit_status(r));
+ *	sdt_recorder__free(r);
+ */
+#ifndef SDTRACE_RECORD_H
+#define SDTRACE_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <sdtrace/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sdt_file;
+struct sdt_recorder;
+/* Defined in lib/trace_event.h (the recorder's and the reader's shared description). */
+struct sdt_trace_event_desc;
+struct sdt_trace_sample;
+
+/*
+ * Where recorded data goes. Every callback is optional. Pointers passed in are borrowed for the
+ * duration of the call (descriptions: until sdt_recorder__free()). A negative return from
+ * on_event_desc or on_sample stops the recording; sdt_recorder__run() returns it.
+ */
+struct sdt_record_sink {
+	void *ctx;
+	/* Once per event, after every probe is armed, before the first sample. */
+	int (*on_event_desc)(void *ctx, const struct sdt_trace_event_desc *d);
+	/* Every probe is armed (and the command about to be released). */
+	void (*on_armed)(void *ctx);
+	int (*on_sample)(void *ctx, const struct sdt_trace_sample *s);
+	/* A process or thread got its name (exec, prctl), or had it when recording started. */
+	void (*on_comm)(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
+	/* The kernel dropped @count records on @cpu (the ring was full). */
+	void (*on_lost)(void *ctx, uint32_t cpu, uint64_t count);
+};
+
+enum sdt_semaphore_method {
+	SDT_SEMAPHORE_AUTO = 0, /* the kernel's (ref_ctr_offset) when available, else poke */
+	SDT_SEMAPHORE_REFCTR,	/* the kernel's, or fail */
+	SDT_SEMAPHORE_POKE,	/* increment / restore in the target's memory */
+};
+
+struct sdt_record_opts {
+	size_t sz;
+	/* Exactly one target: a command (NULL-terminated argv), processes, or system-wide. */
+	char *const *argv;
+	const pid_t *pids;
+	size_t npids;
+	bool system_wide;
+	enum sdt_semaphore_method semaphore;
+	/* Counting mode (sdtrace stat): no ring buffers, no samples; see sdt_recorder__count(). */
+	bool count_only;
+	/* Data pages per CPU ring, a power of two; 0: 1024 (4 MiB with 4 KiB pages). */
+	size_t ring_pages;
+	/* Stop after this long (0: no limit). */
+	unsigned int duration_ms;
+	/* Do not install SIGINT/SIGTERM/SIGHUP handlers (the caller calls sdt_recorder__stop()). */
+	bool no_signal_handlers;
+};
+
+SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out);
+/* Record sites @sites[0..n) (indices as in sdt_file__site()) of @f, which must outlive @r. */
+SDT_API int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
+			      size_t n);
+/*
+ * Arm, record until the end, disarm. Returns 0, or -errno with the message set; whatever it
+ * created is removed in every case.
+ */
+SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink);
+/* Ask a running recorder to stop; async-signal-safe. */
+SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
+/* The command's wait status (as waitpid() gives it), or -1 when there was none. */
+SDT_API int sdt_recorder__exit_status(const struct sdt_recorder *r);
+/* Events recorded (valid after run), their hit counts (counting mode: read from the kernel). */
+SDT_API size_t sdt_recorder__event_count(const struct sdt_recorder *r);
+SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event);
+/* Records the kernel dropped (PERF_RECORD_LOST, all CPUs). */
+SDT_API uint64_t sdt_recorder__lost(const struct sdt_recorder *r);
+/* Which semaphore method was used ("refctr", "poke") and how many semaphores were poked. */
+SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r);
+SDT_API void sdt_recorder__free(struct sdt_recorder *r);
+
+/*
+ * Remove the uprobe groups of sdtrace sessions whose process is gone (killed with SIGKILL).
+ * Returns the number of groups removed, and their names in *names (malloc'ed, or NULL when none)
+ * for the caller to report; -errno on failure.
+ */
+SDT_API int sdt_record__remove_stale(char **names);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf_event_open() on tracepoints (our uprobe events), for recording and for counting.
+ *
+ * One event is opened per (tracepoint, target task or -1, CPU): the kernel refuses to mmap an
+ * inherited per-task event opened on "any CPU" (all children would write into one buffer), so a
+ * command or a process is covered per CPU with `inherit`, as perf record does, and system-wide
+ * is per CPU with pid -1. The first event of each CPU owns that CPU's ring buffer
+ * (ring.h); every other event on that CPU is redirected into it with PERF_EVENT_IOC_SET_OUTPUT.
+ */
+#ifndef SDT_PERF_EVENT_H
+#define SDT_PERF_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sdt_perf_open_opts {
+	uint64_t tp_id;
+	bool sample;	     /* RAW | TID | TIME | CPU samples, one per hit (else: counting only) */
+	bool inherit;	     /* follow children and new threads of the task */
+	bool enable_on_exec; /* start disabled, enabled by the task's next exec */
+	bool comm;	     /* also PERF_RECORD_COMM (comm_exec): one event per ring asks */
+	uint32_t wakeup_bytes; /* watermark: wake the reader when this much is in the ring */
+};
+
+/* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */
+int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
+int sdt_perf_set_output(int fd, int out_fd);
+int sdt_perf_enable(int fd);
+int sdt_perf_disable(int fd);
+/* The event's count (counting mode). 0 or -errno. */
+int sdt_perf_read_count(int fd, uint64_t *count);
+
+/* The online CPUs, from /sys/devices/system/cpu/online. *cpus is malloc'ed. 0 or -errno. */
+int sdt_online_cpus(int **cpus, size_t *n);
+
+#endif

@@ -1,0 +1,871 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdt_recorder: the orchestration of a recording (stages in recorder.h).
+ *
+ * The hot path is ring.c's drain loop calling on_ring_sample() below: a binary search from the
+ * raw record's common_type (the tracepoint id) to our event number, a counter, the sink. Nothing
+ * is allocated and no system call is made per sample; the reader sleeps in epoll until a ring
+ * passes its watermark (a quarter of the ring), a target exits, a signal or the duration ends.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "internal.h"
+#include "perf_event.h"
+#include "recorder.h"
+#include "ring.h"
+#include "trace_event.h"
+#include "tracefs.h"
+#include "uprobe.h"
+
+/* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
+#define PID_TAG (1ull << 32)
+
+struct added {
+	const struct sdt_file *f;
+	size_t *sites;
+	size_t n;
+};
+
+struct tpmap {
+	uint64_t id;
+	uint32_t event;
+};
+
+struct watched {
+	pid_t pid;
+	int pidfd;
+	bool done;
+};
+
+struct sdt_recorder {
+	struct sdt_record_opts o;
+	struct added *adds;
+	size_t nadds;
+	struct sdt_uprobe_set *set;
+	const char *sem_method;
+	/* perf events and rings */
+	int *fds;
+	size_t nfds, fds_cap;
+	struct sdt_ring *rings;
+	size_t nrings;
+	int epfd;
+	struct tpmap *map;
+	size_t nevents;
+	uint64_t *counts;
+	uint64_t lost;
+	/* targets */
+	pid_t *tids; /* threads of -p processes, or the child; -1 system-wide */
+	size_t ntids;
+	struct watched *watch;
+	size_t nwatch, live;
+	/* the command */
+	pid_t child;
+	int go_fd, err_fd;
+	bool released, reaped;
+	int status;
+	const struct sdt_record_sink *sink;
+	volatile sig_atomic_t stop;
+	sigset_t oldmask;
+	struct sigaction old_int, old_term, old_hup;
+	bool handlers;
+};
+
+static struct sdt_recorder *volatile active;
+
+static void on_signal(int sig)
+{
+	struct sdt_recorder *r = active;
+
+	(void)sig;
+	if (r)
+		r->stop = 1;
+}
+
+/* exit() during a recording (a sink calling exit): close what holds the events, remove them. */
+static void at_exit_cleanup(void)
+{
+	struct sdt_recorder *r = active;
+	size_t i;
+
+	if (r) {
+		for (i = 0; i < r->nrings; i++)
+			sdt_ring_unmap(&r->rings[i]);
+		for (i = 0; i < r->nfds; i++)
+			close(r->fds[i]);
+		r->nfds = r->nrings = 0;
+	}
+	sdt_uprobe_emergency_remove();
+}
+
+static pthread_once_t atexit_once = PTHREAD_ONCE_INIT;
+static void register_atexit(void)
+{
+	atexit(at_exit_cleanup);
+}
+
+int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out)
+{
+	struct sdt_recorder *r;
+	int targets;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sdt_err(-ENOMEM, "out of memory");
+	if (opts)
+		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
+	r->o.sz = sizeof(r->o);
+	r->epfd = r->go_fd = r->err_fd = -1;
+	r->child = -1;
+	r->status = -1;
+	targets = (r->o.argv && r->o.argv[0]) + (r->o.npids > 0) + r->o.system_wide;
+	if (targets != 1) {
+		free(r);
+		return sdt_err(-EINVAL, "give exactly one target: a command, processes (-p) or "
+					"the whole system (-a)");
+	}
+	if (!r->o.ring_pages)
+		r->o.ring_pages = SDT_RING_PAGES_DEFAULT;
+	if (r->o.ring_pages & (r->o.ring_pages - 1)) {
+		size_t pages = r->o.ring_pages;
+
+		free(r);
+		return sdt_err(-EINVAL, "ring size must be a power of two pages, not %zu", pages);
+	}
+	if (r->o.semaphore == SDT_SEMAPHORE_POKE && r->o.system_wide) {
+		free(r);
+		return sdt_err(-EINVAL, "semaphores cannot be poked system-wide (-a): there is no "
+					"process to write to; use the kernel's ref_ctr_offset");
+	}
+	*out = r;
+	return 0;
+}
+
+int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
+		      size_t n)
+{
+	struct added *a;
+	size_t cap = r->nadds;
+
+	if (sdt_grow((void **)&r->adds, &cap, r->nadds + 1, sizeof(*r->adds)))
+		return sdt_err(-ENOMEM, "out of memory");
+	a = &r->adds[r->nadds];
+	a->sites = sdt_reallocarray(NULL, n ? n : 1, sizeof(*sites));
+	if (!a->sites)
+		return sdt_err(-ENOMEM, "out of memory");
+	memcpy(a->sites, sites, n * sizeof(*sites));
+	a->f = f;
+	a->n = n;
+	r->nadds++;
+	return 0;
+}
+
+void sdt_recorder__stop(struct sdt_recorder *r)
+{
+	if (r)
+		r->stop = 1;
+}
+
+int sdt_recorder__exit_status(const struct sdt_recorder *r)
+{
+	return r->reaped ? r->status : -1;
+}
+
+size_t sdt_recorder__event_count(const struct sdt_recorder *r)
+{
+	return r->nevents;
+}
+
+uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
+{
+	return event < r->nevents && r->counts ? r->counts[event] : 0;
+}
+
+uint64_t sdt_recorder__lost(const struct sdt_recorder *r)
+{
+	return r->lost;
+}
+
+const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
+{
+	return r->sem_method ? r->sem_method : "none";
+}
+
+int sdt_record__remove_stale(char **names)
+{
+	return sdt_uprobe_remove_stale(names);
+}
+
+/* ---- samples -------------------------------------------------------------------------- */
+
+static int lookup(const struct sdt_recorder *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nevents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->map[mid].id == id)
+			return (int)r->map[mid].event;
+		if (r->map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int on_ring_sample(void *ctx, struct sdt_trace_sample *s)
+{
+	struct sdt_recorder *r = ctx;
+	uint16_t type;
+	int ev;
+
+	if (s->raw_size < sizeof(type))
+		return 0;
+	memcpy(&type, s->raw, sizeof(type));
+	ev = lookup(r, type);
+	if (ev < 0)
+		return 0;
+	s->event = (uint32_t)ev;
+	r->counts[ev]++;
+	return r->sink->on_sample ? r->sink->on_sample(r->sink->ctx, s) : 0;
+}
+
+static void on_ring_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct sdt_recorder *r = ctx;
+
+	if (r->sink->on_comm)
+		r->sink->on_comm(r->sink->ctx, pid, tid, comm);
+}
+
+static void on_ring_lost(void *ctx, uint32_t cpu, uint64_t count)
+{
+	struct sdt_recorder *r = ctx;
+
+	r->lost += count;
+	if (r->sink->on_lost)
+		r->sink->on_lost(r->sink->ctx, cpu, count);
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct tpmap *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* ---- the command ---------------------------------------------------------------------- */
+
+static int start_child(struct sdt_recorder *r, bool traceme)
+{
+	int go[2] = {-1, -1}, ep[2] = {-1, -1};
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+		int e = errno;
+
+		if (go[0] >= 0) {
+			close(go[0]);
+			close(go[1]);
+		}
+		return sdt_err(-e, "cannot create a pipe: %s", strerror(e));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(ep[0]);
+		close(ep[1]);
+		return sdt_err(-e, "cannot start '%s': fork: %s", r->o.argv[0], strerror(e));
+	}
+	if (pid == 0) {
+		char c;
+		ssize_t n;
+		int e;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		close(go[1]);
+		close(ep[0]);
+		if (traceme && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(127);
+		do
+			n = read(go[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(127); /* sdtrace gave up before arming */
+		execvp(r->o.argv[0], r->o.argv);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ep[1]);
+	r->go_fd = go[1];
+	r->err_fd = ep[0];
+	r->child = pid;
+	return 0;
+}
+
+static void reap_child(struct sdt_recorder *r, bool block)
+{
+	int st;
+	pid_t p;
+
+	if (r->child < 0 || r->reaped)
+		return;
+	do
+		p = waitpid(r->child, &st, block ? 0 : WNOHANG);
+	while (p < 0 && errno == EINTR);
+	if (p == r->child) {
+		r->status = st;
+		r->reaped = true;
+	}
+}
+
+/* Let the command exec; with @poke, catch it at its exec stop and enable the semaphores. */
+static int release_child(struct sdt_recorder *r, bool poke)
+{
+	int e = 0, err = 0, st;
+	ssize_t n;
+
+	n = write(r->go_fd, "g", 1);
+	close(r->go_fd);
+	r->go_fd = -1;
+	if (n != 1)
+		return sdt_err(-EIO, "cannot release '%s'", r->o.argv[0]);
+	r->released = true;
+	if (poke) {
+		pid_t p;
+
+		do
+			p = waitpid(r->child, &st, 0);
+		while (p < 0 && errno == EINTR);
+		if (p == r->child && WIFSTOPPED(st)) {
+			err = sdt_uprobe_set__poke(r->set, r->child);
+			ptrace(PTRACE_DETACH, r->child, NULL, NULL);
+			if (err < 0)
+				return err;
+			err = 0;
+		} else if (p == r->child) {
+			r->status = st;
+			r->reaped = true;
+		}
+	}
+	do
+		n = read(r->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(r->err_fd);
+	r->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		reap_child(r, true);
+		return sdt_err(-e, "cannot run '%s': %s", r->o.argv[0], strerror(e));
+	}
+	return err;
+}
+
+/* ---- targets -------------------------------------------------------------------------- */
+
+static int add_tid(struct sdt_recorder *r, pid_t tid)
+{
+	size_t cap = r->ntids;
+
+	if (sdt_grow((void **)&r->tids, &cap, r->ntids + 1, sizeof(*r->tids)))
+		return sdt_err(-ENOMEM, "out of memory");
+	r->tids[r->ntids++] = tid;
+	return 0;
+}
+
+static int add_process_threads(struct sdt_recorder *r, pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return sdt_err(errno == ENOENT ? -ESRCH : -errno, "no process %d: %s", (int)pid,
+			       strerror(errno));
+	while (!err && (d = readdir(dir))) {
+		long tid = strtol(d->d_name, NULL, 10);
+
+		if (tid > 0)
+			err = add_tid(r, (pid_t)tid);
+	}
+	closedir(dir);
+	return err;
+}
+
+static int watch_pid(struct sdt_recorder *r, pid_t pid)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	size_t cap = r->nwatch;
+	int fd;
+
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return sdt_err(-errno, "cannot watch process %d: pidfd_open: %s", (int)pid,
+			       strerror(errno));
+	if (sdt_grow((void **)&r->watch, &cap, r->nwatch + 1, sizeof(*r->watch))) {
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	ev.data.u64 = PID_TAG + r->nwatch;
+	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		int e = errno;
+
+		close(fd);
+		return sdt_err(-e, "epoll_ctl: %s", strerror(e));
+	}
+	r->watch[r->nwatch].pid = pid;
+	r->watch[r->nwatch].pidfd = fd;
+	r->watch[r->nwatch].done = false;
+	r->nwatch++;
+	r->live++;
+	return 0;
+}
+
+/* ---- perf events ---------------------------------------------------------------------- */
+
+static int push_fd(struct sdt_recorder *r, int fd)
+{
+	size_t cap = r->fds_cap;
+
+	if (r->nfds >= SDT_MAX_PERF_FDS) {
+		close(fd);
+		return sdt_err(-EMFILE, "more than %d perf events", SDT_MAX_PERF_FDS);
+	}
+	if (sdt_grow((void **)&r->fds, &cap, r->nfds + 1, sizeof(*r->fds))) {
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	r->fds_cap = cap;
+	r->fds[r->nfds++] = fd;
+	return 0;
+}
+
+static int open_events(struct sdt_recorder *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	bool cmd = r->child > 0;
+	int *cpus = NULL, err;
+	size_t ncpus = 0, c, t, e;
+
+	err = sdt_online_cpus(&cpus, &ncpus);
+	if (err)
+		return err;
+	if (!r->o.count_only) {
+		r->rings = calloc(ncpus, sizeof(*r->rings));
+		if (!r->rings) {
+			err = sdt_err(-ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (c = 0; c < ncpus; c++) {
+		int ring_fd = -1;
+
+		for (t = 0; t < r->ntids; t++) {
+			for (e = 0; e < r->nevents; e++) {
+				const struct sdt_trace_event_desc *d =
+				    sdt_uprobe_set__event(r->set, e);
+				struct sdt_perf_open_opts po = {
+				    .tp_id = d->tp_id,
+				    .sample = !r->o.count_only,
+				    .inherit = !r->o.system_wide,
+				    .enable_on_exec = cmd,
+				    .comm = ring_fd < 0,
+				    .wakeup_bytes = (uint32_t)(r->o.ring_pages * page / 4),
+				};
+				int fd = sdt_perf_open(&po, r->tids[t], cpus[c]);
+
+				if (fd == -ESRCH && !cmd && r->o.npids) {
+					/* a thread that exited since we listed it */
+					break;
+				}
+				if (fd < 0) {
+					err = fd;
+					goto out;
+				}
+				err = push_fd(r, fd);
+				if (err)
+					goto out;
+				if (r->o.count_only)
+					continue;
+				if (ring_fd < 0) {
+					struct sdt_ring *ring = &r->rings[r->nrings];
+					struct epoll_event ev = {.events = EPOLLIN};
+
+					err = sdt_ring_map(ring, fd, cpus[c], r->o.ring_pages);
+					if (err)
+						goto out;
+					r->nrings++;
+					ev.data.u64 = r->nrings - 1;
+					if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+						err = sdt_err(-errno, "epoll_ctl: %s",
+							      strerror(errno));
+						goto out;
+					}
+					ring_fd = fd;
+				} else {
+					err = sdt_perf_set_output(fd, ring_fd);
+					if (err)
+						goto out;
+				}
+			}
+		}
+	}
+out:
+	free(cpus);
+	return err;
+}
+
+static void close_events(struct sdt_recorder *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfds; i++)
+		sdt_perf_disable(r->fds[i]);
+	for (i = 0; i < r->nrings; i++)
+		sdt_ring_unmap(&r->rings[i]);
+	for (i = 0; i < r->nfds; i++)
+		close(r->fds[i]);
+	r->nfds = 0;
+	r->nrings = 0;
+}
+
+static int drain_all(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+{
+	size_t i;
+	int n;
+
+	for (i = 0; i < r->nrings; i++) {
+		n = sdt_ring_drain(&r->rings[i], ops);
+		if (n < 0)
+			return n;
+	}
+	return 0;
+}
+
+/* Sum each event's counters (counting mode). */
+static int read_counts(struct sdt_recorder *r)
+{
+	size_t i;
+	int err;
+
+	memset(r->counts, 0, r->nevents * sizeof(*r->counts));
+	for (i = 0; i < r->nfds; i++) {
+		uint64_t v;
+
+		err = sdt_perf_read_count(r->fds[i], &v);
+		if (err)
+			return err;
+		r->counts[i % r->nevents] += v;
+	}
+	return 0;
+}
+
+/* ---- signals -------------------------------------------------------------------------- */
+
+static void install_handlers(struct sdt_recorder *r)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	/* Blocked except inside epoll_pwait(): a signal cannot slip between check and sleep. */
+	sigprocmask(SIG_BLOCK, &block, &r->oldmask);
+	active = r;
+	if (r->o.no_signal_handlers)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &r->old_int);
+	sigaction(SIGTERM, &sa, &r->old_term);
+	sigaction(SIGHUP, &sa, &r->old_hup);
+	r->handlers = true;
+}
+
+static void restore_handlers(struct sdt_recorder *r)
+{
+	if (r->handlers) {
+		sigaction(SIGINT, &r->old_int, NULL);
+		sigaction(SIGTERM, &r->old_term, NULL);
+		sigaction(SIGHUP, &r->old_hup, NULL);
+		r->handlers = false;
+	}
+	active = NULL;
+	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+}
+
+/* ---- the run -------------------------------------------------------------------------- */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+{
+	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
+	struct epoll_event evs[64];
+	int n, i, err;
+
+	while (!r->stop) {
+		int timeout = -1;
+
+		if (deadline) {
+			uint64_t now = now_ms();
+
+			if (now >= deadline)
+				break;
+			timeout = (int)(deadline - now);
+		}
+		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->oldmask);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sdt_err(-errno, "epoll_wait: %s", strerror(errno));
+		for (i = 0; i < n; i++) {
+			uint64_t tag = evs[i].data.u64;
+
+			if (tag < PID_TAG) {
+				if (r->o.count_only || tag >= r->nrings)
+					continue;
+				err = sdt_ring_drain(&r->rings[tag], ops);
+				if (err < 0)
+					return err;
+			} else if (tag - PID_TAG < r->nwatch) {
+				struct watched *w = &r->watch[tag - PID_TAG];
+
+				if (!w->done) {
+					w->done = true;
+					r->live--;
+					epoll_ctl(r->epfd, EPOLL_CTL_DEL, w->pidfd, NULL);
+					if (w->pid == r->child)
+						reap_child(r, true);
+				}
+			}
+		}
+		if (r->nwatch && !r->live)
+			break;
+	}
+	return 0;
+}
+
+int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink)
+{
+	static const struct sdt_record_sink no_sink;
+	struct sdt_ring_ops ops = {r, on_ring_sample, on_ring_comm, on_ring_lost};
+	bool poke = false, cmd = r->o.argv && r->o.argv[0];
+	char msg[1024];
+	size_t i;
+	int err, ref;
+
+	r->sink = sink ? sink : &no_sink;
+	pthread_once(&atexit_once, register_atexit);
+	if (active)
+		return sdt_err(-EBUSY, "another recording is running in this process");
+	if (!r->nadds)
+		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
+
+	ref = sdt_tracefs_has_ref_ctr();
+	if (ref < 0)
+		return ref;
+	switch (r->o.semaphore) {
+	case SDT_SEMAPHORE_REFCTR:
+		if (!ref)
+			return sdt_err(-EOPNOTSUPP, "this kernel's uprobes do not take "
+						    "ref_ctr_offset (tracefs README): use the poke "
+						    "method for semaphores");
+		break;
+	case SDT_SEMAPHORE_POKE:
+		ref = 0;
+		poke = true;
+		break;
+	default:
+		poke = !ref && !r->o.system_wide;
+		break;
+	}
+
+	install_handlers(r);
+	{
+		struct sdt_uprobe_set_opts so = {.use_ref_ctr = ref > 0};
+
+		err = sdt_uprobe_set__new(&so, &r->set);
+		if (err)
+			goto out;
+	}
+	for (i = 0; i < r->nadds; i++) {
+		err = sdt_uprobe_set__add(r->set, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
+		if (err)
+			goto out;
+	}
+	r->sem_method = !sdt_uprobe_set__semaphore_count(r->set) ? "none"
+			: ref > 0				 ? "refctr"
+			: poke					 ? "poke"
+								 : "none";
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (r->epfd < 0) {
+		err = sdt_err(-errno, "epoll_create1: %s", strerror(errno));
+		goto out;
+	}
+	if (cmd) {
+		err = start_child(r, poke);
+		if (err)
+			goto out;
+		err = add_tid(r, r->child);
+	} else if (r->o.npids) {
+		for (i = 0; i < r->o.npids && !err; i++)
+			err = add_process_threads(r, r->o.pids[i]);
+	} else {
+		err = add_tid(r, -1);
+	}
+	if (err)
+		goto out;
+
+	/* Stage 2: the uprobes. From here on, every path removes them. */
+	err = sdt_uprobe_set__create(r->set);
+	if (err)
+		goto out;
+	r->nevents = sdt_uprobe_set__event_count(r->set);
+	r->map = calloc(r->nevents, sizeof(*r->map));
+	r->counts = calloc(r->nevents, sizeof(*r->counts));
+	if (!r->map || !r->counts) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->nevents; i++) {
+		r->map[i].id = sdt_uprobe_set__event(r->set, i)->tp_id;
+		r->map[i].event = (uint32_t)i;
+	}
+	qsort(r->map, r->nevents, sizeof(*r->map), cmp_map);
+
+	err = open_events(r);
+	if (err)
+		goto out;
+	for (i = 0; i < r->nevents && r->sink->on_event_desc; i++) {
+		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(r->set, i));
+		if (err < 0)
+			goto out;
+	}
+	if (!cmd) {
+		for (i = 0; i < r->nfds; i++) {
+			err = sdt_perf_enable(r->fds[i]);
+			if (err)
+				goto out;
+		}
+		for (i = 0; poke && i < r->o.npids; i++) {
+			err = sdt_uprobe_set__poke(r->set, r->o.pids[i]);
+			if (err < 0)
+				goto out;
+		}
+		for (i = 0; i < r->o.npids; i++) {
+			err = watch_pid(r, r->o.pids[i]);
+			if (err)
+				goto out;
+		}
+	} else {
+		err = watch_pid(r, r->child);
+		if (err)
+			goto out;
+	}
+	if (r->sink->on_armed)
+		r->sink->on_armed(r->sink->ctx);
+	if (cmd) {
+		err = release_child(r, poke);
+		if (err)
+			goto out;
+	}
+
+	err = loop(r, &ops);
+	if (!err && !r->o.count_only)
+		err = drain_all(r, &ops);
+	if (!err && r->o.count_only)
+		err = read_counts(r);
+out:
+	if (err)
+		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+	close_events(r);
+	if (r->set) {
+		int e2;
+
+		sdt_uprobe_set__unpoke(r->set);
+		e2 = sdt_uprobe_set__remove(r->set);
+		if (e2 && !err) {
+			err = e2;
+			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+		}
+	}
+	if (r->child > 0 && !r->reaped) {
+		if (r->go_fd >= 0) {
+			/* never released: the child sees EOF and exits without running CMD */
+			close(r->go_fd);
+			r->go_fd = -1;
+		} else if (err || r->stop) {
+			kill(r->child, SIGTERM);
+		}
+		reap_child(r, true);
+	}
+	if (r->err_fd >= 0) {
+		close(r->err_fd);
+		r->err_fd = -1;
+	}
+	for (i = 0; i < r->nwatch; i++)
+		close(r->watch[i].pidfd);
+	r->nwatch = 0;
+	if (r->epfd >= 0) {
+		close(r->epfd);
+		r->epfd = -1;
+	}
+	restore_handlers(r);
+	if (err)
+		sdt_err(err, "%s", msg);
+	return err;
+}
+
+void sdt_recorder__free(struct sdt_recorder *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	sdt_uprobe_set__free(r->set);
+	for (i = 0; i < r->nadds; i++)
+		free(r->adds[i].sites);
+	free(r->adds);
+	free(r->fds);
+	free(r->rings);
+	free(r->map);
+	free(r->counts);
+	free(r->tids);
+	free(r->watch);
+	free(r);
+}

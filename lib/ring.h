@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One perf ring buffer (one per CPU, shared by every event on that CPU) and its reader.
+ *
+ * The kernel writes records at data_head; we read from data_tail up to data_head (loaded with
+ * acquire) and then publish the new data_tail (with release), which frees the space. A record that
+ * wraps around the end of the ring is copied into a scratch buffer first, so handlers always see
+ * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, RAW, in that order, as
+ * perf_event.h's sample_type asks), COMM and LOST; others are skipped. Nothing is allocated per
+ * record.
+ */
+#ifndef SDT_RING_H
+#define SDT_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sdt_trace_sample;
+
+struct sdt_ring_ops {
+	void *ctx;
+	/* A sample; ->event is not set (the caller maps the raw record's common_type). */
+	int (*sample)(void *ctx, struct sdt_trace_sample *s);
+	void (*comm)(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
+	void (*lost)(void *ctx, uint32_t cpu, uint64_t count);
+};
+
+struct sdt_ring {
+	int fd;
+	int cpu;
+	void *base; /* the mmap: one metadata page, then data_size bytes */
+	size_t map_size;
+	unsigned char *data;
+	uint64_t data_size;	/* a power of two */
+	unsigned char *scratch; /* 64 KiB: a wrapped record */
+	uint64_t lost;		/* sum of PERF_RECORD_LOST counts */
+	uint64_t records;
+	uint64_t malformed; /* records too short for their type (should never happen) */
+};
+
+/* Map the ring of event @fd on @cpu: @pages data pages (a power of two). 0 or -errno. */
+int sdt_ring_map(struct sdt_ring *r, int fd, int cpu, size_t pages);
+void sdt_ring_unmap(struct sdt_ring *r);
+/*
+ * Hand every record available now to @ops. Returns the number of samples, or the first negative
+ * value a handler returned (the records before it are consumed, the rest stay).
+ */
+int sdt_ring_drain(struct sdt_ring *r, const struct sdt_ring_ops *ops);
+
+#endif

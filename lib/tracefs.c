@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* tracefs discovery, README features, uprobe_events writes, event id/format reads. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tracefs.h"
+
+/* The kernel's WRITE_BUFSIZE for dynamic event commands: one write holds at most this much. */
+#define UPROBE_WRITE_MAX 4000
+#define TRACEFS_READ_MAX (1u << 20)
+
+static const char *const candidates[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *found_dir;
+static int has_ref_ctr = -1;
+
+static bool has_uprobe_events(const char *dir)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	return access(path, F_OK) == 0;
+}
+
+int sdt_tracefs_dir(const char **dir)
+{
+	int err = 0;
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	if (found_dir)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(candidates); i++) {
+		if (has_uprobe_events(candidates[i])) {
+			found_dir = candidates[i];
+			goto out;
+		}
+	}
+	if (mount("nodev", candidates[0], "tracefs", 0, NULL) == 0 &&
+	    has_uprobe_events(candidates[0])) {
+		found_dir = candidates[0];
+		goto out;
+	}
+	err = sdt_err(errno == EPERM ? -EPERM : -ENOENT,
+		      "no tracefs with uprobe_events (tried %s and %s; mounting it needs root: "
+		      "mount -t tracefs nodev %s)",
+		      candidates[0], candidates[1], candidates[0]);
+out:
+	if (!err)
+		*dir = found_dir;
+	pthread_mutex_unlock(&lock);
+	return err;
+}
+
+static int open_rel(const char *rel, int flags, char *path, size_t size)
+{
+	const char *dir;
+	int err, fd;
+
+	err = sdt_tracefs_dir(&dir);
+	if (err)
+		return err;
+	snprintf(path, size, "%s/%s", dir, rel);
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return sdt_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+	return fd;
+}
+
+int sdt_tracefs_read(const char *rel, char **out, size_t *len)
+{
+	struct sdt_buf b = {0};
+	char path[512], chunk[4096];
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = open_rel(rel, O_RDONLY, path, sizeof(path));
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = sdt_err(-errno, "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		if (b.len > TRACEFS_READ_MAX - (size_t)n) {
+			err =
+			    sdt_err(-EFBIG, "'%s' is larger than %u bytes", path, TRACEFS_READ_MAX);
+			goto out;
+		}
+		if (sdt_buf_add(&b, chunk, (size_t)n)) {
+			err = sdt_err(-ENOMEM, "cannot read '%s': out of memory", path);
+			goto out;
+		}
+	}
+	if (!b.buf && sdt_buf_add(&b, "", 0)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*len = b.len;
+	*out = sdt_buf_take(&b);
+out:
+	sdt_buf_free(&b);
+	close(fd);
+	return err;
+}
+
+int sdt_tracefs_has_ref_ctr(void)
+{
+	char *text = NULL;
+	size_t len;
+	int err;
+
+	pthread_mutex_lock(&lock);
+	err = has_ref_ctr;
+	pthread_mutex_unlock(&lock);
+	if (err >= 0)
+		return err;
+	err = sdt_tracefs_read("README", &text, &len);
+	if (err)
+		return err;
+	err = strstr(text, "ref_ctr_offset") != NULL;
+	free(text);
+	pthread_mutex_lock(&lock);
+	has_ref_ctr = err;
+	pthread_mutex_unlock(&lock);
+	return err;
+}
+
+int sdt_tracefs_event_id(const char *group, const char *event, uint64_t *id)
+{
+	char rel[256], *text = NULL, *end;
+	unsigned long long v;
+	size_t len;
+	int err;
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/id", group, event);
+	err = sdt_tracefs_read(rel, &text, &len);
+	if (err)
+		return err;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || end == text || (*end && *end != '\n'))
+		err = sdt_err(-EINVAL, "'%s': not an event id", rel);
+	else
+		*id = v;
+	free(text);
+	return err;
+}
+
+/* The last entry of error_log (from its last line starting with '['), one line, or "". */
+static void last_error_log(char *out, size_t size)
+{
+	char *text = NULL, *p, *start;
+	size_t len, o = 0;
+
+	out[0] = '\0';
+	if (sdt_tracefs_read("error_log", &text, &len))
+		return;
+	start = NULL;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (*p == '[')
+			start = p;
+	for (p = start; p && *p && o + 1 < size; p++) {
+		/* Keep the caret line's spacing meaningful: collapse newlines to " | ". */
+		if (*p == '\n') {
+			if (p[1] && o + 4 < size) {
+				memcpy(out + o, " | ", 3);
+				o += 3;
+			}
+			continue;
+		}
+		out[o++] = *p;
+	}
+	out[o] = '\0';
+	free(text);
+}
+
+/* The line of @text that holds byte @pos, cut for a message. */
+static void line_at(const char *text, size_t len, size_t pos, char *out, size_t size)
+{
+	size_t s = pos, e = pos;
+
+	while (s > 0 && text[s - 1] != '\n')
+		s--;
+	while (e < len && text[e] != '\n')
+		e++;
+	snprintf(out, size, "%.*s", (int)(e - s), text + s);
+}
+
+int sdt_tracefs_uprobe_write(const char *text, size_t len)
+{
+	char path[512], line[256], log[1024];
+	size_t off = 0;
+	int fd, err = 0;
+
+	fd = open_rel("uprobe_events", O_WRONLY | O_APPEND, path, sizeof(path));
+	if (fd < 0)
+		return fd;
+	while (off < len) {
+		size_t n = len - off;
+		ssize_t w;
+
+		/* Whole lines only: cut at the last newline that fits. */
+		if (n > UPROBE_WRITE_MAX) {
+			n = UPROBE_WRITE_MAX;
+			while (n > 0 && text[off + n - 1] != '\n')
+				n--;
+			if (n == 0) {
+				line_at(text, len, off, line, sizeof(line));
+				err =
+				    sdt_err(-E2BIG, "uprobe definition longer than %d bytes: '%s'",
+					    UPROBE_WRITE_MAX, line);
+				goto out;
+			}
+		}
+		w = write(fd, text + off, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int e = errno;
+			size_t bad = off;
+
+			/*
+			 * The kernel applied the lines before the bad one but does not say which;
+			 * name the first line of the chunk and let error_log's caret point.
+			 */
+			line_at(text, len, bad, line, sizeof(line));
+			last_error_log(log, sizeof(log));
+			err = sdt_err(-e, "cannot write '%s' (batch starting '%s'): %s%s%s", path,
+				      line, strerror(e), log[0] ? "; kernel: " : "", log);
+			goto out;
+		}
+		if (w == 0) {
+			err = sdt_err(-EIO, "cannot write '%s': no progress", path);
+			goto out;
+		}
+		off += (size_t)w;
+	}
+out:
+	close(fd);
+	return err;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The uprobes of one sdtrace session: definitions built from scanned SDT sites, created in one
+ * batch in a group of our own, described for the recorder, and removed on every path.
+ *
+ * Naming. A session's group is `sdtrace_<pid>_<starttime>_<seq>`: the owner's pid and its start
+ * time (field 22 of /proc/PID/stat) tell a later sdtrace whether the owner is still alive (a
+ * recycled pid has another start time), <seq> separates two sets of one process. It never collides
+ * with perf's `sdt_<provider>` groups, nor with another sdtrace's. An event is
+ * `<provider>_<name>`; a second argument layout of the same probe gets `_2`, `_3`...; a name longer
+ * than 64 bytes is cut and given the event's number.
+ *
+ * Grouping. Sites of the same provider:name in the same file whose fetchargs are identical
+ * (argument for argument, unavailable ones included) share one event: one `p:` line each. Sites
+ * that differ get their own event (the kernel refuses a multi-site event whose arguments differ).
+ *
+ *	p:sdtrace_4242_81234_0/example_job__start /usr/bin/ex:0x1139 arg1=%bx:u64 arg3=%bp:s8
+ *
+ * An unavailable argument is left out of the line but keeps its number (arg2 above), so the
+ * reader never shifts arguments.
+ *
+ * Semaphores: with use_ref_ctr, each site's semaphore file offset goes into the line
+ * `(0xREFCTR)` and the kernel counts it while the event is enabled. Otherwise the caller pokes the
+ * semaphores of given processes with sdt_uprobe_set__poke() (through /proc/PID/mem) and restores
+ * them with sdt_uprobe_set__unpoke().
+ *
+ * Leaving the kernel clean. Before any definition is written, the set is put in a process-wide
+ * registry with its removal text prebuilt; sdt_uprobe_set__remove() (also called by __free) and
+ * sdt_uprobe_emergency_remove() (async-signal-safe, for an exit or a fatal signal path) remove what
+ * is registered. The events must be closed (perf fds closed and unmapped) first, or the kernel
+ * answers EBUSY. After a SIGKILL, sdt_uprobe_remove_stale() in the next process removes the groups
+ * of dead owners.
+ */
+#ifndef SDT_UPROBE_H
+#define SDT_UPROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "trace_event.h"
+
+struct sdt_file;
+struct sdt_uprobe_set;
+
+struct sdt_uprobe_set_opts {
+	/* The group; NULL: a new session group for this process (sdt_uprobe_session_group()). */
+	const char *group;
+	/* Put (ref_ctr_offset) in the definitions. */
+	bool use_ref_ctr;
+};
+
+/* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>" into @buf. 0 or -errno. */
+int sdt_uprobe_session_group(char *buf, size_t size);
+
+int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprobe_set **out);
+/*
+ * Add sites @sites[0..n) of @f (borrowed: it must outlive the set). Builds the definitions and the
+ * event descriptions (without tracefs ids and fields). Returns 0 or -errno: -EINVAL for a path
+ * tracefs cannot take (whitespace), -ERANGE for a bad site index, -E2BIG past 65536 events.
+ * Only before __create().
+ */
+int sdt_uprobe_set__add(struct sdt_uprobe_set *s, const struct sdt_file *f, const size_t *sites,
+			size_t n);
+/* The definition text ("p:..." lines) and removal text ("-:..." lines) built so far. */
+const char *sdt_uprobe_set__defs(const struct sdt_uprobe_set *s, size_t *len);
+const char *sdt_uprobe_set__removal(const struct sdt_uprobe_set *s, size_t *len);
+const char *sdt_uprobe_set__group(const struct sdt_uprobe_set *s);
+
+/*
+ * Register the set, write every definition in one batch, then read each event's id and format and
+ * map the arguments to fields. On failure, whatever was created is removed again.
+ */
+int sdt_uprobe_set__create(struct sdt_uprobe_set *s);
+/* Remove the events (idempotent). 0 or -errno (e.g. -EBUSY while still open). */
+int sdt_uprobe_set__remove(struct sdt_uprobe_set *s);
+/* Removes the events if still created, then frees. Accepts NULL. */
+void sdt_uprobe_set__free(struct sdt_uprobe_set *s);
+
+size_t sdt_uprobe_set__event_count(const struct sdt_uprobe_set *s);
+/* Borrowed until __free(). ->index is the event's position in the set. */
+const struct sdt_trace_event_desc *sdt_uprobe_set__event(const struct sdt_uprobe_set *s, size_t i);
+/* Number of distinct semaphores of the set's sites. */
+size_t sdt_uprobe_set__semaphore_count(const struct sdt_uprobe_set *s);
+
+/*
+ * Increment each distinct semaphore of the set in process @pid (those of the files it maps).
+ * Returns the number poked, or -errno. What was poked is remembered for __unpoke().
+ */
+int sdt_uprobe_set__poke(struct sdt_uprobe_set *s, pid_t pid);
+/* Decrement what __poke() incremented (processes that exited are skipped). */
+void sdt_uprobe_set__unpoke(struct sdt_uprobe_set *s);
+
+/* Remove every registered set's events; async-signal-safe (open/write/close only). */
+void sdt_uprobe_emergency_remove(void);
+
+/*
+ * Remove the groups of sdtrace sessions whose owner is dead. Returns the number of groups removed
+ * (0..) and, when @names is not NULL and some were, their names ("a, b") in *names (malloc'ed).
+ */
+int sdt_uprobe_remove_stale(char **names);
+
+#endif
