@@ -66,18 +66,13 @@ static const struct x86_reg x86_regs[] = {
 	XR(8), XR(9), XR(10), XR(11), XR(12), XR(13), XR(14), XR(15),
 };
 
+/* %xmm0..31 %ymm %zmm, %mm0..7, %k0..7, %st and %st(N) (the '(' is not part of the name) */
 static bool is_vector_reg(const char *name, size_t len)
 {
-	static const char *const prefixes[] = {"xmm", "ymm", "zmm", "mm", "st", "k"};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
-		size_t n = strlen(prefixes[i]);
-
-		if (len >= n && !strncmp(name, prefixes[i], n))
-			return true;
-	}
-	return false;
+	return sdt_reg_number(name, len, "xmm", 31) >= 0 ||
+	       sdt_reg_number(name, len, "ymm", 31) >= 0 ||
+	       sdt_reg_number(name, len, "zmm", 31) >= 0 || sdt_reg_number(name, len, "mm", 7) >= 0 ||
+	       sdt_reg_number(name, len, "k", 7) >= 0 || (len == 2 && !strncmp(name, "st", 2));
 }
 
 /*
@@ -147,15 +142,22 @@ struct x86_disp {
 static int parse_disp(const char **pp, struct x86_disp *d, const char **why)
 {
 	const char *p = *pp;
-	bool neg = false;
+	bool neg = false, want_term = false;
 
 	if (*p == '-' || *p == '+') {
 		neg = *p == '-';
+		want_term = true;
 		p++;
 	}
 	for (;;) {
-		if (*p == '(' || *p == '\0' || *p == ':')
+		if (*p == '(' || *p == '\0' || *p == ':') {
+			if (want_term) {
+				*why = "sign without a number in address";
+				return -EINVAL;
+			}
 			break;
+		}
+		want_term = false;
 		if (*p >= '0' && *p <= '9') {
 			int64_t v;
 
@@ -193,6 +195,7 @@ static int parse_disp(const char **pp, struct x86_disp *d, const char **why)
 		d->any = true;
 		if (*p == '+' || *p == '-') {
 			neg = *p == '-';
+			want_term = true;
 			p++;
 			continue;
 		}
@@ -229,6 +232,11 @@ static int parse_x86(const char *op, struct sdt_arg *a, const char **why, bool i
 		p = strchr(p, ':') + 1;
 		if (parse_disp(&p, &d, why))
 			goto out;
+		if (*p || !d.any) {
+			*why = *p ? "trailing characters after thread-local operand"
+				  : "empty thread-local operand";
+			goto out;
+		}
 		a->kind = SDT_ARG_TLS;
 		a->symbol = d.symbol;
 		return 0;
