@@ -4,7 +4,10 @@
 #define SDTRACE_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+struct sdt_spec;
 
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_RUNTIME 1
@@ -24,6 +27,9 @@ struct cli_command {
 };
 
 int cmd_list(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
+/* sdtrace list without -x/-p: from the cache (list-cache.c). Returns the exit code. */
+int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json);
 
 /* "sdtrace: error: ..." on stderr (lowercase, the subject quoted by the caller). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

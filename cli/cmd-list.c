@@ -310,7 +310,7 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	if (!pid && !npaths) {
-		ret = cli_usage_error("list", "name a file with -x PATH or a process with -p PID");
+		ret = list_cache(o.specs, o.nspecs, o.verbose, o.json);
 		goto out;
 	}
 

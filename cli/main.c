@@ -13,6 +13,7 @@ struct cli_global cli;
 
 static const struct cli_command commands[] = {
 	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
+	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
 };
 
 static void usage(FILE *fp)

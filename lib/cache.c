@@ -470,6 +470,8 @@ static int remove_dir_files(int parent, const char *name)
 		DIR *dir = d2 >= 0 ? fdopendir(d2) : NULL;
 		struct dirent *d;
 
+		if (dir)
+			rewinddir(dir);
 		while (dir && (d = readdir(dir))) {
 			if (sdt_tmp_is_ours(d->d_name))
 				unlinkat(dfd, d->d_name, 0);

@@ -373,6 +373,7 @@ static void sweep_tmp(struct checker *k, const char *rel)
 		close(fd);
 		return;
 	}
+	rewinddir(dir); /* a dup shares the offset of the root fd */
 	while ((d = readdir(dir))) {
 		if (!sdt_tmp_is_ours(d->d_name))
 			continue;

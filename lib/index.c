@@ -69,6 +69,7 @@ static int stamp_dir(int fd, bool top, struct dir_stamp *st, sdt_link_fn fn, sdt
 		close(dfd);
 		return -errno;
 	}
+	rewinddir(dir); /* the dup shares its offset with @fd, which may have been read */
 	while (!err && (d = readdir(dir))) {
 		size_t n = strlen(d->d_name);
 
@@ -133,6 +134,7 @@ static int walk(const struct sdt_cache *c, sdt_link_fn fn, sdt_bad_link_fn bad, 
 			close(dfd);
 		goto out;
 	}
+	rewinddir(dir);
 	while (!err && (d = readdir(dir))) {
 		int xfd;
 
