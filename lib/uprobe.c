@@ -73,7 +73,7 @@ static int proc_starttime(pid_t pid, unsigned long long *start)
 	if (!p)
 		return -EIO;
 	/* field 3 (state) is the first after ')'; starttime is field 22. */
-	for (i = 3; i < 22 && p; i++)
+	for (i = 3; i <= 22 && p; i++)
 		p = strchr(p + 1, ' ');
 	if (!p)
 		return -EIO;
