@@ -1,19 +1,22 @@
 #!/bin/sh
 # Install what a fresh Debian 12 machine lacks to build, test and benchmark sdtrace.
 # Says what it installs; does nothing when everything is present.
-# Usage: scripts/install-deps.sh [build|test|bench]   (default: test)
+# Usage: scripts/install-deps.sh [build|test|bench|fixtures]   (default: test)
+# fixtures: what tests/fixtures/gen.sh needs to rebuild the committed ELF fixtures
 set -eu
 want=${1:-test}
 
 build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev"
 test="$build clang lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace"
 bench="$test hyperfine valgrind"
+fixtures="$test binutils-s390x-linux-gnu"
 
 case $want in
 build) pkgs=$build ;;
 test) pkgs=$test ;;
 bench) pkgs=$bench ;;
-*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+fixtures) pkgs=$fixtures ;;
+*) echo "usage: $0 [build|test|bench|fixtures]" >&2; exit 2 ;;
 esac
 
 missing=
