@@ -13,6 +13,7 @@ struct cli_global cli;
 
 static const struct cli_command commands[] = {
 	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
+	{"report", cmd_report, "print a recording (sdtrace.data): text, JSON Lines or counts"},
 	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
 };
 

@@ -96,6 +96,7 @@ long sdt_decode_site(const struct sdt_trace_event_desc *d, uint64_t ip, bool hav
 		     uint64_t hint_bias)
 {
 	long first = -1;
+	bool ambiguous = false;
 	size_t k;
 
 	if (!d->nsites)
@@ -113,10 +114,13 @@ long sdt_decode_site(const struct sdt_trace_event_desc *d, uint64_t ip, bool hav
 			continue;
 		if (have_hint && bias == hint_bias)
 			return (long)k;
-		if (first < 0)
+		if (first >= 0)
+			ambiguous = true;
+		else
 			first = (long)k;
 	}
-	return first;
+	/* rather unknown than wrong */
+	return ambiguous ? -1 : first;
 }
 
 static void unavailable(struct sdt_trace_value *out, const char *why)
@@ -220,7 +224,12 @@ void sdt_decode_arg(const struct sdt_trace_event_desc *d, size_t i, const void *
 		decode_float(v, a->size, out);
 		return;
 	}
-	if (a->rebase && have_bias) {
+	if (a->rebase) {
+		if (!have_bias) {
+			unavailable(out, "address not rebased: the load bias is unknown (no site "
+					 "matches the probe ip, or several do)");
+			return;
+		}
 		v += bias;
 		out->is_address = true;
 	}

@@ -45,15 +45,16 @@ bool sdt_decode_probe_ip(const struct sdt_trace_event_desc *d, const void *raw, 
 /*
  * Which of the desc's sites fired at runtime address @ip: the site whose address is @ip (a
  * non-PIE file), else the one whose load bias (ip - address) is a multiple of 4096 (loads are
- * page-aligned); among several such, the one giving @hint_bias when @have_hint. Returns the
- * site's index, or -1. A single-site event always answers 0.
+ * page-aligned); among several such, the one giving @hint_bias when @have_hint (the bias last
+ * seen in the same process). Returns the site's index, or -1 when none or several qualify
+ * (rather unknown than wrong). A single-site event always answers 0.
  */
 long sdt_decode_site(const struct sdt_trace_event_desc *d, uint64_t ip, bool have_hint,
 		     uint64_t hint_bias);
 
 /*
  * Decode argument @i of @d from the record into @out. @have_bias/@bias: the load bias (probe
- * ip - site address) for rebased arguments; without it they are given as recorded. String
+ * ip - site address) for rebased arguments; without it they are unavailable. String
  * values point into @raw. Never fails: what cannot be decoded is SDT_VALUE_UNAVAILABLE with the
  * reason (a static string or the desc's).
  */

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace report: print a recording (sdtrace.data) as text, JSON Lines, or counts. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "json.h"
+#include "sdtrace/sdtrace.h"
+
+static const char report_usage[] =
+    "usage: sdtrace report [-i FILE] [--json] [--stats] [--header]\n"
+    "\n"
+    "Print the events of a recording, one line each, oldest first as recorded. The file\n"
+    "describes itself: no tracefs, no probed binary and no root are needed, so a recording\n"
+    "made on one machine is reported on another.\n"
+    "\n"
+    "  -i, --input FILE  the recording (default: sdtrace.data)\n"
+    "      --json        JSON Lines: one object per event with the keys time_ns, cpu, pid,\n"
+    "                    tid, comm, provider, name, path, address (the site's link-time\n"
+    "                    address, as 'sdtrace list --json' gives it) and args (integers with\n"
+    "                    the spec's sign and size, floats as numbers, strings as strings,\n"
+    "                    null for an argument that was not recorded)\n"
+    "      --stats       events per provider:event and binary, and events lost per CPU\n"
+    "      --header      first the session: command line, host, kernel, start, event kinds\n"
+    "                    and why any argument was not recorded\n"
+    "\n"
+    "Text lines read like perf script: comm, pid/tid, [cpu], time (CLOCK_MONOTONIC seconds),\n"
+    "provider:event, then name=value for each argument: signed integers keep their sign\n"
+    "(-5, not 251), floats are decoded from their bits, strings are quoted, rebased addresses\n"
+    "are hex, and <unavailable> marks an argument that could not be recorded.\n"
+    "A recording that was cut short (the recorder was killed) is read up to its last complete\n"
+    "event, with a warning; lost events are always reported on stderr.\n"
+    "\n"
+    "examples:\n"
+    "  sdtrace report                              the events of ./sdtrace.data\n"
+    "  sdtrace report -i run1.data --stats         how many of each, and losses\n"
+    "  sdtrace report --json | python3 -c 'import json,sys; [print(json.loads(l)[\"args\"]) "
+    "for l in sys.stdin]'\n"
+    "  sdtrace report --json | jq -c 'select(.name == \"query__start\") | .args[0]'\n";
+
+struct report_opts {
+	const char *input;
+	bool json, stats, header;
+	struct json j;
+};
+
+/* A string between quotes, with quotes, backslashes, control and non-ASCII bytes escaped. */
+static void put_quoted(const char *s, size_t len)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				printf("\\x%02x", c);
+			else
+				putchar(c);
+		}
+	}
+	putchar('"');
+}
+
+/* The shortest decimal that reads back as the same float (size 4) or double. */
+static void put_float(double v, unsigned int size)
+{
+	char buf[64];
+	int prec;
+
+	if (isnan(v)) {
+		fputs("nan", stdout);
+		return;
+	}
+	if (isinf(v)) {
+		fputs(v < 0 ? "-inf" : "inf", stdout);
+		return;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (size == 4 ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, stdout);
+}
+
+static void text_value(const struct sdt_trace_value *v)
+{
+	switch (v->kind) {
+	case SDT_VALUE_INT:
+		printf("%" PRId64, v->i);
+		break;
+	case SDT_VALUE_UINT:
+		if (v->is_address)
+			printf("0x%" PRIx64, v->u);
+		else
+			printf("%" PRIu64, v->u);
+		break;
+	case SDT_VALUE_FLOAT:
+		put_float(v->f, v->size);
+		break;
+	case SDT_VALUE_STRING:
+		put_quoted(v->str, v->len);
+		break;
+	default:
+		fputs("<unavailable>", stdout);
+		break;
+	}
+}
+
+static void text_event(const struct sdt_trace_event *ev)
+{
+	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
+	const char *comm = sdt_trace_event__comm(ev);
+	uint64_t t = sdt_trace_event__time_ns(ev);
+	struct sdt_trace_value v;
+	char name[80];
+	size_t i, o = 0;
+
+	if (!comm) {
+		snprintf(name, sizeof(name), ":%u", sdt_trace_event__tid(ev));
+	} else {
+		/* a thread may name itself anything: escape what a terminal would act on */
+		for (; *comm && o + 5 < sizeof(name); comm++) {
+			unsigned char c = (unsigned char)*comm;
+
+			if (c < 0x20 || c >= 0x7f)
+				o += (size_t)snprintf(name + o, sizeof(name) - o, "\\x%02x", c);
+			else
+				name[o++] = (char)c;
+		}
+		name[o] = '\0';
+	}
+	printf("%16s", name);
+	printf(" %7u/%-7u [%03u] %" PRIu64 ".%09" PRIu64 ": ", sdt_trace_event__pid(ev),
+	       sdt_trace_event__tid(ev), sdt_trace_event__cpu(ev), t / 1000000000u,
+	       t % 1000000000u);
+	/* names come from the file: escaped, like every string of it */
+	cli_put_escaped(stdout, sdt_trace_event__provider(ev));
+	putchar(':');
+	cli_put_escaped(stdout, sdt_trace_event__name(ev));
+	putchar(':');
+	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+		sdt_trace_event__arg(ev, i, &v);
+		putchar(' ');
+		cli_put_escaped(
+		    stdout, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
+		putchar('=');
+		text_value(&v);
+	}
+	putchar('\n');
+}
+
+static void json_value(struct json *j, const struct sdt_trace_value *v)
+{
+	switch (v->kind) {
+	case SDT_VALUE_INT:
+		json_int(j, v->i);
+		break;
+	case SDT_VALUE_UINT:
+		json_uint(j, v->u);
+		break;
+	case SDT_VALUE_FLOAT:
+		json_double(j, v->f);
+		break;
+	case SDT_VALUE_STRING:
+		json_string(j, v->str);
+		break;
+	default:
+		json_null(j);
+		break;
+	}
+}
+
+static void json_event(struct json *j, const struct sdt_trace_event *ev)
+{
+	struct sdt_trace_value v;
+	uint64_t addr;
+	size_t i;
+
+	json_begin_object(j);
+	json_key(j, "time_ns");
+	json_uint(j, sdt_trace_event__time_ns(ev));
+	json_key(j, "cpu");
+	json_uint(j, sdt_trace_event__cpu(ev));
+	json_key(j, "pid");
+	json_uint(j, sdt_trace_event__pid(ev));
+	json_key(j, "tid");
+	json_uint(j, sdt_trace_event__tid(ev));
+	json_key(j, "comm");
+	json_string(j, sdt_trace_event__comm(ev));
+	json_key(j, "provider");
+	json_string(j, sdt_trace_event__provider(ev));
+	json_key(j, "name");
+	json_string(j, sdt_trace_event__name(ev));
+	json_key(j, "path");
+	json_string(j, sdt_trace_event__path(ev));
+	json_key(j, "address");
+	if (sdt_trace_event__address(ev, &addr))
+		json_uint(j, addr);
+	else
+		json_null(j);
+	json_key(j, "args");
+	json_begin_array(j);
+	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+		sdt_trace_event__arg(ev, i, &v);
+		json_value(j, &v);
+	}
+	json_end_array(j);
+	json_end_object(j);
+	json_newline(j);
+}
+
+static void header(const struct sdt_trace_reader *r)
+{
+	time_t secs = (time_t)(sdt_trace_reader__start_realtime_ns(r) / 1000000000u);
+	char when[64] = "?";
+	struct tm tm;
+
+	if (gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fputs("# command: ", stdout);
+	cli_put_escaped(stdout, sdt_trace_reader__cmdline(r) ? sdt_trace_reader__cmdline(r) : "?");
+	fputs("\n# host: ", stdout);
+	cli_put_escaped(stdout,
+			sdt_trace_reader__hostname(r) ? sdt_trace_reader__hostname(r) : "?");
+	fputs("\n# kernel: ", stdout);
+	cli_put_escaped(stdout, sdt_trace_reader__kernel_release(r)
+				    ? sdt_trace_reader__kernel_release(r)
+				    : "?");
+	printf("\n# started: %s (monotonic %" PRIu64 ".%09" PRIu64 ")\n", when,
+	       sdt_trace_reader__start_monotonic_ns(r) / 1000000000u,
+	       sdt_trace_reader__start_monotonic_ns(r) % 1000000000u);
+}
+
+/* Kinds are described as the file goes: print each one the first time it is seen. */
+static void header_kinds(const struct sdt_trace_reader *r, size_t *shown)
+{
+	size_t n = sdt_trace_reader__kind_count(r), i;
+
+	for (; *shown < n; (*shown)++) {
+		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
+
+		printf("# event %s:%s in ", sdt_trace_kind__provider(k), sdt_trace_kind__name(k));
+		cli_put_escaped(stdout, sdt_trace_kind__path(k) ? sdt_trace_kind__path(k) : "?");
+		printf(" (build-id %s)\n",
+		       sdt_trace_kind__build_id(k) ? sdt_trace_kind__build_id(k) : "none");
+		for (i = 0; i < sdt_trace_kind__arg_count(k); i++) {
+			const char *why = sdt_trace_kind__arg_unavailable(k, i);
+
+			printf("#   %s %s", sdt_trace_kind__arg_name(k, i),
+			       sdt_trace_kind__arg_spec(k, i) ? sdt_trace_kind__arg_spec(k, i)
+							      : "?");
+			if (why) {
+				fputs(": unavailable: ", stdout);
+				cli_put_escaped(stdout, why);
+			}
+			putchar('\n');
+		}
+	}
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_kind(const void *pa, const void *pb)
+{
+	const struct sdt_trace_kind *a = *(const struct sdt_trace_kind *const *)pa;
+	const struct sdt_trace_kind *b = *(const struct sdt_trace_kind *const *)pb;
+	int c = cmp_str(sdt_trace_kind__provider(a), sdt_trace_kind__provider(b));
+
+	if (!c)
+		c = cmp_str(sdt_trace_kind__name(a), sdt_trace_kind__name(b));
+	if (!c)
+		c = cmp_str(sdt_trace_kind__path(a), sdt_trace_kind__path(b));
+	return c;
+}
+
+/* Counts per provider:event and binary (events split over several tracefs events merged). */
+static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
+{
+	size_t n = sdt_trace_reader__kind_count(r), i, cpu;
+	const struct sdt_trace_kind **ks;
+	int status;
+
+	ks = calloc(n ? n : 1, sizeof(*ks));
+	if (!ks) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < n; i++)
+		ks[i] = sdt_trace_reader__kind(r, i);
+	qsort(ks, n, sizeof(*ks), cmp_kind);
+	if (o->json) {
+		json_begin_object(&o->j);
+		json_key(&o->j, "events");
+		json_begin_array(&o->j);
+	} else {
+		printf("%12s  %s\n", "events", "provider:event  binary");
+	}
+	for (i = 0; i < n;) {
+		uint64_t count = 0;
+		size_t e = i;
+
+		while (e < n && !cmp_kind(&ks[i], &ks[e]))
+			count += sdt_trace_kind__samples(ks[e++]);
+		if (o->json) {
+			json_begin_object(&o->j);
+			json_key(&o->j, "provider");
+			json_string(&o->j, sdt_trace_kind__provider(ks[i]));
+			json_key(&o->j, "name");
+			json_string(&o->j, sdt_trace_kind__name(ks[i]));
+			json_key(&o->j, "path");
+			json_string(&o->j, sdt_trace_kind__path(ks[i]));
+			json_key(&o->j, "count");
+			json_uint(&o->j, count);
+			json_end_object(&o->j);
+		} else {
+			printf("%12" PRIu64 "  %s:%s  ", count, sdt_trace_kind__provider(ks[i]),
+			       sdt_trace_kind__name(ks[i]));
+			cli_put_escaped(stdout, sdt_trace_kind__path(ks[i])
+						    ? sdt_trace_kind__path(ks[i])
+						    : "?");
+			putchar('\n');
+		}
+		i = e;
+	}
+	free(ks);
+	if (o->json) {
+		json_end_array(&o->j);
+		json_key(&o->j, "total");
+		json_uint(&o->j, sdt_trace_reader__sample_count(r));
+		json_key(&o->j, "lost");
+		json_uint(&o->j, sdt_trace_reader__lost(r));
+		json_key(&o->j, "lost_per_cpu");
+		json_begin_object(&o->j);
+		for (cpu = 0; cpu < sdt_trace_reader__lost_cpus(r); cpu++) {
+			char key[24];
+
+			if (!sdt_trace_reader__lost_on_cpu(r, cpu))
+				continue;
+			snprintf(key, sizeof(key), "%zu", cpu);
+			json_key(&o->j, key);
+			json_uint(&o->j, sdt_trace_reader__lost_on_cpu(r, cpu));
+		}
+		json_end_object(&o->j);
+		json_key(&o->j, "truncated");
+		json_bool(&o->j, sdt_trace_reader__truncated(r));
+		json_key(&o->j, "exit_status");
+		if (sdt_trace_reader__exit_status(r, &status) == 0)
+			json_int(&o->j, status);
+		else
+			json_null(&o->j);
+		json_end_object(&o->j);
+		json_newline(&o->j);
+		return 0;
+	}
+	printf("%12" PRIu64 "  total\n", sdt_trace_reader__sample_count(r));
+	printf("%12" PRIu64 "  lost", sdt_trace_reader__lost(r));
+	for (cpu = 0; cpu < sdt_trace_reader__lost_cpus(r); cpu++) {
+		if (sdt_trace_reader__lost_on_cpu(r, cpu))
+			printf(" (cpu %zu: %" PRIu64 ")", cpu,
+			       sdt_trace_reader__lost_on_cpu(r, cpu));
+	}
+	putchar('\n');
+	if (sdt_trace_reader__exit_status(r, &status) == 0)
+		printf("command exit status: %d\n", status);
+	else
+		printf("command exit status: unknown (the recording was cut short)\n");
+	return 0;
+}
+
+static int report(struct report_opts *o)
+{
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	size_t shown = 0;
+	int err, ret = 0;
+
+	err = sdt_trace_reader__open(o->input, NULL, &r);
+	if (err) {
+		cli_error("%s", sdt_errmsg());
+		if (err == -ENOENT && !strcmp(o->input, "sdtrace.data"))
+			fprintf(stderr,
+				"hint: make one with 'sdtrace record', or name one with -i\n");
+		return EXIT_RUNTIME;
+	}
+	if (o->json)
+		json_init(&o->j, stdout, false);
+	if (o->header && !o->json)
+		header(r);
+	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+		if (o->stats)
+			continue;
+		if (o->header && !o->json)
+			header_kinds(r, &shown);
+		if (o->json)
+			json_event(&o->j, ev);
+		else
+			text_event(ev);
+	}
+	if (err < 0) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+	} else if (o->stats) {
+		ret = stats(o, r);
+	}
+	if (sdt_trace_reader__truncated(r))
+		cli_warn("'%s' is truncated (the recording was cut short): %" PRIu64
+			 " events read up to the last complete record",
+			 o->input, sdt_trace_reader__sample_count(r));
+	if (sdt_trace_reader__lost(r))
+		cli_warn("%" PRIu64 " events were lost (the ring buffers overflowed): see "
+			 "'sdtrace report --stats'",
+			 sdt_trace_reader__lost(r));
+	sdt_trace_reader__free(r);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"input", required_argument, NULL, 'i'}, {"json", no_argument, NULL, 'J'},
+	    {"stats", no_argument, NULL, 'S'},	     {"header", no_argument, NULL, 'H'},
+	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
+	};
+	struct report_opts o = {.input = "sdtrace.data"};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case 'J':
+			o.json = true;
+			break;
+		case 'S':
+			o.stats = true;
+			break;
+		case 'H':
+			o.header = true;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return cli_finish(0);
+		default:
+			return cli_usage_error("report", "bad option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	return cli_finish(report(&o));
+}
