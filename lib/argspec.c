@@ -305,6 +305,10 @@ int sdt_arg_render(const struct sdt_arch *arch, int elfclass, struct sdt_arg *a,
 	case SDT_ARG_GLOBAL:
 		if (!ctx || !ctx->have_text_bias)
 			return set_unavailable(a, "the probe address is in no loadable segment");
+		/* below the file's own mapping: not a variable of this file (and OFF would wrap) */
+		if (a->sym_addr < ctx->text_bias)
+			return set_unavailable(a, "address 0x%llx lies below the probe's mapping",
+					       (unsigned long long)a->sym_addr);
 		err = sdt_buf_addf(&b, "@+0x%llx:%s",
 				   (unsigned long long)(a->sym_addr - ctx->text_bias), type);
 		break;

@@ -71,8 +71,9 @@ static bool is_vector_reg(const char *name, size_t len)
 {
 	return sdt_reg_number(name, len, "xmm", 31) >= 0 ||
 	       sdt_reg_number(name, len, "ymm", 31) >= 0 ||
-	       sdt_reg_number(name, len, "zmm", 31) >= 0 || sdt_reg_number(name, len, "mm", 7) >= 0 ||
-	       sdt_reg_number(name, len, "k", 7) >= 0 || (len == 2 && !strncmp(name, "st", 2));
+	       sdt_reg_number(name, len, "zmm", 31) >= 0 ||
+	       sdt_reg_number(name, len, "mm", 7) >= 0 || sdt_reg_number(name, len, "k", 7) >= 0 ||
+	       (len == 2 && !strncmp(name, "st", 2));
 }
 
 /*
@@ -313,6 +314,10 @@ static int parse_x86(const char *op, struct sdt_arg *a, const char **why, bool i
 		}
 		if (*p != ')') {
 			*why = "missing ')'";
+			goto out;
+		}
+		if (!base && !index) {
+			*why = "no register inside '()'";
 			goto out;
 		}
 		p++;
