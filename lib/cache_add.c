@@ -301,7 +301,8 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	}
 	sum.seen += w.skipped;
 	sum.skipped += w.skipped;
-	qsort(w.files, w.n, sizeof(char *), cmp_str);
+	if (w.n)
+		qsort(w.files, w.n, sizeof(char *), cmp_str);
 	for (i = k = 0; i < w.n; i++) {
 		if (k && !strcmp(w.files[k - 1], w.files[i]))
 			free(w.files[i]);

@@ -422,7 +422,7 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 		if (!k->repair) {
 			report(k->fn, k->ctx, "'%s' (%s): %s", e->path, e->build_id, why);
 		} else {
-			char *bid = NULL;
+			char *bid = NULL, *new_bid = NULL;
 			enum sdt_cache_result res;
 
 			/* rewrite it from the file when that is still this build, else drop it */
@@ -433,7 +433,7 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 				close(fd);
 			}
 			if (!sdt_cache_file_build_id(e->path, &bid) && bid &&
-			    !strcmp(bid, e->build_id) && !refresh(k->c, e, &res, &text)) {
+			    !strcmp(bid, e->build_id) && !refresh(k->c, e, &res, &new_bid)) {
 				report(k->fn, k->ctx, "'%s' (%s): %s: rewritten from the file",
 				       e->path, e->build_id, why);
 			} else {
@@ -444,6 +444,7 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 				       e->path, e->build_id, why);
 			}
 			free(bid);
+			free(new_bid);
 		}
 	}
 	sweep_tmp(k, rel);

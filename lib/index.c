@@ -289,7 +289,8 @@ static int gen_records(const struct sdt_cache *c, struct records *rs, struct sdt
 	err = walk(c, add_entry_records, NULL, rs, stamp);
 	if (err)
 		return err;
-	qsort(rs->r, rs->n, sizeof(*rs->r), cmp_record);
+	if (rs->n)
+		qsort(rs->r, rs->n, sizeof(*rs->r), cmp_record);
 	return 0;
 }
 
@@ -604,7 +605,8 @@ int sdt_index_compare(struct sdt_cache *c)
 		err = -EINVAL;
 		goto out;
 	}
-	qsort(have.r, have.n, sizeof(*have.r), cmp_record);
+	if (have.n)
+		qsort(have.r, have.n, sizeof(*have.r), cmp_record);
 	for (i = 0; i < want.n; i++) {
 		if (i && !cmp_record(&want.r[i - 1], &want.r[i]))
 			continue;
