@@ -58,6 +58,7 @@ struct sdt_recorder {
 	const char *sem_method;
 	/* perf events and rings */
 	int *fds;
+	uint32_t *fd_event; /* the event of each fd */
 	size_t nfds, fds_cap;
 	struct sdt_ring *rings;
 	size_t nrings;
@@ -417,6 +418,49 @@ static int add_process_threads(struct sdt_recorder *r, pid_t pid)
 	return err;
 }
 
+/*
+ * The names of the threads of the -p processes as they are now: the kernel only reports later
+ * changes (exec, prctl), and the report names processes by them.
+ */
+static void synthesize_comms(struct sdt_recorder *r)
+{
+	char path[96], comm[32];
+	size_t i;
+
+	if (!r->sink->on_comm)
+		return;
+	for (i = 0; i < r->o.npids; i++) {
+		struct dirent *d;
+		DIR *dir;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)r->o.pids[i]);
+		dir = opendir(path);
+		if (!dir)
+			continue;
+		while ((d = readdir(dir))) {
+			long tid = strtol(d->d_name, NULL, 10);
+			ssize_t n;
+			int fd;
+
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%ld/comm", (int)r->o.pids[i],
+				 tid);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			n = read(fd, comm, sizeof(comm) - 1);
+			close(fd);
+			if (n <= 0)
+				continue;
+			comm[n] = '\0';
+			comm[strcspn(comm, "\n")] = '\0';
+			r->sink->on_comm(r->sink->ctx, (uint32_t)r->o.pids[i], (uint32_t)tid, comm);
+		}
+		closedir(dir);
+	}
+}
+
 static int watch_pid(struct sdt_recorder *r, pid_t pid)
 {
 	struct epoll_event ev = {.events = EPOLLIN};
@@ -448,7 +492,7 @@ static int watch_pid(struct sdt_recorder *r, pid_t pid)
 
 /* ---- perf events ---------------------------------------------------------------------- */
 
-static int push_fd(struct sdt_recorder *r, int fd)
+static int push_fd(struct sdt_recorder *r, int fd, uint32_t event)
 {
 	size_t cap = r->fds_cap;
 
@@ -460,7 +504,13 @@ static int push_fd(struct sdt_recorder *r, int fd)
 		close(fd);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
+	cap = r->fds_cap;
+	if (sdt_grow((void **)&r->fd_event, &cap, r->nfds + 1, sizeof(*r->fd_event))) {
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
 	r->fds_cap = cap;
+	r->fd_event[r->nfds] = event;
 	r->fds[r->nfds++] = fd;
 	return 0;
 }
@@ -507,7 +557,7 @@ static int open_events(struct sdt_recorder *r)
 					err = fd;
 					goto out;
 				}
-				err = push_fd(r, fd);
+				err = push_fd(r, fd, (uint32_t)e);
 				if (err)
 					goto out;
 				if (r->o.count_only)
@@ -580,7 +630,7 @@ static int read_counts(struct sdt_recorder *r)
 		err = sdt_perf_read_count(r->fds[i], &v);
 		if (err)
 			return err;
-		r->counts[i % r->nevents] += v;
+		r->counts[r->fd_event[i]] += v;
 	}
 	return 0;
 }
@@ -797,6 +847,7 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 		if (err)
 			goto out;
 	}
+	synthesize_comms(r);
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (cmd) {
@@ -862,6 +913,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 		free(r->adds[i].sites);
 	free(r->adds);
 	free(r->fds);
+	free(r->fd_event);
 	free(r->rings);
 	free(r->map);
 	free(r->counts);
