@@ -226,8 +226,13 @@ static int parse_mem(const char *p, struct sdt_arg *a, const char **why)
 			}
 			p = skip_ws(p + len);
 			a->scale = 1;
-			if (*p == ',' && parse_extend(&p, cls == A64_W, &a->scale, why))
+			if (*p == ',') {
+				if (parse_extend(&p, cls == A64_W, &a->scale, why))
+					return -EINVAL;
+			} else if (cls == A64_W) {
+				*why = "a 32-bit index register needs sxtw or uxtw";
 				return -EINVAL;
+			}
 			a->kind = SDT_ARG_INDEXED;
 			sdt_set_reg(a->index_reg, index);
 		}

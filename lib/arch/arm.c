@@ -10,7 +10,7 @@
  *	sb sl                                REG      r9, r10 (APCS names)
  *	-8@r10  8f@r4                        REGPAIR  a value wider than 4 bytes in rN:rN+1
  *	#5  #-1  #0x10  (5)                  CONST
- *	[r0]  [r0, #4]  [r0, #-4]  [sp]      MEM
+ *	[r0]  [r0, #4]  [r0, #-4]  [sp]      MEM      ('#' optional: [r0, 4])
  *	[r5, r4]  [r7, r1, lsl #2]           INDEXED
  *	[pc, #8]                             invalid  pc-relative: the pc bias differs in Thumb
  *	sym  .LC0  sym+8                     ADDR     the symbol's link-time address
@@ -115,8 +115,11 @@ static int parse_mem(const char *p, struct sdt_arg *a, const char **why)
 	a->offset = 0;
 	if (*p == ',') {
 		p = skip_ws(p + 1);
-		if (*p == '#') {
-			p++;
+		/* '#' is optional in unified syntax: [r0, #4], [r0, 4], [r0, -4] */
+		if (*p == '#' || isdigit((unsigned char)*p) ||
+		    ((*p == '-' || *p == '+') && isdigit((unsigned char)p[1]))) {
+			if (*p == '#')
+				p++;
 			if (sdt_parse_int(&p, &a->offset)) {
 				*why = "bad offset in address";
 				return -EINVAL;
