@@ -877,43 +877,67 @@ static void test_open_mem_default_name(void **state)
 }
 
 /*
- * Prelink: x86_64-prelinked.elf is x86_64.elf with every allocated address moved by 0x10000 but
- * the notes untouched. Addresses move, file offsets and fetchargs (the globals moved too) do not.
+ * Prelink: x86_64-prelinked.elf is x86_64.elf with every allocated address moved up by 0x10000,
+ * ppc-prelinked.elf is ppc.elf (32-bit big-endian) moved down by 0x10000; the notes are untouched.
+ * Addresses and semaphores move, file offsets and fetchargs (the globals moved too) do not.
  */
 static void test_prelink(void **state)
 {
-	struct sdt_file *orig = NULL, *pre = NULL;
+	static const struct {
+		const char *orig, *prelinked;
+		int64_t delta;
+		uint64_t gated, gated_sem; /* fix:gated, absolute, after the adjustment */
+	} pairs[] = {
+	    {"x86_64.elf", "x86_64-prelinked.elf", 0x10000, 0x21124f, 0x21232c},
+	    {"ppc.elf", "ppc-prelinked.elf", -0x10000, 0x10000204, 0x10010314},
+	};
 	char path[4096];
-	size_t i, j;
+	size_t k, i, j;
 
 	(void)state;
-	assert_int_equal(sdt_file__open(fixture("x86_64.elf", path, sizeof(path)), NULL, &orig), 0);
-	assert_int_equal(
-	    sdt_file__open(fixture("x86_64-prelinked.elf", path, sizeof(path)), NULL, &pre), 0);
-	assert_int_equal(sdt_file__site_count(orig), sdt_file__site_count(pre));
-	assert_int_equal(sdt_file__site_count(orig), 8);
-	for (i = 0; i < sdt_file__site_count(orig); i++) {
-		const struct sdt_site *o = sdt_file__site(orig, i), *p = sdt_file__site(pre, i);
+	for (k = 0; k < ARRAY_SIZE(pairs); k++) {
+		struct sdt_file *orig = NULL, *pre = NULL;
+		int gated = 0;
 
-		assert_int_equal(sdt_site__address(p), sdt_site__address(o) + 0x10000);
-		assert_int_equal(sdt_site__file_offset(p), sdt_site__file_offset(o));
-		if (sdt_site__has_semaphore(o)) {
-			assert_int_equal(sdt_site__semaphore(p), sdt_site__semaphore(o) + 0x10000);
-			assert_true(sdt_site__has_semaphore_offset(p));
-			assert_int_equal(sdt_site__semaphore_offset(p),
-					 sdt_site__semaphore_offset(o));
-		} else {
-			assert_false(sdt_site__has_semaphore(p));
-		}
-		for (j = 0; j < sdt_site__arg_count(o); j++) {
-			const char *fo = sdt_arg__fetch(sdt_site__arg(o, j));
-			const char *fp = sdt_arg__fetch(sdt_site__arg(p, j));
+		assert_int_equal(
+		    sdt_file__open(fixture(pairs[k].orig, path, sizeof(path)), NULL, &orig), 0);
+		assert_int_equal(
+		    sdt_file__open(fixture(pairs[k].prelinked, path, sizeof(path)), NULL, &pre), 0);
+		assert_int_equal(sdt_file__diag_count(pre), 0);
+		assert_int_equal(sdt_file__site_count(orig), sdt_file__site_count(pre));
+		assert_int_equal(sdt_file__site_count(orig), 8);
+		for (i = 0; i < sdt_file__site_count(orig); i++) {
+			const struct sdt_site *o = sdt_file__site(orig, i),
+					      *p = sdt_file__site(pre, i);
 
-			assert_true((!fo && !fp) || str_eq(fo, fp));
+			assert_int_equal(sdt_site__address(p),
+					 sdt_site__address(o) + (uint64_t)pairs[k].delta);
+			assert_int_equal(sdt_site__file_offset(p), sdt_site__file_offset(o));
+			if (sdt_site__has_semaphore(o)) {
+				assert_int_equal(sdt_site__semaphore(p),
+						 sdt_site__semaphore(o) + (uint64_t)pairs[k].delta);
+				assert_true(sdt_site__has_semaphore_offset(p));
+				assert_int_equal(sdt_site__semaphore_offset(p),
+						 sdt_site__semaphore_offset(o));
+			} else {
+				assert_false(sdt_site__has_semaphore(p));
+			}
+			if (!strcmp(sdt_site__name(p), "gated")) {
+				assert_int_equal(sdt_site__address(p), pairs[k].gated);
+				assert_int_equal(sdt_site__semaphore(p), pairs[k].gated_sem);
+				gated++;
+			}
+			for (j = 0; j < sdt_site__arg_count(o); j++) {
+				const char *fo = sdt_arg__fetch(sdt_site__arg(o, j));
+				const char *fp = sdt_arg__fetch(sdt_site__arg(p, j));
+
+				assert_true((!fo && !fp) || str_eq(fo, fp));
+			}
 		}
+		assert_int_equal(gated, 1);
+		sdt_file__free(orig);
+		sdt_file__free(pre);
 	}
-	sdt_file__free(orig);
-	sdt_file__free(pre);
 }
 
 /* The fixture really is prelinked: .stapsdt.base's sh_addr is not the base the notes carry. */
@@ -980,15 +1004,17 @@ static void test_stripped_globals(void **state)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fixture_coverage),
-	    cmocka_unit_test(test_fixtures),
-	    cmocka_unit_test(test_open_mem_same),
-	    cmocka_unit_test(test_open_mem_default_name),
-	    cmocka_unit_test(test_prelink),
-	    cmocka_unit_test(test_prelink_fixture_is_prelinked),
-	    cmocka_unit_test(test_stripped_globals),
+		cmocka_unit_test(test_fixture_coverage),
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_open_mem_same),
+		cmocka_unit_test(test_open_mem_default_name),
+		cmocka_unit_test(test_prelink),
+		cmocka_unit_test(test_prelink_fixture_is_prelinked),
+		cmocka_unit_test(test_stripped_globals),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

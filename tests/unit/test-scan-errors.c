@@ -123,6 +123,17 @@ static void test_fifo(void **state)
 	check_errmsg(path);
 }
 
+/* A character device is not read (/dev/zero would never end). */
+static void test_device(void **state)
+{
+	struct sdt_file *f = NULL;
+
+	(void)state;
+	assert_int_equal(sdt_file__open("/dev/zero", NULL, &f), -ENOEXEC);
+	assert_null(f);
+	check_errmsg("/dev/zero");
+}
+
 /* libelf reports 0 sections for a cut section header table: that must not look like "no probes". */
 static void test_truncated_shdrs(void **state)
 {
@@ -379,15 +390,24 @@ static void test_open_mem_empty(void **state)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_missing),	    cmocka_unit_test(test_directory),
-	    cmocka_unit_test(test_not_elf),	    cmocka_unit_test(test_fifo),
-	    cmocka_unit_test(test_truncated_shdrs), cmocka_unit_test(test_truncated_notes),
-	    cmocka_unit_test(test_cut_note),	    cmocka_unit_test(test_no_notes),
-	    cmocka_unit_test(test_short_desc),	    cmocka_unit_test(test_hostile_names),
-	    cmocka_unit_test(test_pc_outside),	    cmocka_unit_test(test_open_mem_empty),
-	    cmocka_unit_test(test_mutants),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_device),
+		cmocka_unit_test(test_truncated_shdrs),
+		cmocka_unit_test(test_truncated_notes),
+		cmocka_unit_test(test_cut_note),
+		cmocka_unit_test(test_no_notes),
+		cmocka_unit_test(test_short_desc),
+		cmocka_unit_test(test_hostile_names),
+		cmocka_unit_test(test_pc_outside),
+		cmocka_unit_test(test_open_mem_empty),
+		cmocka_unit_test(test_mutants),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
