@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Cache maintenance: list entries, remove, purge, update, check and repair. See cache.h. */
 #include <dirent.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -359,7 +360,24 @@ static int bad_link(const char *xx, const char *name, void *ctx)
 	return 0;
 }
 
-/* Remove our temporaries in directory @rel (left by a killed writer). */
+/*
+ * Our temporaries in directory @rel whose writer is dead (left by a crash): removed with
+ * --repair, otherwise only mentioned. They are harmless (never read), so not a problem; one
+ * whose writer still runs is left alone.
+ */
+static bool writer_alive(const char *name)
+{
+	const char *dot = strrchr(name, '.'), *p;
+	long pid;
+
+	if (!dot || dot == name)
+		return false;
+	for (p = dot - 1; p > name && *p != '.'; p--)
+		;
+	pid = strtol(p + 1, NULL, 10);
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
 static void sweep_tmp(struct checker *k, const char *rel)
 {
 	int fd = rel ? sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY) : dup(k->c->rootfd);
@@ -375,15 +393,14 @@ static void sweep_tmp(struct checker *k, const char *rel)
 	}
 	rewinddir(dir); /* a dup shares the offset of the root fd */
 	while ((d = readdir(dir))) {
-		if (!sdt_tmp_is_ours(d->d_name))
+		if (!sdt_tmp_is_ours(d->d_name) || writer_alive(d->d_name))
 			continue;
-		k->problems++;
 		if (k->repair && !unlinkat(dirfd(dir), d->d_name, 0))
 			report(k->fn, k->ctx, "removed the leftover temporary '%s/%s'",
 			       rel ? rel : ".", d->d_name);
 		else
-			report(k->fn, k->ctx, "leftover temporary '%s/%s'", rel ? rel : ".",
-			       d->d_name);
+			report(k->fn, k->ctx, "leftover temporary '%s/%s' (harmless)",
+			       rel ? rel : ".", d->d_name);
 	}
 	closedir(dir);
 }
@@ -498,22 +515,32 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 				close(bfd);
 		}
 	}
-	err = sdt_index_compare(c);
-	if (err) {
+	/*
+	 * A missing or out-of-date index is normal (perf added an entry, an adder was killed): it
+	 * is rebuilt on its next use. A corrupt one, or one whose stamp says fresh while its
+	 * records differ from the entries, is a problem.
+	 */
+	err = sdt_index_verify(c);
+	if (err == -ENOENT || err == -ESTALE) {
+		report(fn, ctx, "the event index is %s: it is rebuilt on its next use",
+		       err == -ENOENT ? "missing" : "out of date");
+	} else if (err) {
 		k.problems++;
-		report(fn, ctx, "the event index is %s",
-		       err == -ENOENT	? "missing"
-		       : err == -ESTALE ? "out of date"
-					: "corrupt");
+		report(fn, ctx, "the event index is corrupt");
+	} else if (sdt_index_compare(c)) {
+		k.problems++;
+		report(fn, ctx, "the event index does not match the entries");
+		err = -ESTALE;
+	}
+	if (err && repair) {
+		/* we hold the lock: release it for the rebuild, which takes it */
+		sdt_lock_release(lock);
+		lock = -1;
+		err = sdt_index_rebuild(c);
+		if (!err)
+			report(fn, ctx, "rebuilt the event index");
+	} else {
 		err = 0;
-		if (repair) {
-			/* we hold the lock: write it directly */
-			sdt_lock_release(lock);
-			lock = -1;
-			err = sdt_index_rebuild(c);
-			if (!err)
-				report(fn, ctx, "rebuilt the event index");
-		}
 	}
 out:
 	if (lock >= 0)
