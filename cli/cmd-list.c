@@ -19,10 +19,13 @@ static const char list_usage[] =
 	"  -p, --pid PID     the probes of every ELF file the process maps (its executable and\n"
 	"                    libraries, read through /proc/PID/root)\n"
 	"  -v, --verbose     also every site (address, file offset, semaphore) and argument\n"
-	"                    (spec -> uprobe fetcharg, or why it cannot be fetched)\n"
+	"                    (spec -> uprobe fetcharg, or why it cannot be fetched), with the\n"
+	"                    names and types that will be used\n"
+	"      --types FILE  provider type file (DTrace .d) or directory of them, before\n"
+	"                    ~/.config/sdtrace/providers and the shipped ones (repeatable)\n"
 	"      --json        a JSON array with one object per site\n"
 	"  PATTERN           [%]provider[:event] with shell globs: %python:*, '*:gc__*',\n"
-	"                    sdt_python:gc__start (perf's form)\n"
+	"                    sdt_python:gc__start (perf's form); typed: '%python:line(file:string)'\n"
 	"\n"
 	"examples:\n"
 	"  sdtrace list -x /usr/bin/python3.11              every probe of python\n"
@@ -37,6 +40,9 @@ struct list_opts {
 	bool json;
 	struct json j;
 	bool errors; /* something went wrong: exit 1 at the end */
+	const char **type_files; /* --types */
+	size_t ntype_files;
+	struct sdt_types *types;
 };
 
 static bool wanted(const struct list_opts *o, const struct sdt_site *s)
@@ -106,9 +112,59 @@ static void json_site(struct json *j, const char *path, const char *build_id,
 	json_end_object(j);
 }
 
-static void text_site(const struct sdt_site *s, size_t n)
+/* The first pattern matching @s that carries typed arguments, or NULL. */
+static const struct sdt_spec *typed_spec(const struct list_opts *o, const struct sdt_site *s)
 {
 	size_t i;
+
+	for (i = 0; i < o->nspecs; i++) {
+		if (sdt_spec__has_types(o->specs[i]) &&
+		    sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
+			return o->specs[i];
+	}
+	return NULL;
+}
+
+/* One argument with its name and type: "arg2  funcname:string  8@%r12 -> +0(%r12):string". */
+static void text_typed_arg(const struct sdt_file *f, const struct sdt_site *s, size_t i,
+			   const struct sdt_arg_type *t)
+{
+	const struct sdt_arg *a = sdt_site__arg(s, i);
+	const char *kw = sdt_type__keyword(t);
+	char *fetch = NULL;
+
+	if (t->kind == SDT_TYPE_DEFAULT) {
+		/* the note's own type */
+		struct sdt_arg_type note = {
+			.kind = sdt_arg__is_float(a) ? SDT_TYPE_FLOAT : SDT_TYPE_INT,
+			.size = sdt_arg__size(a),
+			.is_signed = sdt_arg__is_signed(a),
+		};
+
+		kw = sdt_type__keyword(&note);
+	}
+
+	printf("    arg%zu  %s%s%s  %s -> ", i + 1, t->name ? t->name : "", t->name && *kw ? ":" : "",
+	       kw, sdt_arg__spec(a));
+	if (!sdt_arg__typed_fetch(f, s, i, t, &fetch))
+		printf("%s%s\n", fetch,
+		       t->kind == SDT_TYPE_DEFAULT && sdt_arg__is_float(a) ? "  (float bits)"
+		       : sdt_arg__needs_rebase(a) && t->kind != SDT_TYPE_STRING
+			       ? "  (address, rebased at report)"
+			       : "");
+	else if (!sdt_arg__fetch(a))
+		printf("unavailable: %s\n", sdt_arg__unavailable(a));
+	else
+		printf("unavailable as %s: %s\n", kw, sdt_errmsg());
+	free(fetch);
+}
+
+static void text_site(struct list_opts *o, const struct sdt_file *f, const struct sdt_site *s,
+		      size_t n)
+{
+	struct sdt_arg_type *types = NULL;
+	size_t i, ntypes = 0;
+	int source;
 
 	printf("  site %zu: address 0x%llx, file offset 0x%llx", n,
 	       (unsigned long long)sdt_site__address(s),
@@ -122,9 +178,21 @@ static void text_site(const struct sdt_site *s, size_t n)
 			printf(" (file offset unknown)");
 	}
 	putchar('\n');
+	source = sdt_types__resolve(o->types, typed_spec(o, s), f, s, &types, &ntypes);
+	if (source < 0) {
+		cli_error("%s", sdt_errmsg());
+		o->errors = true;
+	} else if (source != SDT_TYPES_SPEC && sdt_types__file_mismatch(o->types, f, s)) {
+		printf("    types: %s: %s\n", source == SDT_TYPES_NONE ? "not used" : "partly used",
+		       sdt_errmsg());
+	}
 	for (i = 0; i < sdt_site__arg_count(s); i++) {
 		const struct sdt_arg *a = sdt_site__arg(s, i);
 
+		if (source > 0) {
+			text_typed_arg(f, s, i, &types[i]);
+			continue;
+		}
 		printf("    arg%zu  %-20s ", i + 1, sdt_arg__spec(a));
 		if (sdt_arg__fetch(a))
 			printf("%s%s\n", sdt_arg__fetch(a),
@@ -134,6 +202,7 @@ static void text_site(const struct sdt_site *s, size_t n)
 		else
 			printf("unavailable: %s\n", sdt_arg__unavailable(a));
 	}
+	sdt_arg_types__free(types, ntypes);
 }
 
 static const struct sdt_file *sort_file;
@@ -183,7 +252,7 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 			site_no = 0;
 		}
 		if (o->verbose)
-			text_site(s, ++site_no);
+			text_site(o, f, s, ++site_no);
 		prev = s;
 	}
 	free(idx);
@@ -259,6 +328,7 @@ int cmd_list(int argc, char **argv)
 		{"pid", required_argument, NULL, 'p'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"json", no_argument, NULL, 'J'},
+		{"types", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -269,7 +339,8 @@ int cmd_list(int argc, char **argv)
 
 	paths = calloc((size_t)argc, sizeof(*paths));
 	o.specs = calloc((size_t)argc, sizeof(*o.specs));
-	if (!paths || !o.specs) {
+	o.type_files = calloc((size_t)argc, sizeof(*o.type_files));
+	if (!paths || !o.specs || !o.type_files) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -287,6 +358,7 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'v': o.verbose = true; break;
 		case 'J': o.json = true; break;
+		case 'T': o.type_files[o.ntype_files++] = optarg; break;
 		case 'h':
 			fputs(list_usage, stdout);
 			ret = cli_finish(0);
@@ -314,6 +386,13 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 
+	if ((o.verbose || o.ntype_files) &&
+	    (sdt_types__new(&o.types) ||
+	     sdt_types__load_default(o.types, o.type_files, o.ntype_files) < 0)) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	if (o.json) {
 		json_init(&o.j, stdout, false);
 		json_begin_array(&o.j);
@@ -333,6 +412,8 @@ out:
 	for (i = 0; i < o.nspecs; i++)
 		sdt_spec__free(o.specs[i]);
 	free(o.specs);
+	free(o.type_files);
+	sdt_types__free(o.types);
 	free(paths);
 	return ret;
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Event specs ("[PATH:][%]provider[:event]" with globs): parsing and matching. See spec.h. */
+/*
+ * Event specs ("[PATH:][%]provider[:event][(name[:type], ...)]" with globs): parsing and
+ * matching. See spec.h; the typed argument list is parsed by types.c.
+ */
 #include <fnmatch.h>
 #include <string.h>
 
@@ -11,6 +14,9 @@ struct sdt_spec {
 	char *provider;
 	char *event;
 	bool glob;
+	bool has_types;
+	struct sdt_arg_type *types;
+	size_t ntypes;
 };
 
 void sdt_spec__free(struct sdt_spec *s)
@@ -20,6 +26,7 @@ void sdt_spec__free(struct sdt_spec *s)
 	free(s->path);
 	free(s->provider);
 	free(s->event);
+	sdt_arg_types__free(s->types, s->ntypes);
 	free(s);
 }
 
@@ -44,16 +51,57 @@ static bool valid_pattern(const char *s)
 	return true;
 }
 
-int sdt_spec__parse(const char *text, struct sdt_spec **out)
+/*
+ * Split off a trailing "(name:type, ...)": *head gets the spec before it (malloc'ed), the list
+ * is parsed into @s. No suffix: *head is a copy of @text.
+ */
+static int split_types(const char *text, struct sdt_spec *s, char **head)
+{
+	size_t len = strlen(text);
+	const char *open;
+	char *inner;
+	int err;
+
+	*head = NULL;
+	if (!len || text[len - 1] != ')') {
+		if (strchr(text, '('))
+			return sdt_err(-EINVAL, "event spec '%s': '(' without a closing ')' at the end",
+				       text);
+		*head = sdt_strdup(text);
+		return *head ? 0 : sdt_err(-ENOMEM, "out of memory");
+	}
+	open = strchr(text, '(');
+	if (!open || strchr(open + 1, '(') || strchr(open + 1, ')') != text + len - 1)
+		return sdt_err(-EINVAL, "event spec '%s': expected one (name[:type], ...) list at "
+					"the end", text);
+	inner = sdt_strndup(open + 1, (size_t)(text + len - 1 - (open + 1)));
+	if (!inner)
+		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_arg_types__parse(inner, &s->types, &s->ntypes);
+	free(inner);
+	if (err)
+		return err == -ENOMEM ? err : sdt_err_prefix(err, "event spec '%s'", text);
+	s->has_types = true;
+	*head = sdt_strndup(text, (size_t)(open - text));
+	return *head ? 0 : sdt_err(-ENOMEM, "out of memory");
+}
+
+int sdt_spec__parse(const char *full, struct sdt_spec **out)
 {
 	struct sdt_spec *s;
-	const char *ev = text, *colon;
+	const char *ev, *colon;
+	char *text = NULL;
 	int err = -EINVAL;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return sdt_err(-ENOMEM, "out of memory");
+	err = split_types(full, s, &text);
+	if (err)
+		goto fail;
+	err = -EINVAL;
+	ev = text;
 
 	/* A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev". */
 	if (text[0] == '/' || text[0] == '.') {
@@ -75,7 +123,7 @@ int sdt_spec__parse(const char *text, struct sdt_spec **out)
 		}
 		if (!split || split == text) {
 			err = sdt_err(-EINVAL, "event spec '%s': a binary must be followed by "
-					       ":%%provider:event", text);
+					       ":%%provider:event", full);
 			goto fail;
 		}
 		s->path = sdt_strndup(text, (size_t)(split - text));
@@ -97,15 +145,17 @@ int sdt_spec__parse(const char *text, struct sdt_spec **out)
 		goto nomem;
 	if (!valid_pattern(s->provider) || !valid_pattern(s->event)) {
 		err = sdt_err(-EINVAL, "event spec '%s': expected [%%]provider[:event], "
-				       "with letters, digits, '_' and globs", text);
+				       "with letters, digits, '_' and globs", full);
 		goto fail;
 	}
 	s->glob = has_glob(s->provider) || has_glob(s->event);
+	free(text);
 	*out = s;
 	return 0;
 nomem:
 	err = sdt_err(-ENOMEM, "out of memory");
 fail:
+	free(text);
 	sdt_spec__free(s);
 	return err;
 }
@@ -140,4 +190,24 @@ const char *sdt_spec__event(const struct sdt_spec *s)
 bool sdt_spec__is_glob(const struct sdt_spec *s)
 {
 	return s->glob;
+}
+
+bool sdt_spec__has_types(const struct sdt_spec *s)
+{
+	return s->has_types;
+}
+
+size_t sdt_spec__type_count(const struct sdt_spec *s)
+{
+	return s->ntypes;
+}
+
+const struct sdt_arg_type *sdt_spec__types(const struct sdt_spec *s)
+{
+	return s->types;
+}
+
+const struct sdt_arg_type *sdt_spec__type(const struct sdt_spec *s, size_t i)
+{
+	return i < s->ntypes ? &s->types[i] : NULL;
 }

@@ -49,6 +49,7 @@ SDT_API const char *sdt_errmsg(void);
 
 #include <sdtrace/scan.h>
 #include <sdtrace/spec.h>
+#include <sdtrace/types.h>
 #include <sdtrace/proc.h>
 #include <sdtrace/trace.h>
 #include <sdtrace/cache.h>

@@ -7,6 +7,10 @@
  *	%python:gc__*  *:gc__*      shell globs in either part
  *	%python                     every event of a provider (= %python:*)
  *	/usr/bin/python3.11:%python:gc__start    the binary named inline
+ *	%python:function__entry(filename:string, funcname:string, lineno)
+ *	                            names and types of the arguments, positional: each
+ *	                            name[:type] (see sdtrace/types.h); name alone keeps the
+ *	                            note's type
  *
  * Example:
  *	struct sdt_spec *s;
@@ -19,8 +23,10 @@
 #define SDTRACE_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <sdtrace/common.h>
+#include <sdtrace/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +45,15 @@ SDT_API const char *sdt_spec__path(const struct sdt_spec *s);
 SDT_API const char *sdt_spec__provider(const struct sdt_spec *s);
 SDT_API const char *sdt_spec__event(const struct sdt_spec *s);
 SDT_API bool sdt_spec__is_glob(const struct sdt_spec *s);
+/*
+ * Whether the spec ends with a typed argument list "(name[:type], ...)" (possibly empty "()"),
+ * its entries, in argument order (kind SDT_TYPE_DEFAULT for a name alone; ->size 0 for string).
+ * Borrowed until sdt_spec__free(); sdt_spec__type() is NULL when @i is out of range.
+ */
+SDT_API bool sdt_spec__has_types(const struct sdt_spec *s);
+SDT_API size_t sdt_spec__type_count(const struct sdt_spec *s);
+SDT_API const struct sdt_arg_type *sdt_spec__types(const struct sdt_spec *s);
+SDT_API const struct sdt_arg_type *sdt_spec__type(const struct sdt_spec *s, size_t i);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DTrace provider files: the `.d` parser (see dfile.h) and the set of loaded declarations behind
+ * struct sdt_types (sdtrace/types.h).
+ *
+ * A provider file is what `dtrace -h -s` turns into a header; Linux builds of the same projects
+ * use it through systemtap's dtrace script, so the projects ship it (CPython's Include/pydtrace.d,
+ * PostgreSQL's src/backend/utils/probes.d, OpenJDK's hotspot.d). Only `provider` blocks matter
+ * here; everything else D allows at the top level (translators, inline constants, pragmas) is
+ * skipped. The parser is a small lexer plus a recursive-descent reader with every count bounded:
+ * the file may come from anyone (a user directory, a --types argument).
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dfile.h"
+#include "internal.h"
+#include "types.h"
+
+#ifndef SDTRACE_PROVIDERS_DIR
+#define SDTRACE_PROVIDERS_DIR "/usr/local/share/sdtrace/providers"
+#endif
+#ifndef SDTRACE_SOURCE_PROVIDERS_DIR
+#define SDTRACE_SOURCE_PROVIDERS_DIR SDTRACE_PROVIDERS_DIR
+#endif
+
+/* perf's group "sdt_<provider>" must stay a valid tracefs name. */
+#define MAX_PROVIDER	 (SDT_MAX_EVENT_NAME - 4)
+#define MAX_DIRECTIVE	 4096
+#define MAX_CTYPE	 256
+#define MAX_PARAM_TOKENS 32
+
+enum tok {
+	TOK_EOF,
+	TOK_IDENT,
+	TOK_NUMBER,
+	TOK_STRING,
+	TOK_PUNCT,
+};
+
+struct alias {
+	char *name;
+	char *value;
+};
+
+struct lexer {
+	const char *p, *end, *name;
+	unsigned int line;
+	bool line_start; /* only blanks since the last newline: '#' starts a directive */
+	struct alias *aliases;
+	size_t naliases, aliases_cap;
+	/* the current token */
+	enum tok tok;
+	unsigned int tok_line;
+	char text[SDT_DFILE_MAX_IDENT + 1];
+};
+
+static bool is_ident_start(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static int lex_err(const struct lexer *lx, unsigned int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int lex_err(const struct lexer *lx, unsigned int line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sdt_err(-EINVAL, "%s:%u: %s", lx->name, line, msg);
+}
+
+/* The current token, quoted for a message. */
+static const char *tok_shown(const struct lexer *lx)
+{
+	switch (lx->tok) {
+	case TOK_EOF:
+		return "end of file";
+	case TOK_STRING:
+		return "a string";
+	default:
+		return lx->text;
+	}
+}
+
+static const struct alias *find_alias(const struct lexer *lx, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < lx->naliases; i++) {
+		if (!strcmp(lx->aliases[i].name, name))
+			return &lx->aliases[i];
+	}
+	return NULL;
+}
+
+/*
+ * Append the words of a C type to @b, expanding aliases (already expanded when defined, so one
+ * level suffices). @words is "const Oid *", or a single word.
+ */
+static int add_type_text(const struct lexer *lx, struct sdt_buf *b, const char *word)
+{
+	const struct alias *a = is_ident_start(word[0]) ? find_alias(lx, word) : NULL;
+
+	if (b->len && sdt_buf_addstr(b, " "))
+		return -ENOMEM;
+	return sdt_buf_addstr(b, a ? a->value : word);
+}
+
+/* Is @s made of C type words and '*' only (a plausible alias value)? */
+static bool type_words(const char *s)
+{
+	bool any = false;
+
+	for (; *s; s++) {
+		if (is_ident_char(*s) || *s == '*')
+			any = true;
+		else if (*s != ' ' && *s != '\t')
+			return false;
+	}
+	return any;
+}
+
+/* Define alias @name = @value (expanded now). Later definitions replace earlier ones. */
+static int define_alias(struct lexer *lx, const char *name, const char *value, unsigned int line)
+{
+	struct sdt_buf b = {0};
+	const char *p = value;
+	struct alias *a;
+	char word[SDT_DFILE_MAX_IDENT + 1];
+
+	if (!type_words(value))
+		return 0; /* "#define N 5" and the like: not a type */
+	while (*p) {
+		size_t len = 0;
+
+		if (*p == ' ' || *p == '\t') {
+			p++;
+			continue;
+		}
+		if (*p == '*')
+			len = 1;
+		else
+			while (is_ident_char(p[len]))
+				len++;
+		if (len > SDT_DFILE_MAX_IDENT) {
+			sdt_buf_free(&b);
+			return lex_err(lx, line, "type of '%s' is too long", name);
+		}
+		memcpy(word, p, len);
+		word[len] = '\0';
+		p += len;
+		if (add_type_text(lx, &b, word)) {
+			sdt_buf_free(&b);
+			return sdt_err(-ENOMEM, "out of memory");
+		}
+		if (b.len > MAX_CTYPE) {
+			sdt_buf_free(&b);
+			return lex_err(lx, line, "type of '%s' is longer than %d bytes", name,
+				       MAX_CTYPE);
+		}
+	}
+	a = (struct alias *)find_alias(lx, name);
+	if (a) {
+		free(a->value);
+		a->value = sdt_buf_take(&b);
+		return a->value ? 0 : sdt_err(-ENOMEM, "out of memory");
+	}
+	if (lx->naliases >= SDT_DFILE_MAX_ALIASES) {
+		sdt_buf_free(&b);
+		return sdt_err(-E2BIG, "%s:%u: more than %d type aliases", lx->name, line,
+			       SDT_DFILE_MAX_ALIASES);
+	}
+	if (sdt_grow((void **)&lx->aliases, &lx->aliases_cap, lx->naliases + 1,
+		     sizeof(*lx->aliases))) {
+		sdt_buf_free(&b);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	a = &lx->aliases[lx->naliases];
+	a->name = sdt_strdup(name);
+	a->value = sdt_buf_take(&b);
+	if (!a->name || !a->value) {
+		free(a->name);
+		free(a->value);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	lx->naliases++;
+	return 0;
+}
+
+/* A '#' line: `#define NAME TYPE` defines an alias; everything else is ignored. */
+static int directive(struct lexer *lx)
+{
+	char line[MAX_DIRECTIVE + 1], name[SDT_DFILE_MAX_IDENT + 1];
+	unsigned int start = lx->line;
+	size_t n = 0, len = 0;
+	const char *p;
+
+	lx->p++; /* '#' */
+	while (lx->p < lx->end && *lx->p != '\n') {
+		char c = *lx->p++;
+
+		if (c == '\\' && lx->p < lx->end && *lx->p == '\n') {
+			lx->p++;
+			lx->line++;
+			c = ' ';
+		}
+		if (n >= MAX_DIRECTIVE)
+			return lex_err(lx, start, "'#' line longer than %d bytes", MAX_DIRECTIVE);
+		line[n++] = c == '\t' || c == '\r' ? ' ' : c;
+	}
+	line[n] = '\0';
+	if (memchr(line, '\0', n))
+		return lex_err(lx, start, "NUL byte in a '#' line");
+	p = line;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "define", 6) || (p[6] != ' '))
+		return 0;
+	p += 6;
+	while (*p == ' ')
+		p++;
+	if (!is_ident_start(*p))
+		return 0;
+	while (is_ident_char(p[len]))
+		len++;
+	if (len > SDT_DFILE_MAX_IDENT)
+		return lex_err(lx, start, "name in '#define' longer than %d bytes",
+			       SDT_DFILE_MAX_IDENT);
+	memcpy(name, p, len);
+	name[len] = '\0';
+	p += len;
+	if (*p == '(')
+		return 0; /* a function-like macro */
+	while (*p == ' ')
+		p++;
+	{
+		size_t vlen = strlen(p);
+
+		while (vlen && line[p - line + vlen - 1] == ' ')
+			vlen--;
+		line[p - line + vlen] = '\0';
+	}
+	return define_alias(lx, name, p, start);
+}
+
+/* Skip blanks, newlines, comments and '#' lines. */
+static int skip_space(struct lexer *lx)
+{
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (c == '\n') {
+			lx->line++;
+			lx->line_start = true;
+			lx->p++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			lx->p++;
+		} else if (c == '/' && lx->end - lx->p >= 2 && lx->p[1] == '*') {
+			unsigned int start = lx->line;
+
+			lx->p += 2;
+			for (;;) {
+				if (lx->end - lx->p < 2) {
+					lx->p = lx->end;
+					return lex_err(lx, start, "unterminated comment");
+				}
+				if (lx->p[0] == '*' && lx->p[1] == '/') {
+					lx->p += 2;
+					break;
+				}
+				if (*lx->p == '\n')
+					lx->line++;
+				lx->p++;
+			}
+		} else if (c == '/' && lx->end - lx->p >= 2 && lx->p[1] == '/') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				lx->p++;
+		} else if (c == '#' && lx->line_start) {
+			int err = directive(lx);
+
+			if (err)
+				return err;
+		} else {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Read the next token into lx->tok / lx->text. */
+static int next(struct lexer *lx)
+{
+	size_t len = 0;
+	int err;
+	char c;
+
+	err = skip_space(lx);
+	if (err)
+		return err;
+	lx->tok_line = lx->line;
+	lx->text[0] = '\0';
+	if (lx->p >= lx->end) {
+		lx->tok = TOK_EOF;
+		return 0;
+	}
+	lx->line_start = false;
+	c = *lx->p;
+	if (is_ident_start(c) || (c >= '0' && c <= '9')) {
+		bool number = !is_ident_start(c);
+
+		/* '-' inside a probe name ("function-entry") is part of it */
+		while (lx->p + len < lx->end &&
+		       (is_ident_char(lx->p[len]) ||
+			(!number && lx->p[len] == '-' && lx->p + len + 1 < lx->end &&
+			 is_ident_char(lx->p[len + 1])) ||
+			(number && lx->p[len] == '.'))) {
+			if (len >= SDT_DFILE_MAX_IDENT)
+				return lex_err(lx, lx->line, "name longer than %d bytes",
+					       SDT_DFILE_MAX_IDENT);
+			len++;
+		}
+		memcpy(lx->text, lx->p, len);
+		lx->text[len] = '\0';
+		lx->p += len;
+		lx->tok = number ? TOK_NUMBER : TOK_IDENT;
+		return 0;
+	}
+	if (c == '"' || c == '\'') {
+		lx->p++;
+		for (;;) {
+			if (lx->p >= lx->end || *lx->p == '\n')
+				return lex_err(lx, lx->tok_line, "unterminated %s literal",
+					       c == '"' ? "string" : "character");
+			if (*lx->p == '\\' && lx->p + 1 < lx->end && lx->p[1] != '\n') {
+				lx->p += 2;
+				continue;
+			}
+			if (*lx->p++ == c)
+				break;
+		}
+		lx->tok = TOK_STRING;
+		return 0;
+	}
+	if (strchr("{}()[];,*=<>:.&|+-!~?%^/@`$", c) && c) {
+		lx->text[0] = c;
+		lx->text[1] = '\0';
+		lx->p++;
+		lx->tok = TOK_PUNCT;
+		return 0;
+	}
+	return lex_err(lx, lx->line, "unexpected byte 0x%02x", (unsigned char)c);
+}
+
+static bool is_punct(const struct lexer *lx, char c)
+{
+	return lx->tok == TOK_PUNCT && lx->text[0] == c;
+}
+
+static bool is_word(const struct lexer *lx, const char *w)
+{
+	return lx->tok == TOK_IDENT && !strcmp(lx->text, w);
+}
+
+/*
+ * Skip one declaration: tokens up to the ';' at nesting depth 0 (or a '}' that closes the
+ * enclosing block, left unread when @stop_at_close). Brackets must balance.
+ */
+static int skip_decl(struct lexer *lx, bool stop_at_close)
+{
+	char stack[SDT_DFILE_MAX_NESTING];
+	unsigned int start = lx->tok_line;
+	size_t depth = 0;
+	int err;
+
+	for (;;) {
+		if (lx->tok == TOK_EOF)
+			return lex_err(lx, start, "declaration not ended by ';'");
+		if (lx->tok == TOK_PUNCT) {
+			char c = lx->text[0];
+
+			if (c == '{' || c == '(' || c == '[') {
+				if (depth >= SDT_DFILE_MAX_NESTING)
+					return lex_err(lx, lx->tok_line,
+						       "nesting deeper than %d levels",
+						       SDT_DFILE_MAX_NESTING);
+				stack[depth++] = c == '{' ? '}' : c == '(' ? ')' : ']';
+			} else if (c == '}' || c == ')' || c == ']') {
+				if (!depth) {
+					if (c == '}' && stop_at_close)
+						return 0;
+					return lex_err(lx, lx->tok_line, "unbalanced '%c'", c);
+				}
+				if (stack[depth - 1] != c)
+					return lex_err(lx, lx->tok_line, "'%c' does not close '%c'",
+						       c,
+						       stack[depth - 1] == '}'	 ? '{'
+						       : stack[depth - 1] == ')' ? '('
+										 : '[');
+				depth--;
+			} else if (c == ';' && !depth) {
+				return next(lx);
+			}
+		}
+		err = next(lx);
+		if (err)
+			return err;
+	}
+}
+
+/* Words that are part of a C type, never a parameter name. */
+static bool type_keyword(const char *w)
+{
+	static const char *const kws[] = {
+	    "const", "volatile", "restrict", "__restrict", "register", "unsigned", "signed",
+	    "short", "long",	 "int",	     "char",	   "float",    "double",   "bool",
+	    "_Bool", "void",	 "struct",   "union",	   "enum",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kws); i++) {
+		if (!strcmp(w, kws[i]))
+			return true;
+	}
+	return false;
+}
+
+struct ptok {
+	char text[SDT_DFILE_MAX_IDENT + 1];
+	bool ident;
+};
+
+/* Build one parameter from its tokens. */
+static int make_param(struct lexer *lx, struct ptok *t, size_t n, bool fnptr, unsigned int line,
+		      const char *probe, struct sdt_dparam *out)
+{
+	struct sdt_buf b = {0};
+	size_t i, arrays = 0;
+	const char *name = NULL;
+
+	/* name[N]: an array parameter is a pointer */
+	while (n && !t[n - 1].ident && !strcmp(t[n - 1].text, "]")) {
+		size_t j = n - 1;
+
+		while (j && strcmp(t[j].text, "["))
+			j--;
+		if (strcmp(t[j].text, "["))
+			return lex_err(lx, line, "unbalanced ']' in a parameter of '%s'", probe);
+		n = j;
+		arrays++;
+	}
+	if (!n)
+		return lex_err(lx, line, "a parameter of '%s' has no type", probe);
+	if (n >= 2 && t[n - 1].ident && !type_keyword(t[n - 1].text) &&
+	    !(t[n - 2].ident &&
+	      (!strcmp(t[n - 2].text, "struct") || !strcmp(t[n - 2].text, "union") ||
+	       !strcmp(t[n - 2].text, "enum")))) {
+		name = t[n - 1].text;
+		n--;
+	}
+	if (fnptr) {
+		name = NULL;
+		if (sdt_buf_addstr(&b, "void *"))
+			goto nomem;
+	} else {
+		for (i = 0; i < n; i++) {
+			if (!t[i].ident && strcmp(t[i].text, "*")) {
+				sdt_buf_free(&b);
+				return lex_err(lx, line, "unexpected '%s' in a parameter of '%s'",
+					       t[i].text, probe);
+			}
+			if (add_type_text(lx, &b, t[i].text))
+				goto nomem;
+		}
+		for (i = 0; i < arrays; i++) {
+			if (sdt_buf_addstr(&b, " *"))
+				goto nomem;
+		}
+	}
+	if (b.len > MAX_CTYPE) {
+		sdt_buf_free(&b);
+		return lex_err(lx, line, "a parameter type of '%s' is longer than %d bytes", probe,
+			       MAX_CTYPE);
+	}
+	if (name && !sdt_type__valid_name(name)) {
+		sdt_buf_free(&b);
+		return lex_err(lx, line,
+			       "parameter name '%s' of '%s' is not valid "
+			       "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes, not common_*)",
+			       name, probe, SDT_MAX_ARG_NAME);
+	}
+	out->ctype = sdt_buf_take(&b);
+	out->name = name ? sdt_strdup(name) : NULL;
+	if (!out->ctype || (name && !out->name)) {
+		free(out->ctype);
+		free(out->name);
+		out->ctype = out->name = NULL;
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	return 0;
+nomem:
+	sdt_buf_free(&b);
+	return sdt_err(-ENOMEM, "out of memory");
+}
+
+void sdt_dprobe_free(struct sdt_dprobe *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nparams; i++) {
+		free(p->params[i].name);
+		free(p->params[i].ctype);
+	}
+	free(p->params);
+	free(p->provider);
+	free(p->name);
+	free(p);
+}
+
+/* "(TYPE [NAME], ...)" after a probe's name; the current token is '('. */
+static int parse_params(struct lexer *lx, struct sdt_dprobe *p)
+{
+	struct ptok *toks = NULL;
+	size_t cap = 0, i, j;
+	int err;
+
+	err = next(lx);
+	if (err)
+		return err;
+	/* "()" and "(void)": no parameters */
+	if (is_punct(lx, ')'))
+		return next(lx);
+	if (is_word(lx, "void")) {
+		const char *save_p = lx->p;
+		unsigned int save_line = lx->line;
+		bool save_start = lx->line_start;
+
+		err = next(lx);
+		if (err)
+			return err;
+		if (is_punct(lx, ')'))
+			return next(lx);
+		/* "void *x": a parameter after all; re-read from after "void" */
+		lx->p = save_p;
+		lx->line = save_line;
+		lx->line_start = save_start;
+		snprintf(lx->text, sizeof(lx->text), "void");
+		lx->tok = TOK_IDENT;
+	}
+	toks = calloc(MAX_PARAM_TOKENS, sizeof(*toks));
+	if (!toks)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (;;) {
+		size_t n = 0, depth = 0;
+		bool fnptr = false;
+		unsigned int line = lx->tok_line;
+
+		/* one parameter: tokens up to ',' or ')' at depth 0 */
+		for (;;) {
+			if (lx->tok == TOK_EOF) {
+				err = lex_err(lx, line, "parameters of '%s' not closed by ')'",
+					      p->name);
+				goto out;
+			}
+			if (lx->tok == TOK_STRING ||
+			    (lx->tok == TOK_PUNCT && strchr(";{}", lx->text[0]))) {
+				err = lex_err(lx, lx->tok_line,
+					      "unexpected %s in the parameters of '%s'",
+					      lx->tok == TOK_STRING ? "string" : lx->text, p->name);
+				goto out;
+			}
+			if (is_punct(lx, '(')) {
+				if (++depth > SDT_DFILE_MAX_NESTING) {
+					err = lex_err(lx, lx->tok_line,
+						      "nesting deeper than %d levels",
+						      SDT_DFILE_MAX_NESTING);
+					goto out;
+				}
+				fnptr = true;
+			} else if (is_punct(lx, ')')) {
+				if (!depth)
+					break;
+				depth--;
+			} else if (is_punct(lx, ',') && !depth) {
+				break;
+			} else if (!depth) {
+				if (is_punct(lx, '.')) {
+					err = lex_err(lx, lx->tok_line,
+						      "'%s' has variable arguments ('...'), which "
+						      "SDT probes cannot have",
+						      p->name);
+					goto out;
+				}
+				if (n >= MAX_PARAM_TOKENS) {
+					err = lex_err(lx, line, "a parameter of '%s' is too long",
+						      p->name);
+					goto out;
+				}
+				memcpy(toks[n].text, lx->text, sizeof(toks[n].text));
+				toks[n].ident = lx->tok == TOK_IDENT || lx->tok == TOK_NUMBER;
+				if (lx->tok == TOK_IDENT && strchr(lx->text, '-')) {
+					err = lex_err(lx, lx->tok_line,
+						      "'%s' is not a C name (parameter of '%s')",
+						      lx->text, p->name);
+					goto out;
+				}
+				n++;
+			}
+			err = next(lx);
+			if (err)
+				goto out;
+		}
+		if (p->nparams >= SDT_MAX_ARGS) {
+			err = lex_err(lx, line, "'%s' has more than %d parameters", p->name,
+				      SDT_MAX_ARGS);
+			goto out;
+		}
+		if (sdt_grow((void **)&p->params, &cap, p->nparams + 1, sizeof(*p->params))) {
+			err = sdt_err(-ENOMEM, "out of memory");
+			goto out;
+		}
+		err = make_param(lx, toks, n, fnptr, line, p->name, &p->params[p->nparams]);
+		if (err)
+			goto out;
+		p->nparams++;
+		for (i = 0; i + 1 < p->nparams; i++) {
+			j = p->nparams - 1;
+			if (p->params[i].name && p->params[j].name &&
+			    !strcmp(p->params[i].name, p->params[j].name)) {
+				err = lex_err(lx, line, "parameter name '%s' is used twice in '%s'",
+					      p->params[j].name, p->name);
+				goto out;
+			}
+		}
+		if (is_punct(lx, ')'))
+			break;
+		err = next(lx); /* past ',' */
+		if (err)
+			goto out;
+	}
+	err = next(lx);
+out:
+	free(toks);
+	return err;
+}
+
+/* "probe NAME(...);" inside a provider; the current token is "probe". */
+static int parse_probe(struct lexer *lx, const char *provider,
+		       int (*fn)(struct sdt_dprobe *p, void *data), void *data)
+{
+	struct sdt_dprobe *p;
+	struct sdt_buf b = {0};
+	const char *s;
+	int err;
+
+	err = next(lx);
+	if (err)
+		return err;
+	if (lx->tok != TOK_IDENT)
+		return lex_err(lx, lx->tok_line, "expected a probe name after 'probe', found '%s'",
+			       tok_shown(lx));
+	/* dtrace -h: '-' in a probe name becomes "__" */
+	for (s = lx->text; *s; s++) {
+		if (*s == '-' ? sdt_buf_addstr(&b, "__") : sdt_buf_add(&b, s, 1)) {
+			sdt_buf_free(&b);
+			return sdt_err(-ENOMEM, "out of memory");
+		}
+	}
+	if (!sdt_valid_event_name(b.buf, SDT_MAX_EVENT_NAME)) {
+		err = lex_err(lx, lx->tok_line,
+			      "probe name '%s' is not a valid event name "
+			      "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
+			      lx->text, SDT_MAX_EVENT_NAME);
+		sdt_buf_free(&b);
+		return err;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		sdt_buf_free(&b);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	p->name = sdt_buf_take(&b);
+	p->provider = sdt_strdup(provider);
+	p->line = lx->tok_line;
+	if (!p->name || !p->provider) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto fail;
+	}
+	err = next(lx);
+	if (err)
+		goto fail;
+	if (!is_punct(lx, '(')) {
+		err = lex_err(lx, lx->tok_line, "expected '(' after probe '%s', found '%s'",
+			      p->name, tok_shown(lx));
+		goto fail;
+	}
+	err = parse_params(lx, p);
+	if (err)
+		goto fail;
+	if (!is_punct(lx, ';')) {
+		err = lex_err(lx, lx->tok_line, "expected ';' after probe '%s', found '%s'",
+			      p->name, tok_shown(lx));
+		goto fail;
+	}
+	err = next(lx);
+	if (err)
+		goto fail;
+	return fn(p, data);
+fail:
+	sdt_dprobe_free(p);
+	return err;
+}
+
+/* "provider NAME { ... };"; the current token is "provider". */
+static int parse_provider(struct lexer *lx, int (*fn)(struct sdt_dprobe *p, void *data), void *data)
+{
+	char provider[SDT_DFILE_MAX_IDENT + 1];
+	unsigned int start = lx->tok_line;
+	int err;
+
+	err = next(lx);
+	if (err)
+		return err;
+	if (lx->tok != TOK_IDENT || !sdt_valid_event_name(lx->text, MAX_PROVIDER))
+		return lex_err(lx, lx->tok_line,
+			       "provider name '%s' is not valid "
+			       "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
+			       tok_shown(lx), MAX_PROVIDER);
+	memcpy(provider, lx->text, sizeof(provider));
+	err = next(lx);
+	if (err)
+		return err;
+	if (!is_punct(lx, '{'))
+		return lex_err(lx, lx->tok_line, "expected '{' after provider '%s', found '%s'",
+			       provider, tok_shown(lx));
+	err = next(lx);
+	while (!err) {
+		if (lx->tok == TOK_EOF)
+			return lex_err(lx, start, "provider '%s' not closed by '}'", provider);
+		if (is_punct(lx, '}')) {
+			err = next(lx);
+			if (!err && is_punct(lx, ';'))
+				err = next(lx);
+			return err;
+		}
+		if (is_word(lx, "probe"))
+			err = parse_probe(lx, provider, fn, data);
+		else
+			err = skip_decl(lx, true);
+	}
+	return err;
+}
+
+/* "typedef TYPE NAME;": an alias when TYPE is plain words and '*'; otherwise skipped. */
+static int parse_typedef(struct lexer *lx)
+{
+	struct sdt_buf b = {0};
+	char name[SDT_DFILE_MAX_IDENT + 1] = "";
+	unsigned int line = lx->tok_line;
+	size_t words = 0;
+	int err;
+
+	for (;;) {
+		err = next(lx);
+		if (err)
+			goto out;
+		if (is_punct(lx, ';') || lx->tok == TOK_EOF)
+			break;
+		if (!(lx->tok == TOK_IDENT || is_punct(lx, '*'))) {
+			/* typedef struct { ... } x; and the like */
+			sdt_buf_free(&b);
+			return skip_decl(lx, false);
+		}
+		if (name[0] && (add_type_text(lx, &b, name) || b.len > MAX_CTYPE)) {
+			err = b.len > MAX_CTYPE
+				  ? lex_err(lx, line, "typedef longer than %d bytes", MAX_CTYPE)
+				  : sdt_err(-ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(name, lx->text, sizeof(name));
+		words++;
+	}
+	if (lx->tok == TOK_EOF) {
+		err = lex_err(lx, line, "typedef not ended by ';'");
+		goto out;
+	}
+	err = next(lx);
+	/* the type's words are expanded already; define_alias() finds nothing more to expand */
+	if (!err && words >= 2 && is_ident_start(name[0]) && b.buf)
+		err = define_alias(lx, name, b.buf, line);
+out:
+	sdt_buf_free(&b);
+	return err;
+}
+
+int sdt_dfile_parse(const char *buf, size_t len, const char *name,
+		    int (*fn)(struct sdt_dprobe *p, void *data), void *data)
+{
+	struct lexer lx = {
+	    .p = buf,
+	    .end = buf + len,
+	    .name = name,
+	    .line = 1,
+	    .line_start = true,
+	};
+	size_t i;
+	int err;
+
+	if (len > SDT_DFILE_MAX_SIZE)
+		return sdt_err(-E2BIG, "%s: larger than %u bytes", name, SDT_DFILE_MAX_SIZE);
+	err = next(&lx);
+	while (!err && lx.tok != TOK_EOF) {
+		if (is_word(&lx, "provider"))
+			err = parse_provider(&lx, fn, data);
+		else if (is_word(&lx, "typedef"))
+			err = parse_typedef(&lx);
+		else
+			err = skip_decl(&lx, false);
+	}
+	for (i = 0; i < lx.naliases; i++) {
+		free(lx.aliases[i].name);
+		free(lx.aliases[i].value);
+	}
+	free(lx.aliases);
+	return err;
+}
+
+/* ---- struct sdt_types: the loaded declarations, first definition wins -------------------- */
+
+struct sdt_types {
+	struct sdt_dprobe **probes;
+	char **origins; /* "FILE:LINE" per probe */
+	size_t n, cap;
+	size_t *slots; /* open addressing: 0 empty, else index + 1 */
+	size_t nslots;
+};
+
+static uint64_t hash_key(const char *provider, const char *name)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *s;
+
+	for (s = provider; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ ':') * 1099511628211ULL;
+	for (s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of provider:name: where it is, or the empty slot where it would go. */
+static size_t *find_slot(const struct sdt_types *t, const char *provider, const char *name)
+{
+	size_t mask = t->nslots - 1, i = (size_t)hash_key(provider, name) & mask;
+
+	for (;;) {
+		size_t *slot = &t->slots[i];
+		const struct sdt_dprobe *p;
+
+		if (!*slot)
+			return slot;
+		p = t->probes[*slot - 1];
+		if (!strcmp(p->provider, provider) && !strcmp(p->name, name))
+			return slot;
+		i = (i + 1) & mask;
+	}
+}
+
+static int rehash(struct sdt_types *t, size_t nslots)
+{
+	size_t *slots = calloc(nslots, sizeof(*slots)), i;
+
+	if (!slots)
+		return -ENOMEM;
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	for (i = 0; i < t->n; i++)
+		*find_slot(t, t->probes[i]->provider, t->probes[i]->name) = i + 1;
+	return 0;
+}
+
+int sdt_types__new(struct sdt_types **out)
+{
+	struct sdt_types *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t || rehash(t, 64)) {
+		free(t);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	*out = t;
+	return 0;
+}
+
+void sdt_types__free(struct sdt_types *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++) {
+		sdt_dprobe_free(t->probes[i]);
+		free(t->origins[i]);
+	}
+	free(t->probes);
+	free(t->origins);
+	free(t->slots);
+	free(t);
+}
+
+size_t sdt_types__count(const struct sdt_types *t)
+{
+	return t->n;
+}
+
+struct load_ctx {
+	struct sdt_types *t;
+	const char *name;
+	int added;
+};
+
+static int add_probe(struct sdt_dprobe *p, void *data)
+{
+	struct load_ctx *c = data;
+	struct sdt_types *t = c->t;
+	size_t *slot, cap;
+
+	slot = find_slot(t, p->provider, p->name);
+	if (*slot) {
+		/* defined earlier (an earlier file, or earlier in this one): the first wins */
+		sdt_dprobe_free(p);
+		return 0;
+	}
+	if (t->n >= SDT_DFILE_MAX_PROBES) {
+		sdt_dprobe_free(p);
+		return sdt_err(-E2BIG, "%s: more than %u probes declared", c->name,
+			       SDT_DFILE_MAX_PROBES);
+	}
+	cap = t->cap;
+	if (sdt_grow((void **)&t->probes, &cap, t->n + 1, sizeof(*t->probes)) ||
+	    sdt_grow((void **)&t->origins, &t->cap, t->n + 1, sizeof(*t->origins))) {
+		sdt_dprobe_free(p);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	/* both arrays grow in step: the second call sets t->cap to the same capacity */
+	t->origins[t->n] = sdt_asprintf("%s:%u", c->name, p->line);
+	if (!t->origins[t->n]) {
+		sdt_dprobe_free(p);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	t->probes[t->n++] = p;
+	*slot = t->n;
+	c->added++;
+	if (t->n * 2 > t->nslots && rehash(t, t->nslots * 2))
+		return sdt_err(-ENOMEM, "out of memory");
+	return 0;
+}
+
+int sdt_types__load_mem(struct sdt_types *t, const char *buf, size_t len, const char *name)
+{
+	struct load_ctx c = {.t = t, .name = name ? name : "<memory>"};
+	int err;
+
+	err = sdt_dfile_parse(buf, len, c.name, add_probe, &c);
+	return err ? err : c.added;
+}
+
+int sdt_types__load_file(struct sdt_types *t, const char *path)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sdt_err(-errno, "cannot open type file '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		err = sdt_err(-errno, "cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = sdt_err(-EINVAL, "type file '%s' is not a regular file", path);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > SDT_DFILE_MAX_SIZE) {
+		err = sdt_err(-E2BIG, "type file '%s' is larger than %u bytes", path,
+			      SDT_DFILE_MAX_SIZE);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = sdt_err(-errno, "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (!r)
+			break; /* shrank meanwhile: parse what was read */
+		got += (size_t)r;
+	}
+	err = sdt_types__load_mem(t, buf, got, path);
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+#define MAX_DIR_FILES 4096
+
+int sdt_types__load_dir(struct sdt_types *t, const char *dir)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	int added = 0, err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return sdt_err(-errno, "cannot open type directory '%s': %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || len < 3 || strcmp(de->d_name + len - 2, ".d"))
+			continue;
+		if (n >= MAX_DIR_FILES) {
+			err = sdt_err(-E2BIG, "'%s': more than %d type files", dir, MAX_DIR_FILES);
+			goto out;
+		}
+		if (sdt_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
+		    !(names[n] = sdt_asprintf("%s/%s", dir, de->d_name))) {
+			err = sdt_err(-ENOMEM, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		/* a dangling link or a subdirectory called x.d is not a type file */
+		if (stat(names[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		err = sdt_types__load_file(t, names[i]);
+		if (err < 0)
+			goto out;
+		added += err;
+	}
+	err = added;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return err;
+}
+
+const char *sdt_types__shipped_dir(void)
+{
+	const char *env = getenv("SDTRACE_PROVIDERS_DIR");
+	struct stat st;
+
+	if (env && env[0])
+		return env;
+	if (!stat(SDTRACE_PROVIDERS_DIR, &st) && S_ISDIR(st.st_mode))
+		return SDTRACE_PROVIDERS_DIR;
+	return SDTRACE_SOURCE_PROVIDERS_DIR;
+}
+
+/* Load directory @dir if it exists. */
+static int load_optional_dir(struct sdt_types *t, const char *dir)
+{
+	int err = sdt_types__load_dir(t, dir);
+
+	if (err == -ENOENT || err == -ENOTDIR) {
+		sdt_err_clear();
+		return 0;
+	}
+	return err < 0 ? err : 0;
+}
+
+int sdt_types__load_default(struct sdt_types *t, const char *const *files, size_t nfiles)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *user = NULL;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nfiles; i++) {
+		struct stat st;
+
+		if (!stat(files[i], &st) && S_ISDIR(st.st_mode))
+			err = sdt_types__load_dir(t, files[i]);
+		else
+			err = sdt_types__load_file(t, files[i]);
+		if (err < 0)
+			return err;
+	}
+	if (xdg && xdg[0] == '/')
+		user = sdt_asprintf("%s/sdtrace/providers", xdg);
+	else if (home && home[0] == '/')
+		user = sdt_asprintf("%s/.config/sdtrace/providers", home);
+	if ((xdg && xdg[0] == '/') || (home && home[0] == '/')) {
+		if (!user)
+			return sdt_err(-ENOMEM, "out of memory");
+		err = load_optional_dir(t, user);
+		free(user);
+		if (err)
+			return err;
+	}
+	return load_optional_dir(t, sdt_types__shipped_dir());
+}
+
+int sdt_types__lookup(const struct sdt_types *t, const char *provider, const char *name,
+		      unsigned int word_size, struct sdt_arg_type **out, size_t *n,
+		      const char **origin)
+{
+	const struct sdt_dprobe *p;
+	struct sdt_arg_type *types;
+	size_t *slot, i;
+
+	*out = NULL;
+	*n = 0;
+	slot = find_slot(t, provider, name);
+	if (!*slot)
+		return -ENOENT;
+	p = t->probes[*slot - 1];
+	if (origin)
+		*origin = t->origins[*slot - 1];
+	types = calloc(p->nparams ? p->nparams : 1, sizeof(*types));
+	if (!types)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < p->nparams; i++) {
+		/* a C type with no fetch type (long double, a struct by value): the note's own */
+		if (sdt_type__from_c(p->params[i].ctype, word_size, &types[i]))
+			memset(&types[i], 0, sizeof(types[i]));
+		if (p->params[i].name && !(types[i].name = sdt_strdup(p->params[i].name))) {
+			sdt_arg_types__free(types, p->nparams);
+			return sdt_err(-ENOMEM, "out of memory");
+		}
+	}
+	*out = types;
+	*n = p->nparams;
+	return 0;
+}
