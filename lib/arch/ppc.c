@@ -33,6 +33,7 @@ static const char *const ppc_gprs[32] = {
 };
 
 static const char *const ppc_families[] = {"r", "f", "v", "vs", NULL};
+static const char *const ppc_const[] = {"i", NULL};
 
 enum ppc_class {
 	PPC_NONE,
@@ -138,8 +139,8 @@ int sdt_ppc_parse_operand(const char *op, struct sdt_arg *a, const char **why)
 			a->kind = SDT_ARG_CONST;
 			return 0;
 		}
-		/* i2c_bus is a symbol; i-x is nothing */
-		if (!isdigit((unsigned char)op[1]) || sdt_word_len(op) != strlen(op)) {
+		/* i2c_bus is a symbol; i-x, i5- and an i99...9 out of range are bad constants */
+		if (!isdigit((unsigned char)op[1]) || sdt_reg_like(op, strlen(op), ppc_const)) {
 			*why = "bad constant";
 			return -EINVAL;
 		}
