@@ -1,7 +1,7 @@
 # Shared by the cache tests (tests/e2e/t02*.sh), sourced after lib.sh.
 #
 # build_prog OUT [PROV]   compile cache-prog.c (provider PROV, default h4cache) to OUT
-# mkbuilds SRC DIR N      N copies of SRC with distinct build-ids (cache-mkbuilds.c)
+# mkbuilds SRC DIR N [SET]  N copies of SRC with distinct build-ids (cache-mkbuilds.c)
 # sdt ARGS...             sdtrace with the test's own cache ($T/sdt)
 # cmp_probes PERF OURS    the probes files match: same lines, except that ours may carry
 #                         arguments perf dropped (each perf argument is in ours, same text)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cache-mkbuilds SRC DIR N: write DIR/bin-0000 .. DIR/bin-(N-1), copies of the ELF file SRC each
+ * cache-mkbuilds SRC DIR N [SET]: write DIR/bin-0000 .. DIR/bin-(N-1), copies of the ELF file SRC each
  * with its own build-id (the last 4 bytes of SRC's NT_GNU_BUILD_ID replaced by the copy's
- * number), so that N distinct "builds" exist without N compilations. Test helper only.
+ * number and SET), so that N distinct "builds" exist without N compilations; copies made with
+ * different SETs differ too. Test helper only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,14 @@ int main(int argc, char **argv)
 	static const char gnu[] = "GNU";
 	size_t len, i, at = 0;
 	char *buf, path[4096];
-	long n, k;
+	long n, k, set = 0;
 	FILE *f;
 
-	if (argc != 4)
-		return fprintf(stderr, "usage: cache-mkbuilds SRC DIR N\n"), 2;
+	if (argc != 4 && argc != 5)
+		return fprintf(stderr, "usage: cache-mkbuilds SRC DIR N [SET]\n"), 2;
 	n = atol(argv[3]);
+	if (argc == 5)
+		set = atol(argv[4]);
 	f = fopen(argv[1], "rb");
 	if (!f)
 		return perror(argv[1]), 1;
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
 	if (!at)
 		return fprintf(stderr, "%s: no build-id note\n", argv[1]), 1;
 	for (k = 0; k < n; k++) {
-		unsigned int v = (unsigned int)k ^ 0x5a5a0000u;
+		unsigned int v = ((unsigned int)k & 0xffffu) | ((unsigned int)set << 16);
 
 		memcpy(buf + at, &v, 4);
 		snprintf(path, sizeof(path), "%s/bin-%04ld", argv[2], k);
