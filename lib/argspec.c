@@ -14,7 +14,8 @@
  *	CONST     -4@$-7               \-7:s32
  *	CONST     1@$-1                \255:u8                     value cut to the size
  *	GLOBAL    -8@g(%rip)           @+0x4010:s64                vaddr(g) - text_bias
- *	ADDR      8@$g                 \0x4010:u64                 link-time address; rebase by bias
+ *	ADDR      8@$g                 \16400:u64                  link-time address 0x4010 (in
+ *	                                                            decimal); the reader rebases it
  *	float     8f@%rax              %ax:x64                     raw bits, decoded by the reader
  *	INDEXED   -4@(%rdx,%r8,4)      unavailable                 no fetcharg adds two registers
  *	TLS       -8@%fs:t@tpoff       unavailable
