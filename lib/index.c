@@ -387,8 +387,14 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 		p++;
 	}
 	bfd = openat(c->rootfd, SDT_BUILD_ID_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (end - p == 5 && !strncmp(p, "none\n", 5)) {
+		/* built when there was no .build-id: fresh while there still is none */
+		if (bfd >= 0)
+			close(bfd);
+		return bfd < 0 && errno == ENOENT ? 0 : -ESTALE;
+	}
 	if (bfd < 0)
-		return (errno == ENOENT && end - p == 5 && !strncmp(p, "none\n", 5)) ? 0 : -ESTALE;
+		return -ESTALE;
 	while (p < end && !err) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		char line[128], name[8];

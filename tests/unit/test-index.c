@@ -110,6 +110,8 @@ static void test_lookup_and_freshness(void **state)
 		   "%sdt_prov:ev=ev\np:sdt_prov/ev /usr/bin/one:0x10\n"
 		   "p:sdt_prov/ev /usr/bin/one:0x20\n%sdt_prov:other=other\n"
 		   "p:sdt_prov/other /usr/bin/one:0x30\n");
+	/* out of date, not corrupt: built when there was no .build-id at all */
+	assert_int_equal(sdt_index_verify(c), -ESTALE);
 	/* added behind the index's back, in the same second: still noticed */
 	assert_int_equal(find(c, "e:prov:ev", &vs, &rebuilt), 1);
 	assert_true(rebuilt);
