@@ -494,6 +494,17 @@ static int make_param(struct lexer *lx, struct ptok *t, size_t n, bool fnptr, un
 		return lex_err(lx, line, "a parameter type of '%s' is longer than %d bytes", probe,
 			       MAX_CTYPE);
 	}
+	{
+		struct sdt_arg_type check;
+
+		/* "int a b", "short long": not a C type (a typedef's name is fine) */
+		if (sdt_type__from_c(b.buf, 8, &check) == -EINVAL) {
+			lex_err(lx, line, "'%s' is not a C type (a parameter of '%s')", b.buf,
+				probe);
+			sdt_buf_free(&b);
+			return -EINVAL;
+		}
+	}
 	if (name && !sdt_type__valid_name(name)) {
 		sdt_buf_free(&b);
 		return lex_err(lx, line,

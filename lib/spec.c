@@ -65,15 +65,17 @@ static int split_types(const char *text, struct sdt_spec *s, char **head)
 	*head = NULL;
 	if (!len || text[len - 1] != ')') {
 		if (strchr(text, '('))
-			return sdt_err(-EINVAL, "event spec '%s': '(' without a closing ')' at the end",
-				       text);
+			return sdt_err(
+			    -EINVAL, "event spec '%s': '(' without a closing ')' at the end", text);
 		*head = sdt_strdup(text);
 		return *head ? 0 : sdt_err(-ENOMEM, "out of memory");
 	}
 	open = strchr(text, '(');
 	if (!open || strchr(open + 1, '(') || strchr(open + 1, ')') != text + len - 1)
-		return sdt_err(-EINVAL, "event spec '%s': expected one (name[:type], ...) list at "
-					"the end", text);
+		return sdt_err(-EINVAL,
+			       "event spec '%s': expected one (name[:type], ...) list at "
+			       "the end",
+			       text);
 	inner = sdt_strndup(open + 1, (size_t)(text + len - 1 - (open + 1)));
 	if (!inner)
 		return sdt_err(-ENOMEM, "out of memory");
@@ -122,8 +124,10 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 			}
 		}
 		if (!split || split == text) {
-			err = sdt_err(-EINVAL, "event spec '%s': a binary must be followed by "
-					       ":%%provider:event", full);
+			err = sdt_err(-EINVAL,
+				      "event spec '%s': a binary must be followed by "
+				      ":%%provider:event",
+				      full);
 			goto fail;
 		}
 		s->path = sdt_strndup(text, (size_t)(split - text));
@@ -144,8 +148,10 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 	if (!s->provider || !s->event)
 		goto nomem;
 	if (!valid_pattern(s->provider) || !valid_pattern(s->event)) {
-		err = sdt_err(-EINVAL, "event spec '%s': expected [%%]provider[:event], "
-				       "with letters, digits, '_' and globs", full);
+		err = sdt_err(-EINVAL,
+			      "event spec '%s': expected [%%]provider[:event], "
+			      "with letters, digits, '_' and globs",
+			      full);
 		goto fail;
 	}
 	s->glob = has_glob(s->provider) || has_glob(s->event);

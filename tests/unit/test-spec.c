@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Event specs: parsing ([PATH:][%]provider[:event]) and glob matching. */
+/* Event specs: parsing ([PATH:][%]provider[:event][(name:type, ...)]) and glob matching. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,6 +115,84 @@ static void test_bad(void **state)
 	}
 }
 
+static void test_typed(void **state)
+{
+	static const char *const bad[] = {
+		"%python:function__entry(:string)",
+		"%python:function__entry(a:nosuchtype)",
+		"%python:function__entry(a,a)",
+		"%python:function__entry(a b)",
+		"%python:function__entry(a",
+		"%python:function__entry a)",
+		"%python:function__entry((a))",
+		"%python:function__entry(a)(b)",
+		"%python:function__entry(a)x",
+		"%python:function__entry(common_pid)",
+		"%python:function__entry(a\n:s32)",
+		"%python:function__entry(a,)",
+		"%py(a)thon:x",
+	};
+	struct sdt_spec *s;
+	const struct sdt_arg_type *t;
+	size_t i;
+
+	(void)state;
+	s = parse_ok("%python:function__entry(filename:string, funcname:string, lineno:s32)");
+	assert_string_equal(sdt_spec__provider(s), "python");
+	assert_string_equal(sdt_spec__event(s), "function__entry");
+	assert_true(sdt_spec__has_types(s));
+	assert_int_equal(sdt_spec__type_count(s), 3);
+	t = sdt_spec__type(s, 0);
+	assert_string_equal(t->name, "filename");
+	assert_int_equal(t->kind, SDT_TYPE_STRING);
+	t = sdt_spec__type(s, 2);
+	assert_string_equal(t->name, "lineno");
+	assert_int_equal(t->kind, SDT_TYPE_INT);
+	assert_int_equal(t->size, 4);
+	assert_true(t->is_signed);
+	assert_null(sdt_spec__type(s, 3));
+	assert_true(sdt_spec__match(s, "python", "function__entry"));
+	sdt_spec__free(s);
+
+	/* a name alone keeps the note's type; an empty list is a list */
+	s = parse_ok("python:line(file, func:string)");
+	assert_int_equal(sdt_spec__type_count(s), 2);
+	assert_int_equal(sdt_spec__type(s, 0)->kind, SDT_TYPE_DEFAULT);
+	assert_string_equal(sdt_spec__types(s)[1].name, "func");
+	sdt_spec__free(s);
+	s = parse_ok("%python:gc__start()");
+	assert_true(sdt_spec__has_types(s));
+	assert_int_equal(sdt_spec__type_count(s), 0);
+	sdt_spec__free(s);
+	s = parse_ok("%python:gc__start");
+	assert_false(sdt_spec__has_types(s));
+	sdt_spec__free(s);
+
+	/* with a binary, and with colons inside the list */
+	s = parse_ok("/usr/bin/python3.11:%python:function__entry(a:string,b:x64)");
+	assert_string_equal(sdt_spec__path(s), "/usr/bin/python3.11");
+	assert_string_equal(sdt_spec__event(s), "function__entry");
+	assert_int_equal(sdt_spec__type_count(s), 2);
+	sdt_spec__free(s);
+	s = parse_ok("/opt/bin:python:function__entry(a:string,b:x64)");
+	assert_string_equal(sdt_spec__path(s), "/opt/bin");
+	assert_string_equal(sdt_spec__provider(s), "python");
+	sdt_spec__free(s);
+	/* globs keep working */
+	s = parse_ok("%python:function__*(a:string)");
+	assert_true(sdt_spec__is_glob(s));
+	assert_true(sdt_spec__match(s, "python", "function__return"));
+	sdt_spec__free(s);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		s = (struct sdt_spec *)0x1;
+		if (sdt_spec__parse(bad[i], &s) != -EINVAL)
+			fail_msg("'%s' should be rejected", bad[i]);
+		assert_null(s);
+		assert_true(sdt_errmsg()[0] != '\0');
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_globs),
 		cmocka_unit_test(test_inline_path),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_typed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
