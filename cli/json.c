@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The streaming JSON writer. See json.h. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -175,12 +176,25 @@ void json_uint(struct json *j, uint64_t v)
 
 void json_double(struct json *j, double v)
 {
+	char buf[40];
+	int prec;
+
 	before_value(j);
 	/* JSON has no NaN or infinities */
-	if (isnan(v) || isinf(v))
+	if (isnan(v) || isinf(v)) {
 		fputs("null", j->fp);
-	else
-		fprintf(j->fp, "%.17g", v);
+		return;
+	}
+	/* the shortest form that reads back as the same double (-0.1, not -0.10000000000000001) */
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, j->fp);
+	/* and still a float to a typed reader: 2.0 and -0.0, not 2 and -0 (which is 0) */
+	if (!strpbrk(buf, ".e"))
+		fputs(".0", j->fp);
 }
 
 void json_bool(struct json *j, bool v)
