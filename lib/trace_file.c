@@ -824,6 +824,11 @@ static int read_record(struct sdt_trace_reader *r, uint8_t *type, size_t *len)
 	}
 	if (v > SDT_TRACE_MAX_RECORD)
 		return corrupt(r, start, "record length too large");
+	/* in memory, a length past the end is known before allocating for it */
+	if (r->mem && v > r->mem_len - r->off) {
+		r->truncated = true;
+		return 0;
+	}
 	if (sdt_grow((void **)&r->rec, &r->rec_cap, (size_t)v ? (size_t)v : 1, 1))
 		return sdt_err(-ENOMEM, "out of memory");
 	n = in_read(r, r->rec, (size_t)v);
