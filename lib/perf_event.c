@@ -134,3 +134,12 @@ bad:
 	free(arr);
 	return sdt_err(-EINVAL, "'%s': cannot parse '%s'", path, buf);
 }
+
+void sdt_perf_close_all(const int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}

@@ -33,6 +33,13 @@ int sdt_perf_disable(int fd);
 /* The event's count (counting mode). 0 or -errno. */
 int sdt_perf_read_count(int fd, uint64_t *count);
 
+/*
+ * Close @n fds (entries < 0 are skipped). Closing the last perf event of a uprobe event waits for
+ * the kernel's tracepoint unregistration grace period (~45-75 ms on 6.18), under the kernel's
+ * event_mutex: closing in parallel does not help (measured), so this is a plain loop.
+ */
+void sdt_perf_close_all(const int *fds, size_t n);
+
 /* The online CPUs, from /sys/devices/system/cpu/online. *cpus is malloc'ed. 0 or -errno. */
 int sdt_online_cpus(int **cpus, size_t *n);
 

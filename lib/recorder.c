@@ -515,77 +515,123 @@ static int push_fd(struct sdt_recorder *r, int fd, uint32_t event)
 	return 0;
 }
 
+struct open_job {
+	struct sdt_recorder *r;
+	const int *cpus;
+	int *out; /* fd or -errno, one per (cpu, target, event) */
+	uint32_t wakeup;
+	int first_err;
+	char msg[1024];
+};
+
+/* Open perf event @i = (cpu * ntids + target) * nevents + event. */
+static void open_one(void *ctx, size_t i)
+{
+	struct open_job *j = ctx;
+	struct sdt_recorder *r = j->r;
+	size_t e = i % r->nevents, t = (i / r->nevents) % r->ntids, c = i / r->nevents / r->ntids;
+	const struct sdt_trace_event_desc *d = sdt_uprobe_set__event(r->set, e);
+	struct sdt_perf_open_opts po = {
+	    .tp_id = d->tp_id,
+	    .sample = !r->o.count_only,
+	    .inherit = !r->o.system_wide,
+	    .enable_on_exec = r->child > 0,
+	    .comm = t == 0 && e == 0, /* the ring owner of the CPU */
+	    .wakeup_bytes = j->wakeup,
+	};
+
+	j->out[i] = sdt_perf_open(&po, r->tids[t], j->cpus[c]);
+	if (j->out[i] < 0 && !(j->out[i] == -ESRCH && r->o.npids) && !j->first_err) {
+		j->first_err = j->out[i];
+		snprintf(j->msg, sizeof(j->msg), "%s", sdt_errmsg());
+	}
+}
+
+/*
+ * Open every (CPU, target, event), then give each CPU's first event a ring
+ * and redirect the others into it. A thread of a -p process that exited meanwhile (ESRCH) is
+ * skipped.
+ */
 static int open_events(struct sdt_recorder *r)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	bool cmd = r->child > 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), ncpus = 0, total, c, k, i;
+	struct open_job j = {.r = r};
 	int *cpus = NULL, err;
-	size_t ncpus = 0, c, t, e;
 
 	err = sdt_online_cpus(&cpus, &ncpus);
 	if (err)
 		return err;
-	if (!r->o.count_only) {
+	total = ncpus * r->ntids;
+	if (total > SDT_MAX_PERF_FDS / r->nevents) {
+		err = sdt_err(-EMFILE,
+			      "%zu events x %zu CPUs x %zu threads: more than %d perf events",
+			      r->nevents, ncpus, r->ntids, SDT_MAX_PERF_FDS);
+		goto out;
+	}
+	total *= r->nevents;
+	j.cpus = cpus;
+	j.wakeup = (uint32_t)(r->o.ring_pages * page / 4);
+	j.out = sdt_reallocarray(NULL, total, sizeof(*j.out));
+	if (!r->o.count_only)
 		r->rings = calloc(ncpus, sizeof(*r->rings));
-		if (!r->rings) {
-			err = sdt_err(-ENOMEM, "out of memory");
+	if (!j.out || (!r->o.count_only && !r->rings)) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < total; i++)
+		open_one(&j, i);
+	/* Every fd opened goes into r->fds first, so that every path closes it. */
+	for (i = 0; i < total; i++) {
+		if (j.out[i] < 0)
+			continue;
+		err = push_fd(r, j.out[i], (uint32_t)(i % r->nevents));
+		j.out[i] = -EBADF;
+		if (err) {
+			for (k = i + 1; k < total; k++)
+				if (j.out[k] >= 0)
+					close(j.out[k]);
 			goto out;
 		}
+		j.out[i] = (int)(r->nfds - 1); /* now an index into r->fds */
 	}
-	for (c = 0; c < ncpus; c++) {
+	if (j.first_err) {
+		err = sdt_err(j.first_err, "%s", j.msg);
+		goto out;
+	}
+	if (r->o.count_only)
+		goto out;
+	for (c = 0, i = 0; c < ncpus; c++) {
 		int ring_fd = -1;
 
-		for (t = 0; t < r->ntids; t++) {
-			for (e = 0; e < r->nevents; e++) {
-				const struct sdt_trace_event_desc *d =
-				    sdt_uprobe_set__event(r->set, e);
-				struct sdt_perf_open_opts po = {
-				    .tp_id = d->tp_id,
-				    .sample = !r->o.count_only,
-				    .inherit = !r->o.system_wide,
-				    .enable_on_exec = cmd,
-				    .comm = ring_fd < 0,
-				    .wakeup_bytes = (uint32_t)(r->o.ring_pages * page / 4),
-				};
-				int fd = sdt_perf_open(&po, r->tids[t], cpus[c]);
+		for (k = 0; k < r->ntids * r->nevents; k++, i++) {
+			int fd;
 
-				if (fd == -ESRCH && !cmd && r->o.npids) {
-					/* a thread that exited since we listed it */
-					break;
-				}
-				if (fd < 0) {
-					err = fd;
-					goto out;
-				}
-				err = push_fd(r, fd, (uint32_t)e);
+			if (j.out[i] < 0)
+				continue; /* ESRCH: a thread gone */
+			fd = r->fds[j.out[i]];
+			if (ring_fd < 0) {
+				struct sdt_ring *ring = &r->rings[r->nrings];
+				struct epoll_event ev = {.events = EPOLLIN};
+
+				err = sdt_ring_map(ring, fd, cpus[c], r->o.ring_pages);
 				if (err)
 					goto out;
-				if (r->o.count_only)
-					continue;
-				if (ring_fd < 0) {
-					struct sdt_ring *ring = &r->rings[r->nrings];
-					struct epoll_event ev = {.events = EPOLLIN};
-
-					err = sdt_ring_map(ring, fd, cpus[c], r->o.ring_pages);
-					if (err)
-						goto out;
-					r->nrings++;
-					ev.data.u64 = r->nrings - 1;
-					if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev)) {
-						err = sdt_err(-errno, "epoll_ctl: %s",
-							      strerror(errno));
-						goto out;
-					}
-					ring_fd = fd;
-				} else {
-					err = sdt_perf_set_output(fd, ring_fd);
-					if (err)
-						goto out;
+				r->nrings++;
+				ev.data.u64 = r->nrings - 1;
+				if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+					err = sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
+					goto out;
 				}
+				ring_fd = fd;
+			} else {
+				err = sdt_perf_set_output(fd, ring_fd);
+				if (err)
+					goto out;
 			}
 		}
 	}
 out:
+	free(j.out);
 	free(cpus);
 	return err;
 }
@@ -598,8 +644,7 @@ static void close_events(struct sdt_recorder *r)
 		sdt_perf_disable(r->fds[i]);
 	for (i = 0; i < r->nrings; i++)
 		sdt_ring_unmap(&r->rings[i]);
-	for (i = 0; i < r->nfds; i++)
-		close(r->fds[i]);
+	sdt_perf_close_all(r->fds, r->nfds);
 	r->nfds = 0;
 	r->nrings = 0;
 }
