@@ -53,5 +53,6 @@ SDT_API const char *sdt_errmsg(void);
 #include <sdtrace/proc.h>
 #include <sdtrace/trace.h>
 #include <sdtrace/cache.h>
+#include <sdtrace/record.h>
 
 #endif
