@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -589,14 +590,65 @@ static void test_other_byte_order(void **state)
 	free(buf);
 }
 
+/*
+ * The writer costs no allocation per record, and the reader's memory does not grow with the
+ * events (what lets a report of 1M events stream). mallinfo2() counts the bytes in use.
+ */
+static void test_no_allocation_per_record(void **state)
+{
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_value v;
+	size_t before;
+	int i;
+
+	(void)state;
+	assert_int_equal(sdt_trace_writer__open(path_of("alloc.data"), NULL, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d0), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d1), 0);
+	assert_int_equal(sdt_trace_writer__comm(w, 50, 51, "w"), 0);
+	sample0(w, 1, 50, 1, 2);
+	sample1(w, 2, "warm-up");
+	before = mallinfo2().uordblks;
+	for (i = 0; i < 20000; i++) {
+		/* 1 ms apart: the writer flushes on its own as it goes */
+		sample0(w, 1000000ull * (uint64_t)i, (uint32_t)(50 + i % 2), (int8_t)i,
+			(uint64_t)i);
+		sample1(w, 1000000ull * (uint64_t)i + 1, "a string");
+	}
+	assert_int_equal(mallinfo2().uordblks, before);
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+
+	assert_int_equal(sdt_trace_reader__open(path_of("alloc.data"), NULL, &r), 0);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+	}
+	before = mallinfo2().uordblks;
+	for (i = 0; i < 40000; i++) {
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+	}
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	assert_int_equal(mallinfo2().uordblks, before);
+	sdt_trace_reader__free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_roundtrip),	cmocka_unit_test(test_every_cut),
-	    cmocka_unit_test(test_no_end),	cmocka_unit_test(test_mutations),
-	    cmocka_unit_test(test_hostile),	cmocka_unit_test(test_writer_refuses),
-	    cmocka_unit_test(test_sample_size), cmocka_unit_test(test_old),
-	    cmocka_unit_test(test_open_errors), cmocka_unit_test(test_other_byte_order),
+	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_every_cut),
+	    cmocka_unit_test(test_no_end),
+	    cmocka_unit_test(test_mutations),
+	    cmocka_unit_test(test_hostile),
+	    cmocka_unit_test(test_writer_refuses),
+	    cmocka_unit_test(test_sample_size),
+	    cmocka_unit_test(test_old),
+	    cmocka_unit_test(test_open_errors),
+	    cmocka_unit_test(test_other_byte_order),
+	    cmocka_unit_test(test_no_allocation_per_record),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
