@@ -169,7 +169,8 @@ static int parse_extend(const char **pp, bool index_is_w, uint8_t *scale, const 
 	if (*p == '#' || isdigit((unsigned char)*p)) {
 		if (*p == '#')
 			p++;
-		if (!isdigit((unsigned char)*p) || sdt_parse_int(&p, &amount) || amount > 4) {
+		if (!isdigit((unsigned char)*p) || sdt_parse_int(&p, &amount) || amount < 0 ||
+		    amount > 4) {
 			*why = "bad shift amount (0..4)";
 			return -EINVAL;
 		}

@@ -85,7 +85,7 @@ static int parse_shift(const char **pp, uint8_t *scale, const char **why)
 	p = skip_ws(p + 3);
 	if (*p == '#')
 		p++;
-	if (!isdigit((unsigned char)*p) || sdt_parse_int(&p, &amount) || amount > 7) {
+	if (!isdigit((unsigned char)*p) || sdt_parse_int(&p, &amount) || amount < 0 || amount > 7) {
 		*why = "bad shift amount";
 		return -EINVAL;
 	}

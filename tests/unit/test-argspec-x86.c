@@ -186,6 +186,8 @@ static const struct arg_case x86_64_cases[] = {
 
 static const char *const x86_64_bad[] = {
     "4@%eax)",
+    "3@%eax",
+    "4@(%rax,%rbx,18446744073709551624)",
     "4@(%rax",
     "4@%bogus",
     "4@%eax\n",
