@@ -29,6 +29,8 @@ struct cli_command {
 int cmd_list(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 /* sdtrace list without -x/-p: from the cache (list-cache.c). Returns the exit code. */
 int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json);
 

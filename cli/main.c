@@ -13,6 +13,8 @@ struct cli_global cli;
 
 static const struct cli_command commands[] = {
 	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
+	{"record", cmd_record, "record SDT events (with their arguments) of a command, processes or the system"},
+	{"stat", cmd_stat, "count SDT events in the kernel, without recording them"},
 	{"report", cmd_report, "print a recording (sdtrace.data): text, JSON Lines or counts"},
 	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
 };

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace record: probe SDT events and write every hit, with its arguments, to a file. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../lib/trace_file.h"
+#include "cli.h"
+#include "record-setup.h"
+
+static const char record_usage[] =
+    "usage: sdtrace record -e SPEC [-e SPEC]... [-x PATH] [-o FILE] [options] -- CMD [ARGS...]\n"
+    "       sdtrace record -e SPEC... -p PID[,PID...] [-o FILE]\n"
+    "       sdtrace record -e SPEC... -a [--duration SECS] [-o FILE]\n"
+    "\n"
+    "Look the events up (in the cache, in -x binaries, or in the command's executable), add the\n"
+    "uprobes, record every hit with its arguments, and remove the uprobes again on every path\n"
+    "(end, Ctrl-C, SIGTERM, SIGHUP, a crash of the command, an error).\n"
+    "\n"
+    "  -o, --output FILE     the recording (default sdtrace.data; an existing one is kept as\n"
+    "                        FILE.old)\n"
+    "%s"
+    "\n"
+    "examples:\n"
+    "  sdtrace record -e %%python:gc__start -e %%python:gc__done -- python3 -c 'import gc; "
+    "gc.collect()'\n"
+    "  sdtrace record -x ./myprog -e '%%myprov:*' -- ./myprog --flag\n"
+    "  sdtrace record -e '%%postgresql:query__*' -p $(pgrep -d, postgres)\n"
+    "  sdtrace record -e %%hotspot:thread__start -a --duration 10\n"
+    "  sdtrace report                 # then read it\n";
+
+struct record_ctx {
+	struct sdt_trace_writer *w;
+	int err; /* first write error */
+	uint64_t samples;
+	uint64_t lost;
+};
+
+static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__event(rc->w, d);
+
+	if (err && !rc->err)
+		rc->err = err;
+	return err;
+}
+
+static int on_sample(void *ctx, const struct sdt_trace_sample *s)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__sample(rc->w, s);
+
+	rc->samples++;
+	if (err && !rc->err)
+		rc->err = err;
+	return err;
+}
+
+static void on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__comm(rc->w, pid, tid, comm);
+
+	if (err && !rc->err)
+		rc->err = err;
+}
+
+static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__lost(rc->w, cpu, count);
+
+	rc->lost += count;
+	if (err && !rc->err)
+		rc->err = err;
+}
+
+/* The wait status as a shell reports it: the exit code, or 128 + the signal. */
+static int shell_status(int ws)
+{
+	if (ws < 0)
+		return 0;
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    REC_SETUP_LONGOPTS,
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct rec_setup s = {.cmd = "record"};
+	struct record_ctx rc = {0};
+	struct sdt_record_sink sink = {
+	    .ctx = &rc,
+	    .on_event_desc = on_event_desc,
+	    .on_sample = on_sample,
+	    .on_comm = on_comm,
+	    .on_lost = on_lost,
+	};
+	struct sdt_trace_meta meta = {0};
+	const char *output = SDT_TRACE_DEFAULT_PATH;
+	char *cmdline = NULL;
+	int c, r, ret = 0, err, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "o:h", longopts, NULL)) != -1) {
+		r = rec_setup_option(&s, c, optarg);
+		if (r == 1)
+			continue;
+		if (r) {
+			ret = r;
+			goto out;
+		}
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			printf(record_usage, rec_setup_usage);
+			ret = cli_finish(0);
+			goto out;
+		default:
+			ret = cli_usage_error("record", "bad option");
+			goto out;
+		}
+	}
+	ret = rec_setup_finish(&s, argc, argv, false);
+	if (ret)
+		goto out;
+
+	cmdline = rec_cmdline(argc + 1, argv - 1);
+	meta.cmdline = cmdline;
+	err = sdt_trace_writer__open(output, &meta, &rc.w);
+	if (err) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	err = sdt_recorder__run(s.rec, &sink);
+	status = sdt_recorder__exit_status(s.rec);
+	if (err && !rc.err) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+	}
+	if (rc.err) {
+		errno = -rc.err;
+		cli_error("cannot write '%s': %s", output, strerror(-rc.err));
+		ret = EXIT_RUNTIME;
+	}
+	err = sdt_trace_writer__finish(rc.w, shell_status(status));
+	rc.w = NULL;
+	if (err && !ret) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+	}
+	fprintf(stderr, "sdtrace: %llu events recorded in '%s'", (unsigned long long)rc.samples,
+		output);
+	if (sdt_recorder__lost(s.rec) || rc.lost)
+		fprintf(stderr, ", %llu LOST (the ring buffer was full: try -m with more pages)",
+			(unsigned long long)(rc.lost ? rc.lost : sdt_recorder__lost(s.rec)));
+	if (status >= 0) {
+		if (WIFSIGNALED(status))
+			fprintf(stderr, "; the command was killed by signal %d", WTERMSIG(status));
+		else
+			fprintf(stderr, "; the command exited with status %d",
+				shell_status(status));
+	}
+	fputc('\n', stderr);
+	ret = cli_finish(ret);
+out:
+	sdt_trace_writer__free(rc.w);
+	free(cmdline);
+	rec_setup_release(&s);
+	return ret;
+}

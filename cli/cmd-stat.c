@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace stat: how often each SDT event fires, counted in the kernel (no ring buffer). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../lib/trace_event.h"
+#include "cli.h"
+#include "json.h"
+#include "record-setup.h"
+
+static const char stat_usage[] =
+    "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [options] -- CMD [ARGS...]\n"
+    "       sdtrace stat -e SPEC... -p PID[,PID...] | -a [--duration SECS]\n"
+    "\n"
+    "Count the hits of each event, in the kernel: no ring buffer, no data file, the cheapest way\n"
+    "to ask \"how often\". Counts are per provider:event (sites with different argument layouts\n"
+    "are added up).\n"
+    "\n"
+    "      --json            one JSON object: {\"events\": [{\"provider\", \"name\", \"count\"}]}\n"
+    "%s"
+    "\n"
+    "examples:\n"
+    "  sdtrace stat -e '%%python:*' -- python3 -c 'import json'\n"
+    "  sdtrace stat -e '%%postgresql:transaction__*' -p $(pgrep -d, postgres) --duration 5\n";
+
+struct stat_row {
+	char *provider;
+	char *name;
+	uint64_t count;
+};
+
+struct stat_ctx {
+	char **provider; /* by event index */
+	char **name;
+	size_t n;
+};
+
+static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
+{
+	struct stat_ctx *sc = ctx;
+	size_t need = (size_t)d->index + 1;
+
+	if (need > sc->n) {
+		char **p = realloc(sc->provider, need * sizeof(*p));
+		char **q;
+
+		if (!p)
+			return -ENOMEM;
+		sc->provider = p;
+		q = realloc(sc->name, need * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		sc->name = q;
+		memset(sc->provider + sc->n, 0, (need - sc->n) * sizeof(*p));
+		memset(sc->name + sc->n, 0, (need - sc->n) * sizeof(*q));
+		sc->n = need;
+	}
+	free(sc->provider[d->index]);
+	free(sc->name[d->index]);
+	sc->provider[d->index] = strdup(d->provider);
+	sc->name[d->index] = strdup(d->name);
+	return sc->provider[d->index] && sc->name[d->index] ? 0 : -ENOMEM;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Add the events' counts up per provider:event, sorted. */
+static size_t collect(const struct stat_ctx *sc, struct sdt_recorder *rec, struct stat_row *rows)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < sc->n && i < sdt_recorder__event_count(rec); i++) {
+		if (!sc->provider[i])
+			continue;
+		for (j = 0; j < n; j++) {
+			if (!strcmp(rows[j].provider, sc->provider[i]) &&
+			    !strcmp(rows[j].name, sc->name[i]))
+				break;
+		}
+		if (j == n) {
+			rows[n].provider = sc->provider[i];
+			rows[n].name = sc->name[i];
+			rows[n].count = 0;
+			n++;
+		}
+		rows[j].count += sdt_recorder__count(rec, i);
+	}
+	qsort(rows, n, sizeof(*rows), cmp_row);
+	return n;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    REC_SETUP_LONGOPTS,
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct rec_setup s = {.cmd = "stat"};
+	struct stat_ctx sc = {0};
+	struct sdt_record_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
+	struct stat_row *rows = NULL;
+	bool json = false;
+	size_t i, n;
+	int c, r, ret = 0, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "h", longopts, NULL)) != -1) {
+		r = rec_setup_option(&s, c, optarg);
+		if (r == 1)
+			continue;
+		if (r) {
+			ret = r;
+			goto out;
+		}
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			printf(stat_usage, rec_setup_usage);
+			ret = cli_finish(0);
+			goto out;
+		default:
+			ret = cli_usage_error("stat", "bad option");
+			goto out;
+		}
+	}
+	ret = rec_setup_finish(&s, argc, argv, true);
+	if (ret)
+		goto out;
+	if (sdt_recorder__run(s.rec, &sink)) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	status = sdt_recorder__exit_status(s.rec);
+	rows = calloc(sc.n ? sc.n : 1, sizeof(*rows));
+	if (!rows) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	n = collect(&sc, s.rec, rows);
+	if (json) {
+		struct json j;
+
+		json_init(&j, stdout, false);
+		json_begin_object(&j);
+		json_key(&j, "events");
+		json_begin_array(&j);
+		for (i = 0; i < n; i++) {
+			json_begin_object(&j);
+			json_key(&j, "provider");
+			json_string(&j, rows[i].provider);
+			json_key(&j, "name");
+			json_string(&j, rows[i].name);
+			json_key(&j, "count");
+			json_uint(&j, rows[i].count);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_key(&j, "exit_status");
+		if (status >= 0 && WIFEXITED(status))
+			json_int(&j, WEXITSTATUS(status));
+		else if (status >= 0 && WIFSIGNALED(status))
+			json_int(&j, 128 + WTERMSIG(status));
+		else
+			json_null(&j);
+		json_end_object(&j);
+		json_newline(&j);
+	} else {
+		printf("%14s  %s\n", "count", "event");
+		for (i = 0; i < n; i++)
+			printf("%14llu  %%%s:%s\n", (unsigned long long)rows[i].count,
+			       rows[i].provider, rows[i].name);
+		if (status >= 0 && WIFSIGNALED(status))
+			fprintf(stderr, "sdtrace: the command was killed by signal %d\n",
+				WTERMSIG(status));
+		else if (status >= 0 && WEXITSTATUS(status))
+			fprintf(stderr, "sdtrace: the command exited with status %d\n",
+				WEXITSTATUS(status));
+	}
+	ret = cli_finish(0);
+out:
+	for (i = 0; i < sc.n; i++) {
+		free(sc.provider[i]);
+		free(sc.name[i]);
+	}
+	free(sc.provider);
+	free(sc.name);
+	free(rows);
+	rec_setup_release(&s);
+	return ret;
+}

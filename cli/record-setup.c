@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/* The options and set-up shared by `record`, `trace` and `stat`. See record-setup.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "record-setup.h"
+
+const char rec_setup_usage[] =
+    "  -e, --event SPEC      what to probe: [PATH:]%provider:event, with globs\n"
+    "                        (%python:gc__*, '%postgresql:query__*'); repeatable\n"
+    "  -x, --exec PATH       look events up in this binary (scanned and cached now)\n"
+    "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
+    "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
+    "      --duration SECS   stop after this long\n"
+    "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
+    "                        (increment and restore in the target's memory)\n"
+    "  -m, --mmap-pages N    ring buffer data pages per CPU (a power of two; default 1024)\n"
+    "  -- CMD [ARGS...]      run CMD, stopped until every probe is armed; stop when it exits\n";
+
+static int add_pids(struct rec_setup *s, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v;
+		pid_t *np;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ','))
+			return cli_usage_error(s->cmd, "'%s' is not a list of process ids", arg);
+		np = realloc(s->pids, (s->npids + 1) * sizeof(*np));
+		if (!np) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		s->pids = np;
+		s->pids[s->npids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 1;
+}
+
+static int push(char ***arr, size_t *n, const char *v)
+{
+	char **na = realloc(*arr, (*n + 1) * sizeof(**arr));
+
+	if (!na)
+		return -ENOMEM;
+	*arr = na;
+	(*arr)[(*n)++] = (char *)v;
+	return 0;
+}
+
+int rec_setup_option(struct rec_setup *s, int c, const char *arg)
+{
+	char *end;
+	double secs;
+	unsigned long pages;
+
+	switch (c) {
+	case 'e':
+		if (push(&s->specs_text, &s->nspecs, arg))
+			goto nomem;
+		return 1;
+	case 'x':
+		if (push(&s->paths, &s->npaths, arg))
+			goto nomem;
+		return 1;
+	case 'p':
+		return add_pids(s, arg);
+	case 'a':
+		s->system_wide = true;
+		return 1;
+	case 'D':
+		secs = strtod(arg, &end);
+		if (*end || !(secs > 0) || secs > 86400.0 * 365)
+			return cli_usage_error(s->cmd,
+					       "--duration: '%s' is not a number of seconds", arg);
+		s->duration_ms = (unsigned int)(secs * 1000 + 0.5);
+		if (!s->duration_ms)
+			s->duration_ms = 1;
+		return 1;
+	case 'S':
+		if (!strcmp(arg, "auto"))
+			s->semaphore = SDT_SEMAPHORE_AUTO;
+		else if (!strcmp(arg, "refctr"))
+			s->semaphore = SDT_SEMAPHORE_REFCTR;
+		else if (!strcmp(arg, "poke"))
+			s->semaphore = SDT_SEMAPHORE_POKE;
+		else
+			return cli_usage_error(s->cmd,
+					       "--semaphore: expected auto, refctr or poke");
+		return 1;
+	case 'm':
+		pages = strtoul(arg, &end, 10);
+		if (*end || !pages || (pages & (pages - 1)) || pages > (1ul << 20))
+			return cli_usage_error(s->cmd, "--mmap-pages: '%s' is not a power of two",
+					       arg);
+		s->ring_pages = pages;
+		return 1;
+	default:
+		return 0;
+	}
+nomem:
+	cli_error("out of memory");
+	return EXIT_RUNTIME;
+}
+
+char *rec_cmdline(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s;
+	for (i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		memcpy(p, argv[i], n);
+		p += n;
+		*p++ = i + 1 < argc ? ' ' : '\0';
+	}
+	if (!argc)
+		*s = '\0';
+	return s;
+}
+
+static void notify(const char *msg, void *ctx)
+{
+	(void)ctx;
+	cli_warn("%s", msg);
+}
+
+/* The executable a command would run: argv[0] through $PATH, as execvp finds it. */
+static char *find_executable(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", name) <
+			(int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return realpath(buf, NULL);
+		path += n + (colon ? 1 : 0);
+	}
+	return NULL;
+}
+
+/* Parse the specs; those without a binary are tied to each of @paths when there are any. */
+static int parse_specs(struct rec_setup *s, char **paths, size_t npaths)
+{
+	size_t i, j, n = 0, total;
+	char *text;
+
+	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
+		sdt_spec__free(s->specs[i]);
+	free(s->specs);
+	s->nspecs_parsed = 0;
+	total = s->nspecs * (npaths ? npaths : 1);
+	s->specs = calloc(total ? total : 1, sizeof(*s->specs));
+	if (!s->specs) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < s->nspecs; i++) {
+		struct sdt_spec *sp;
+
+		if (sdt_spec__parse(s->specs_text[i], &sp)) {
+			s->nspecs_parsed = n;
+			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
+		}
+		if (sdt_spec__path(sp) || !npaths) {
+			s->specs[n++] = sp;
+			continue;
+		}
+		sdt_spec__free(sp);
+		for (j = 0; j < npaths; j++) {
+			const char *t = s->specs_text[i];
+
+			if (asprintf(&text, "%s:%%%s", paths[j], t[0] == '%' ? t + 1 : t) < 0) {
+				s->nspecs_parsed = n;
+				cli_error("out of memory");
+				return EXIT_RUNTIME;
+			}
+			if (sdt_spec__parse(text, &s->specs[n])) {
+				free(text);
+				s->nspecs_parsed = n;
+				return cli_usage_error(s->cmd, "%s", sdt_errmsg());
+			}
+			free(text);
+			n++;
+		}
+	}
+	s->nspecs_parsed = n;
+	return 0;
+}
+
+/* Scan and cache the binaries named with -x or inline, so that later lookups by name find them. */
+static int cache_named(struct sdt_cache *c, struct rec_setup *s)
+{
+	enum sdt_cache_result res;
+	size_t i;
+
+	for (i = 0; i < s->nspecs_parsed; i++) {
+		const char *p = sdt_spec__path(s->specs[i]);
+
+		if (!p)
+			continue;
+		if (sdt_cache__add(c, p, &res) < 0) {
+			cli_error("%s", sdt_errmsg());
+			return EXIT_RUNTIME;
+		}
+		if (res == SDT_CACHE_NOT_ELF || res == SDT_CACHE_SKIPPED) {
+			cli_error("'%s': not an ELF file", p);
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+static int resolve(struct rec_setup *s)
+{
+	SDT_OPTS(sdt_resolve_opts, ro, .notify = notify);
+	struct sdt_cache *c = NULL;
+	char *exe = NULL;
+	int err, ret = EXIT_RUNTIME;
+
+	err = sdt_cache__open(cli.cache_dir, NULL, &c);
+	if (err) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
+	ret = parse_specs(s, s->paths, s->npaths);
+	if (ret)
+		goto out;
+	ret = cache_named(c, s);
+	if (ret)
+		goto out;
+	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets, &s->ntargets);
+	if (err == -ENOENT && !s->npaths && (s->argv || s->npids == 1)) {
+		/* Not in the cache: the command's executable (or the process's) may have it. */
+		char link[64], *saved = strdup(sdt_errmsg());
+
+		if (s->argv) {
+			exe = find_executable(s->argv[0]);
+		} else {
+			snprintf(link, sizeof(link), "/proc/%d/exe", (int)s->pids[0]);
+			exe = realpath(link, NULL);
+		}
+		if (exe && !parse_specs(s, &exe, 1) && !cache_named(c, s))
+			err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets,
+						 &s->ntargets);
+		if (err == -ENOENT && saved) {
+			/* the first message: it names what was looked for and where */
+			cli_error("%s", saved);
+			free(saved);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		free(saved);
+	}
+	if (err) {
+		cli_error("%s", sdt_errmsg());
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	ret = 0;
+out:
+	free(exe);
+	sdt_cache__free(c);
+	return ret;
+}
+
+int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
+{
+	SDT_OPTS(sdt_record_opts, ro);
+	char *stale = NULL;
+	size_t i;
+	int n, ret;
+
+	if (optind < argc)
+		s->argv = argv + optind;
+	if (!s->nspecs)
+		return cli_usage_error(s->cmd, "say what to probe with -e %%provider:event");
+	if (!!s->argv + !!s->npids + s->system_wide != 1)
+		return cli_usage_error(s->cmd,
+				       s->argv || s->npids || s->system_wide
+					   ? "give only one of -- CMD, -p PID and -a"
+					   : "say what to %s: -- CMD, -p PID or -a",
+				       s->cmd);
+
+	n = sdt_record__remove_stale(&stale);
+	if (n > 0)
+		cli_warn("removed %d uprobe group%s left by a killed sdtrace: %s", n,
+			 n == 1 ? "" : "s", stale ? stale : "");
+	free(stale);
+
+	ret = resolve(s);
+	if (ret)
+		return ret;
+
+	ro.argv = s->argv;
+	ro.pids = s->pids;
+	ro.npids = s->npids;
+	ro.system_wide = s->system_wide;
+	ro.semaphore = s->semaphore;
+	ro.count_only = count_only;
+	ro.ring_pages = s->ring_pages;
+	ro.duration_ms = s->duration_ms;
+	if (sdt_recorder__new(&ro, &s->rec)) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < s->ntargets; i++) {
+		struct sdt_target *t = &s->targets[i];
+
+		if (sdt_recorder__add(s->rec, t->file, t->sites, t->nsites)) {
+			cli_error("%s", sdt_errmsg());
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+void rec_setup_release(struct rec_setup *s)
+{
+	size_t i;
+
+	sdt_recorder__free(s->rec);
+	sdt_targets_free(s->targets, s->ntargets);
+	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
+		sdt_spec__free(s->specs[i]);
+	free(s->specs);
+	free(s->specs_text);
+	free(s->paths);
+	free(s->pids);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `record`, `trace` and `stat` share: the options that say what to probe and where
+ * (-e, -x, -p, -a, --duration, --semaphore, -- CMD), resolving the event specs to binaries and
+ * sites through the cache, and a recorder set up with them.
+ */
+#ifndef SDTRACE_RECORD_SETUP_H
+#define SDTRACE_RECORD_SETUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "sdtrace/sdtrace.h"
+
+struct rec_setup {
+	const char *cmd; /* "record", "trace", "stat": for messages */
+	/* from the command line */
+	char **specs_text;
+	size_t nspecs;
+	char **paths; /* -x */
+	size_t npaths;
+	pid_t *pids;
+	size_t npids;
+	bool system_wide;
+	unsigned int duration_ms;
+	enum sdt_semaphore_method semaphore;
+	size_t ring_pages;
+	char **argv; /* the command, NULL-terminated, or NULL */
+	/* resolved */
+	struct sdt_spec **specs; /* parsed; with -x, one per spec and binary */
+	size_t nspecs_parsed;
+	struct sdt_target *targets;
+	size_t ntargets;
+	struct sdt_recorder *rec;
+};
+
+/*
+ * Handle one option shared by the three commands (getopt's @c and optarg). Returns 1 when it was
+ * one of ours, 0 when not, or EXIT_USAGE after printing the usage error.
+ */
+int rec_setup_option(struct rec_setup *s, int c, const char *arg);
+/* Long options of the shared set, for getopt_long; the short ones are "e:x:p:a". */
+#define REC_SETUP_LONGOPTS                                                                         \
+	{"event", required_argument, NULL, 'e'}, {"exec", required_argument, NULL, 'x'},           \
+	    {"pid", required_argument, NULL, 'p'}, {"all-cpus", no_argument, NULL, 'a'},           \
+	    {"duration", required_argument, NULL, 'D'},                                            \
+	    {"semaphore", required_argument, NULL, 'S'},                                           \
+	{                                                                                          \
+		"mmap-pages", required_argument, NULL, 'm'                                         \
+	}
+#define REC_SETUP_SHORTOPTS "e:x:p:am:"
+/* The usage lines of the shared options. */
+extern const char rec_setup_usage[];
+
+/*
+ * After getopt: take the command (argv[optind..]), check the combination, resolve the specs and
+ * build the recorder (s->rec) with @count_only. Prints what went wrong; returns 0, EXIT_USAGE or
+ * EXIT_RUNTIME.
+ */
+int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
+void rec_setup_release(struct rec_setup *s);
+
+/* The command line as one string (for the recording's metadata); malloc'ed. */
+char *rec_cmdline(int argc, char **argv);
+
+#endif
