@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# sdtrace list, the command line: text lines that can be given back as patterns, globs and perf's
+# sdt_ prefix, -v (sites, arguments, reasons), --json (valid, exactly the documented keys), exit
+# codes (0 ok, 1 runtime error, 2 usage error), one error line per failure, --help, and a closed
+# pipe.
+. "$(dirname "$0")/lib.sh"
+need_cmd python3
+PY=/usr/bin/python3.11
+need_file "$PY"
+INLINE=$PROGS_DIR/prog-inline
+need_file "$INLINE" "$PROGS_DIR/prog-longdouble" "$PROGS_DIR/prog-nonotes"
+
+# run OUT ERR ARGS...: sdtrace's stdout, stderr and exit code in files; $rc.
+run() {
+	_o=$1 _e=$2
+	shift 2
+	"$SDTRACE" "$@" >"$_o" 2>"$_e"
+	rc=$?
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# ---- text output: PATH:%provider:event, fed back as a pattern ----------------------------------
+run "$T/all" "$T/err" list -x "$PY"
+check_eq "python: exit 0" 0 "$rc"
+check_eq "python: nothing on stderr" "" "$(cat "$T/err")"
+check_eq "python: 8 probes, one line each" 8 "$(lines "$T/all")"
+check "python: every line is PATH:%provider:event" \
+	sh -c "! grep -v '^/usr/bin/python3\.11:%python:[a-z_]*\$' '$T/all'"
+check "python: gc__start is listed" grep -qx "$PY:%python:gc__start" "$T/all"
+ok=0
+while read -r line; do
+	"$SDTRACE" list "$line" >"$T/one" 2>&1
+	[ "$(cat "$T/one")" = "$line" ] && ok=$((ok + 1))
+done <"$T/all"
+check_eq "python: each line, given back as a pattern, lists exactly itself" 8 "$ok"
+
+# One provider:event with three sites is one line (-v shows the three sites).
+run "$T/out" "$T/err" list -x "$INLINE"
+check_eq "prog-inline: one line per provider:event" \
+	"$INLINE:%inline:hit
+$INLINE:%inline:once" "$(cat "$T/out")"
+
+# ---- patterns ---------------------------------------------------------------------------------
+gc="$PY:%python:gc__done
+$PY:%python:gc__start"
+check_eq "pattern %python:gc__*" "$gc" "$("$SDTRACE" list -x "$PY" '%python:gc__*')"
+check_eq "pattern *:gc__*" "$gc" "$("$SDTRACE" list -x "$PY" '*:gc__*')"
+check_eq "pattern python:gc__* (no %)" "$gc" "$("$SDTRACE" list -x "$PY" 'python:gc__*')"
+check_eq "pattern sdt_python:gc__start (perf's group)" "$PY:%python:gc__start" \
+	"$("$SDTRACE" list -x "$PY" sdt_python:gc__start)"
+check_eq "pattern %python alone lists all 8" 8 "$("$SDTRACE" list -x "$PY" %python | wc -l)"
+check_eq "pattern %python:line__* matches nothing, exit 0" ":0" \
+	"$("$SDTRACE" list -x "$PY" '%python:line__*'):$?"
+check_eq "two patterns: the union" "$PY:%python:gc__start
+$PY:%python:line" "$("$SDTRACE" list -x "$PY" %python:gc__start %python:line)"
+check_eq "pattern with the binary inline" "$PY:%python:gc__start" \
+	"$("$SDTRACE" list "$PY:%python:gc__start")"
+check_eq "two -x files" "$INLINE:%inline:hit
+$INLINE:%inline:once
+$PY:%python:gc__start" "$("$SDTRACE" list -x "$INLINE" -x "$PY" '%inline:*' %python:gc__start)"
+
+# ---- -v: sites and arguments, and why an argument cannot be fetched ----------------------------
+run "$T/v" "$T/err" list -x "$INLINE" -v %inline:hit
+check_eq "-v: exit 0" 0 "$rc"
+check_eq "-v: three sites of inline:hit" 3 "$(grep -c '^  site [123]: address 0x[0-9a-f]*, file offset 0x' "$T/v")"
+check_eq "-v: two arguments per site" 6 "$(grep -c '^    arg[12] ' "$T/v")"
+check "-v: a register argument and its fetcharg" grep -Eq '^    arg1 +-4@%e[bc]x +%[bc]x:s32' "$T/v"
+run "$T/v" "$T/err" list -x "$PROGS_DIR/prog-longdouble" -v
+check "-v: a long double is unavailable, with the reason" \
+	grep -Eq '^    arg1 +16f@-[0-9]+\(%rbp\) +unavailable: .*[a-z]' "$T/v"
+check "-v: the next argument is still fetched" grep -Eq '^    arg2 +-4@-[0-9]+\(%rbp\) +-[0-9]+\(%bp\):s32' "$T/v"
+run "$T/v" "$T/err" list -x "$PY" -v %python:gc__start
+check "-v: a semaphore and its file offset" \
+	grep -Eq '^  site 1: .*, semaphore 0x[0-9a-f]+ \(file offset 0x[0-9a-f]+\)' "$T/v"
+
+# ---- --json --------------------------------------------------------------------------------------
+cat >"$T/keys.py" <<'EOS'
+import json, sys
+SITE = {"provider", "name", "path", "build_id", "address", "file_offset", "semaphore",
+        "semaphore_offset", "args"}
+ARG = {"spec", "size", "signed", "float", "fetch"}
+j = json.load(sys.stdin)
+assert isinstance(j, list), "not an array"
+assert len(j) == int(sys.argv[1]), f"{len(j)} sites, expected {sys.argv[1]}"
+unavail = 0
+for s in j:
+    assert set(s) == SITE, f"site keys {sorted(s)}"
+    for a in s["args"]:
+        if a["fetch"] is None:
+            assert set(a) == ARG | {"unavailable"} and a["unavailable"], f"arg keys {sorted(a)}"
+            unavail += 1
+        else:
+            assert set(a) == ARG, f"arg keys {sorted(a)}"
+print(unavail)
+EOS
+run "$T/j" "$T/err" list -x "$PY" --json
+check_eq "--json: exit 0" 0 "$rc"
+check "--json: valid JSON (python3 -m json.tool)" python3 -m json.tool "$T/j"
+check "--json python: 8 sites with exactly the documented keys" python3 "$T/keys.py" 8 <"$T/j"
+run "$T/j" "$T/err" list -x "$PROGS_DIR/prog-longdouble" --json
+check_eq "--json long double: 'fetch' null and 'unavailable' given" 1 \
+	"$(python3 "$T/keys.py" 1 <"$T/j" 2>&1)"
+run "$T/j" "$T/err" list -x "$INLINE" --json %inline:hit
+check "--json inline:hit: 3 sites" python3 "$T/keys.py" 3 <"$T/j"
+run "$T/j" "$T/err" list -x "$PY" --json '%nothing:*'
+check_eq "--json, nothing matches: an empty array" "[]" "$(tr -d ' \n' <"$T/j")"
+
+# ---- files without probes, missing files, non-ELF files -----------------------------------------
+run "$T/out" "$T/err" list -x "$PROGS_DIR/prog-nonotes"
+check_eq "no notes: exit 0" 0 "$rc"
+check_eq "no notes: empty output" "" "$(cat "$T/out" "$T/err")"
+run "$T/out" "$T/err" list -x "$T/missing"
+check_eq "missing file: exit 1" 1 "$rc"
+check_eq "missing file: nothing on stdout" "" "$(cat "$T/out")"
+check_eq "missing file: one error line" 1 "$(lines "$T/err")"
+check "missing file: the error names the file" grep -q "^sdtrace: error: .*'$T/missing'" "$T/err"
+printf 'not an ELF file\n' >"$T/text"
+run "$T/out" "$T/err" list -x "$T/text"
+check_eq "non-ELF file: exit 1" 1 "$rc"
+check_eq "non-ELF file: one error line" 1 "$(lines "$T/err")"
+check "non-ELF file: the error names the file" grep -q "^sdtrace: error: .*'$T/text'" "$T/err"
+run "$T/out" "$T/err" list -x "$T/missing" -x "$PY" %python:gc__start
+check_eq "missing file then a good one: exit 1, the good one still listed" \
+	"1 $PY:%python:gc__start" "$rc $(cat "$T/out")"
+run "$T/out" "$T/err" list -x "$T"
+check_eq "a directory: exit 1" 1 "$rc"
+
+# ---- usage errors: exit 2, nothing on stdout ----------------------------------------------------
+for args in "-x $PY a\ b" "-x $PY %py:x:y:z" "-p notanumber" "-p 0" "-p 1 -x $PY" "-x" \
+	"--no-such-option -x $PY"; do
+	eval "run \"\$T/out\" \"\$T/err\" list $args"
+	check_eq "usage error 'list $args': exit 2" 2 "$rc"
+	check_eq "usage error 'list $args': nothing on stdout" "" "$(cat "$T/out")"
+	check "usage error 'list $args': a message on stderr" test -s "$T/err"
+done
+# With neither -x nor -p, list reads the cache (SDTRACE_CACHE_DIR=$T/cache, empty here).
+run "$T/out" "$T/err" list
+check_eq "no -x/-p: the (empty) cache, exit 0" "0:" "$rc:$(cat "$T/out")"
+
+# ---- help ----------------------------------------------------------------------------------------
+run "$T/help" "$T/err" list --help
+check_eq "--help: exit 0" 0 "$rc"
+check "--help: usage on stdout" grep -q '^usage: sdtrace list -x PATH' "$T/help"
+check_eq "--help: nothing on stderr" "" "$(cat "$T/err")"
+run "$T/help2" "$T/err" help list
+check_eq "help list: exit 0" 0 "$rc"
+check "'sdtrace help list' prints the same as 'list --help'" cmp "$T/help" "$T/help2"
+
+# ---- a closed pipe: no message ----------------------------------------------------------------
+JVM=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+[ -f "$JVM" ] || JVM=$PROGS_DIR/libprog-lib.so
+for opt in "" "-v" "--json"; do
+	{
+		"$SDTRACE" list -x "$JVM" $opt 2>"$T/err"
+		echo $? >"$T/rc"
+	} | head -c 1 >"$T/first"
+	check_eq "closed pipe ($opt): no message on stderr" "" "$(cat "$T/err")"
+	check_eq "closed pipe ($opt): the output began" 1 "$(wc -c <"$T/first" | tr -d ' ')"
+	# SIGPIPE ignored: the write fails with EPIPE, which is not worth a message either.
+	(
+		trap '' PIPE
+		{
+			"$SDTRACE" list -x "$JVM" $opt 2>"$T/err"
+			echo $? >"$T/rc"
+		} | head -c 1 >/dev/null
+	)
+	check_eq "closed pipe, SIGPIPE ignored ($opt): no message on stderr" "" "$(cat "$T/err")"
+done
+finish
