@@ -974,6 +974,16 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	return 0;
 }
 
+/* A tid stored as zigzag (tid - pid): -1 when it is no 32-bit id (and no signed overflow). */
+static int64_t task_id(struct cur *c, uint64_t pid)
+{
+	int64_t d = unzigzag(get_varint(c));
+
+	if (c->bad || d < -(int64_t)UINT32_MAX || d > (int64_t)UINT32_MAX)
+		return -1;
+	return (int64_t)pid + d;
+}
+
 /* The thread-name table: open addressing on tid, no deletion. */
 static struct comm_entry *comm_slot(struct comm_entry *tab, size_t cap, uint32_t tid)
 {
@@ -1029,7 +1039,7 @@ static const char *comm_get(const struct sdt_trace_reader *r, uint32_t tid)
 static int parse_comm(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	uint64_t pid = get_bounded(c, UINT32_MAX), n;
-	int64_t tid = (int64_t)pid + unzigzag(get_varint(c));
+	int64_t tid = task_id(c, pid);
 	int err;
 
 	n = get_bounded(c, COMM_LEN);
@@ -1080,7 +1090,7 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 
 		r->prev_cpu = (uint32_t)get_bounded(c, UINT32_MAX);
 		r->prev_pid = (uint32_t)get_bounded(c, UINT32_MAX);
-		tid = (int64_t)r->prev_pid + unzigzag(get_varint(c));
+		tid = task_id(c, r->prev_pid);
 		if (tid < 0 || tid > UINT32_MAX)
 			c->bad = true;
 		r->prev_tid = (uint32_t)tid;
