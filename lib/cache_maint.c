@@ -42,6 +42,10 @@ static int collect_link(const char *bid, const char *path, void *ctx)
 	struct collect *col = ctx;
 	struct sdt_cache_entry e = {0};
 
+	/* perf's pseudo-files ([kernel.kallsyms], [vdso]) are not files: not ours to judge */
+	if (path[1] == '[')
+		return 0;
+
 	e.build_id = sdt_strdup(bid);
 	e.path = sdt_strdup(path);
 	if (!e.build_id || !e.path ||
@@ -70,9 +74,11 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	char *text = NULL, *bid = NULL;
 	size_t len, i;
 	bool stat_ok = false;
+	int err;
 
-	if (sdt_cache_read_entry_file(c, e->path, e->build_id, "probes", &text, &len) ||
-	    sdt_probes_parse(text, len, &p)) {
+	/* no probes file: an entry perf made for another purpose (perf record), without SDT */
+	err = sdt_cache_read_entry_file(c, e->path, e->build_id, "probes", &text, &len);
+	if ((err && err != -ENOENT) || (!err && sdt_probes_parse(text, len, &p))) {
 		e->state = SDT_ENTRY_BROKEN;
 		goto out;
 	}
@@ -268,7 +274,11 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	for (i = 0; i < n && !err; i++) {
 		char *bid = NULL;
 
-		if (e[i].state == SDT_ENTRY_OK)
+		/*
+		 * Only what the SDT cache is about: perf also caches every DSO it recorded (no
+		 * events), which `perf report` of old recordings still needs.
+		 */
+		if (e[i].state == SDT_ENTRY_OK || (!e[i].ours && !e[i].nevents))
 			continue;
 		/* touched but the same build: keep it */
 		if (e[i].state == SDT_ENTRY_CHANGED && !sdt_cache_file_build_id(e[i].path, &bid) &&
@@ -306,7 +316,7 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 		enum sdt_cache_result res = SDT_CACHE_UNCHANGED;
 		char *bid = NULL;
 
-		if (e[i].state != SDT_ENTRY_CHANGED)
+		if (e[i].state != SDT_ENTRY_CHANGED || (!e[i].ours && !e[i].nevents))
 			continue;
 		err = refresh(c, &e[i], &res, &bid);
 		if (err) {
@@ -414,8 +424,24 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 
 	if (!rel)
 		return;
+	err = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
+	if (err < 0) {
+		k->problems++;
+		if (k->repair && !sdt_cache_remove_entry(k->c, e->path, e->build_id))
+			report(k->fn, k->ctx, "removed the dangling link of '%s' (%s)", e->path,
+			       e->build_id);
+		else
+			report(k->fn, k->ctx,
+			       "'%s' (%s): the link points to no entry directory (%s)", e->path,
+			       e->build_id, strerror(-err));
+		free(rel);
+		return;
+	}
+	close(err);
 	err = sdt_cache_read_entry_file(k->c, e->path, e->build_id, "probes", &text, &len);
-	if (err)
+	if (err == -ENOENT)
+		; /* perf's entry of a DSO without SDT notes: fine */
+	else if (err)
 		why = sdt_asprintf("no readable probes file (%s)", strerror(-err));
 	else if (sdt_probes_parse(text, len, &p) || p.bad_lines)
 		why = sdt_asprintf("%zu malformed lines in its probes file", p.bad_lines);

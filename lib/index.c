@@ -445,7 +445,7 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 }
 
 /* Open the index file and check magic, end marker and stamp. */
-static int try_open(const struct sdt_cache *c, struct sdt_index **out)
+static int try_open_stamp(const struct sdt_cache *c, struct sdt_index **out, bool check_fresh)
 {
 	struct sdt_index *idx;
 	const char *val;
@@ -474,7 +474,7 @@ static int try_open(const struct sdt_cache *c, struct sdt_index **out)
 		goto fail;
 	if (get_value(&idx->cdb, "\1stamp", &val, &len))
 		goto fail;
-	err = check_stamp(c, val, len);
+	err = check_fresh ? check_stamp(c, val, len) : 0;
 	if (err)
 		goto fail;
 	*out = idx;
@@ -482,6 +482,11 @@ static int try_open(const struct sdt_cache *c, struct sdt_index **out)
 fail:
 	sdt_index_close(idx);
 	return err;
+}
+
+static int try_open(const struct sdt_cache *c, struct sdt_index **out)
+{
+	return try_open_stamp(c, out, true);
 }
 
 void sdt_index_close(struct sdt_index *idx)
@@ -520,12 +525,13 @@ int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
 	if (try_open(c, out)) {
 		err = write_index(c);
 		if (!err) {
-			err = try_open(c, out);
 			if (rebuilt)
 				*rebuilt = true;
-			/* changed again meanwhile: what we just wrote is still the best we have */
-			if (err == -ESTALE)
-				err = 0;
+			/*
+			 * The cache may have changed again since the walk; what we just wrote is
+			 * still the best we have (and the next open rebuilds it): no stamp check.
+			 */
+			err = try_open_stamp(c, out, false);
 		}
 		if (err) {
 			sdt_lock_release(lock);

@@ -123,7 +123,7 @@ enum sdt_entry_state {
 	SDT_ENTRY_OK,	   /* the file on disk is the one cached */
 	SDT_ENTRY_CHANGED, /* the file changed (another build-id, or size/mtime/inode differ) */
 	SDT_ENTRY_GONE,	   /* no file at the path */
-	SDT_ENTRY_BROKEN,  /* the entry's probes file is missing or unreadable */
+	SDT_ENTRY_BROKEN,  /* the entry's probes file is unreadable or malformed */
 };
 
 struct sdt_cache_entry {
@@ -135,7 +135,10 @@ struct sdt_cache_entry {
 	enum sdt_entry_state state;
 };
 
-/* Every entry, sorted by path then build-id; free with sdt_cache_entries_free(). */
+/*
+ * Every entry, sorted by path then build-id; free with sdt_cache_entries_free(). An entry without
+ * a `probes` file (perf's cache of a DSO it recorded) has no events and is not broken.
+ */
 SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
 SDT_API void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n);
 
@@ -148,7 +151,12 @@ SDT_API int sdt_cache__remove(struct sdt_cache *c, const char *path_or_build_id)
 /* Told what maintenance did: one line per entry touched or problem found. */
 typedef void (*sdt_cache_report_fn)(const char *msg, void *ctx);
 
-/* Drop entries whose file is gone or changed. Returns the number dropped or -errno. */
+/*
+ * Drop entries whose file is gone or changed. Only entries with SDT events or written by sdtrace:
+ * perf also caches every DSO it recorded (no `probes` events) for `perf report` of old data,
+ * and perf's pseudo-files ([kernel.kallsyms], [vdso]) are never listed or touched.
+ * Returns the number dropped or -errno.
+ */
 SDT_API int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx);
 /*
  * Rescan files whose size/mtime/inode or build-id changed: a new build replaces the old entry,

@@ -371,6 +371,40 @@ static void test_check_repair(void **state)
 	free(bid);
 }
 
+/*
+ * perf's own entries that are not about SDT: its pseudo-files and the DSOs `perf record` cached
+ * (an elf, no probes). Listed or not, they are not broken, and purge never drops them.
+ */
+static void test_perf_foreign_entries(void **state)
+{
+	struct sdt_cache_entry *e;
+	struct sdt_cache *c;
+	size_t n;
+
+	(void)state;
+	sh("mkdir -p '%s/.build-id/aa' '%s/[kernel.kallsyms]/aaaa0000' '%s/gone/lib.so/aaaa1111' "
+	   "&& "
+	   "ln -s '../../[kernel.kallsyms]/aaaa0000' '%s/.build-id/aa/aa0000' && "
+	   "ln -s ../../gone/lib.so/aaaa1111 '%s/.build-id/aa/aa1111' && "
+	   "echo elf > '%s/gone/lib.so/aaaa1111/elf' && echo k > "
+	   "'%s/[kernel.kallsyms]/aaaa0000/kallsyms'",
+	   root, root, root, root, root, root, root);
+	assert_int_equal(sdt_cache__open(root, NULL, &c), 0);
+	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].path, "/gone/lib.so");
+	assert_int_equal(e[0].nevents, 0);
+	assert_int_equal(e[0].state, SDT_ENTRY_GONE);
+	sdt_cache_entries_free(e, n);
+	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 0);
+	assert_int_equal(sdt_cache__update(c, NULL, NULL), 0);
+	assert_int_equal(sdt_cache__check(c, true, NULL, NULL), 0);
+	sh("test -L '%s/.build-id/aa/aa1111' && test -f '%s/gone/lib.so/aaaa1111/elf' && "
+	   "test -L '%s/.build-id/aa/aa0000'",
+	   root, root, root);
+	sdt_cache__free(c);
+}
+
 /* A symlink planted inside the cache is never followed for writing. */
 static void test_planted_symlink(void **state)
 {
