@@ -218,7 +218,7 @@ static int parse_specs(struct rec_setup *s, char **paths, size_t npaths)
 }
 
 /* Scan and cache the binaries named with -x or inline, so that later lookups by name find them. */
-static int cache_named(struct sdt_cache *c, struct rec_setup *s)
+static int cache_named(struct sdt_cache *c, struct rec_setup *s, bool quiet)
 {
 	enum sdt_cache_result res;
 	size_t i;
@@ -229,11 +229,13 @@ static int cache_named(struct sdt_cache *c, struct rec_setup *s)
 		if (!p)
 			continue;
 		if (sdt_cache__add(c, p, &res) < 0) {
-			cli_error("%s", sdt_errmsg());
+			if (!quiet)
+				cli_error("%s", sdt_errmsg());
 			return EXIT_RUNTIME;
 		}
 		if (res == SDT_CACHE_NOT_ELF || res == SDT_CACHE_SKIPPED) {
-			cli_error("'%s': not an ELF file", p);
+			if (!quiet)
+				cli_error("'%s': not an ELF file", p);
 			return EXIT_RUNTIME;
 		}
 	}
@@ -255,7 +257,7 @@ static int resolve(struct rec_setup *s)
 	ret = parse_specs(s, s->paths, s->npaths);
 	if (ret)
 		goto out;
-	ret = cache_named(c, s);
+	ret = cache_named(c, s, false);
 	if (ret)
 		goto out;
 	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets, &s->ntargets);
@@ -269,7 +271,7 @@ static int resolve(struct rec_setup *s)
 			snprintf(link, sizeof(link), "/proc/%d/exe", (int)s->pids[0]);
 			exe = realpath(link, NULL);
 		}
-		if (exe && !parse_specs(s, &exe, 1) && !cache_named(c, s))
+		if (exe && !parse_specs(s, &exe, 1) && !cache_named(c, s, true))
 			err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets,
 						 &s->ntargets);
 		if (err == -ENOENT && saved) {
