@@ -434,6 +434,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_check_repair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_perf_foreign_entries, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
