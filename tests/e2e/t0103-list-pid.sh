@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# sdtrace list -p PID: the probes of a running process's executable and libraries (prog-wait,
+# linked with libprog-lib.so), with paths as the process sees them; a process whose executable
+# was deleted after it started ("(deleted)", still listed through /proc/PID/map_files); a pid
+# that does not exist.
+. "$(dirname "$0")/lib.sh"
+WAIT=$PROGS_DIR/prog-wait
+need_file "$WAIT" "$PROGS_DIR/libprog-lib.so" /proc/self/maps
+need_cmd python3
+
+# start_wait PROGRAM NAME: start PROGRAM in the background, killed at exit; sets $pid.
+start_wait() {
+	"$1" "$T/$2.pid" >"$T/$2.out" 2>&1 &
+	pid=$!
+	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+	i=0
+	while [ ! -s "$T/$2.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s "$T/$2.pid" ] || {
+		fail "$2 started" "no pid file after 10 s: $(cat "$T/$2.out")"
+		finish
+	}
+	check_eq "$2 wrote its pid" "$pid" "$(cat "$T/$2.pid")"
+}
+
+exe=$(readlink -f "$WAIT")
+lib=$(readlink -f "$PROGS_DIR/libprog-lib.so")
+start_wait "$WAIT" wait
+
+"$SDTRACE" list -p "$pid" >"$T/out" 2>"$T/err"
+check_eq "list -p: exit 0" 0 "$?"
+check_eq "list -p: nothing on stderr" "" "$(cat "$T/err")"
+check "list -p: the executable's probe, its path as the process sees it" \
+	grep -qx "$exe:%wait:tick" "$T/out"
+check "list -p: the library's probe lib:call" grep -qx "$lib:%lib:call" "$T/out"
+check "list -p: the library's gated probe lib:gated" grep -qx "$lib:%lib:gated" "$T/out"
+check "list -p: no /proc path shown" sh -c "! grep -q '^/proc/' '$T/out'"
+check "list -p: the executable is listed before its library" \
+	sh -c "grep -n . '$T/out' | grep -q '^1:$exe:'"
+check_eq "list -p with a pattern" "$lib:%lib:call
+$lib:%lib:gated" "$("$SDTRACE" list -p "$pid" '%lib:*')"
+check_eq "list -p with perf's group name" "$exe:%wait:tick" \
+	"$("$SDTRACE" list -p "$pid" sdt_wait:tick)"
+
+"$SDTRACE" list -p "$pid" --json '%lib:*' '%wait:*' >"$T/j" 2>"$T/err"
+check_eq "list -p --json: exit 0" 0 "$?"
+check_eq "list -p --json: the paths, one per site" "$exe $lib $lib" \
+	"$(python3 -c 'import json,sys; print(*[s["path"] for s in json.load(sys.stdin)])' <"$T/j")"
+# The same sites and build-ids as listing the files themselves.
+"$SDTRACE" list -x "$exe" -x "$lib" --json >"$T/jx"
+check_eq "list -p --json: the same sites as list -x of the two files" \
+	"$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))' <"$T/jx")" \
+	"$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))' <"$T/j")"
+"$SDTRACE" list -p "$pid" -v '%lib:gated' >"$T/v"
+check "list -p -v: lib:gated has a semaphore with its file offset" \
+	grep -Eq '^  site 1: .*semaphore 0x[0-9a-f]+ \(file offset 0x[0-9a-f]+\)' "$T/v"
+
+# The process still works: one round of probes (untraced: the gated one stays quiet).
+kill -USR1 "$pid"
+i=0
+while ! grep -q 'lib:call' "$T/wait.out" && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check_eq "prog-wait fired its probes on SIGUSR1" "ready $pid
+probe wait:tick arg1=0
+probe lib:call arg1=0 arg2=libprog" "$(cat "$T/wait.out")"
+
+# ---- an executable deleted after it started --------------------------------------------------
+if [ "$(id -u)" != 0 ]; then
+	say "SKIP: the deleted-executable checks read /proc/PID/map_files, which needs root"
+else
+	cp "$WAIT" "$T/prog-gone"
+	start_wait "$T/prog-gone" gone
+	rm "$T/prog-gone"
+	check "the copy is gone" test ! -e "$T/prog-gone"
+	"$SDTRACE" list -p "$pid" >"$T/out" 2>"$T/err"
+	check_eq "deleted: exit 0" 0 "$?"
+	check "deleted: listed as '(deleted)', with its probe" \
+		grep -qx "$T/prog-gone (deleted):%wait:tick" "$T/out"
+	check "deleted: the library is still listed" grep -qx "$lib:%lib:call" "$T/out"
+	check "deleted: a warning names the file" grep -q "^sdtrace: warning: .*'$T/prog-gone'" "$T/err"
+	"$SDTRACE" list -p "$pid" --json '%wait:*' >"$T/j" 2>/dev/null
+	check_eq "deleted --json: the path and the same build-id as the original" \
+		"$T/prog-gone (deleted) $("$SDTRACE" list -x "$WAIT" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["build_id"])')" \
+		"$(python3 -c 'import json,sys; s=json.load(sys.stdin)[0]; print(s["path"], s["build_id"])' <"$T/j")"
+fi
+
+# ---- a process that does not exist --------------------------------------------------------------
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+if [ -e "/proc/$dead" ]; then
+	say "SKIP: pid $dead was reused at once"
+else
+	"$SDTRACE" list -p "$dead" >"$T/out" 2>"$T/err"
+	check_eq "no such process: exit 1" 1 "$?"
+	check_eq "no such process: nothing on stdout" "" "$(cat "$T/out")"
+	check_eq "no such process: one error line" 1 "$(wc -l <"$T/err" | tr -d ' ')"
+	check "no such process: a clear message with the pid" \
+		grep -q "^sdtrace: error: .*$dead.*no such process" "$T/err"
+fi
+finish
