@@ -83,5 +83,18 @@ wait_file() {
 	done
 	[ -e "$1" ]
 }
-# The number of uprobe events of sdtrace session groups now.
-sdtrace_events() { grep -c '^[pr]:sdtrace_' "$TRACEFS/uprobe_events" || true; }
+# left_by FILE...: how many uprobe_events lines the sdtrace groups named in the driver's outputs
+# FILE... ("event P:N GROUP/EVENT ...") still have; "no group seen" when none was named. Only our
+# own groups are counted, so that other sdtrace sessions running meanwhile do not disturb.
+left_by() {
+	_groups=$(sed -n 's/^event [^ ]* \([^/]*\)\/.*/\1/p' "$@" | sort -u)
+	if [ -z "$_groups" ]; then
+		echo "no group seen"
+		return
+	fi
+	_n=0
+	for _g in $_groups; do
+		_n=$((_n + $(grep -c "^[pr]:$_g/" "$TRACEFS/uprobe_events")))
+	done
+	echo "$_n"
+}

@@ -22,7 +22,7 @@ check "the event description names the session group" \
 	grep -Eq '^event rt:fire sdtrace_[0-9]+_[0-9]+_[0-9]+/rt_fire sites=1 args=5' "$T/rec.out"
 check "the command's name arrives as a comm record" grep -q '^comm pid=[0-9]* tid=[0-9]* rt-target' \
 	"$T/rec.out"
-check_eq "nothing of the session left" 0 "$(sdtrace_events)"
+check_eq "nothing of the session left" 0 "$(left_by "$T/rec.out")"
 
 check "exit status 3 is reported" "$REC" -e rt:fire "$TARGET" -- "$TARGET" 5 "" 3
 check_eq "status=3" "samples=5 lost=0 status=3" "$(grep '^samples=' "$T/.out" | sed 's/ method=.*//')"
@@ -31,10 +31,11 @@ check_eq "status=sig:6 after abort()" "samples=7 lost=0 status=sig:6" \
 	"$(grep '^samples=' "$T/.out" | sed 's/ method=.*//')"
 check_fails "a command that does not exist" "$REC" -e rt:fire "$TARGET" -- "$T/no-such-command"
 cp "$T/.out" "$T/nocmd.out"
+check_eq "exec failure: nothing left" 0 "$(left_by "$T/nocmd.out")"
 check "says why" grep -q "cannot run '$T/no-such-command'" "$T/nocmd.out"
 check_fails "an error after the probes were created (the sink fails)" \
 	"$REC" --fail-after 3 -e rt:fire "$TARGET" -- "$TARGET" 100
-check_eq "nothing of the session left after the failures" 0 "$(sdtrace_events)"
+check_eq "sink failure: nothing left" 0 "$(left_by "$T/.out")"
 
 check "counting mode" "$REC" --count -e rt:fire "$TARGET" -- "$TARGET" 321
 check_eq "the kernel counted every firing" "count 0 321" "$(grep '^count ' "$T/.out")"

@@ -40,7 +40,8 @@ for m in refctr poke; do
 	check_eq "-p, $m: every gated firing recorded" "samples=30 lost=0 status=none method=$m" \
 		"$(grep '^samples=' "$T/p-$m.out")"
 	check_eq "-p, $m: semaphore back to 0 afterwards" "sem=0" "$(grep '^sem=' "$T/target-$m.out")"
-	check_eq "-p, $m: nothing of the session left" 0 "$(sdtrace_events)"
+	check_eq "-p, $m: nothing of the session left" 0 "$(left_by "$T/p-$m.out")"
+	check_eq "command, $m: nothing of the session left" 0 "$(left_by "$T/cmd-$m.out")"
 done
 
 uprobes_unchanged

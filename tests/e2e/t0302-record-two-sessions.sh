@@ -29,8 +29,7 @@ r2=$!
 at_exit "kill $r1 $r2 2>/dev/null"
 check "session 1 armed" wait_file "$T/ready1"
 check "session 2 armed" wait_file "$T/ready2"
-check_eq "two sdtrace groups exist at once" 2 \
-	"$(grep -o '^p:sdtrace_[0-9_]*/' "$TRACEFS/uprobe_events" | sort -u | wc -l)"
+check_eq "both sessions' events exist at once" 2 "$(left_by "$T/s1.out" "$T/s2.out")"
 touch "$go"
 wait "$tpid"
 wait "$r1"
@@ -50,6 +49,7 @@ check "the two groups differ" test -n "$g1" -a "$g1" != "$g2"
 
 grep '^p:sdt_rt/' "$TRACEFS/uprobe_events" >"$T/perf-after" || true
 check "perf's sdt_rt events untouched" cmp -s "$T/perf-before" "$T/perf-after"
+check_eq "both sessions removed their events" 0 "$(left_by "$T/s1.out" "$T/s2.out")"
 if [ "$have_perf" = 1 ]; then
 	# and perf's event still works after ours came and went: recording with it still counts
 	check "sdtrace records while perf's event exists" "$REC" -e rt:fire "$TARGET" -- "$TARGET" 9

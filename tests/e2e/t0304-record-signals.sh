@@ -15,11 +15,11 @@ for sig in INT TERM HUP; do
 	rpid=$!
 	at_exit "kill -9 $rpid 2>/dev/null"
 	check "-p, SIG$sig: armed" wait_file "$T/ready-$sig"
-	check "-p, SIG$sig: group present while recording" test "$(sdtrace_events)" -ge 1
+	check_eq "-p, SIG$sig: group present while recording" 1 "$(left_by "$T/p-$sig.out")"
 	kill -"$sig" "$rpid"
 	wait "$rpid"
 	check_eq "-p, SIG$sig: exit 0" 0 $?
-	check_eq "-p, SIG$sig: events removed" 0 "$(sdtrace_events)"
+	check_eq "-p, SIG$sig: events removed" 0 "$(left_by "$T/p-$sig.out")"
 	check "-p, SIG$sig: the traced process is left running" kill -0 "$tpid"
 	kill "$tpid"
 
@@ -32,7 +32,7 @@ for sig in INT TERM HUP; do
 	check_eq "command, SIG$sig: exit 0" 0 $?
 	check_eq "command, SIG$sig: the command was terminated" "status=sig:15" \
 		"$(grep -o 'status=[^ ]*' "$T/c-$sig.out")"
-	check_eq "command, SIG$sig: events removed" 0 "$(sdtrace_events)"
+	check_eq "command, SIG$sig: events removed" 0 "$(left_by "$T/c-$sig.out")"
 done
 
 "$REC" --ready "$T/aready" --duration 3000 -e rt:fire "$TARGET" -a >"$T/a.out" 2>&1 &
@@ -44,6 +44,6 @@ check "-a: armed" wait_file "$T/aready"
 wait "$rpid"
 check_eq "-a: ends after its duration" 0 $?
 check_eq "-a: both runs recorded" "samples=100 lost=0" "$(grep '^samples=' "$T/a.out" | cut -d' ' -f1,2)"
-check_eq "-a: events removed" 0 "$(sdtrace_events)"
+check_eq "-a: events removed" 0 "$(left_by "$T/a.out")"
 uprobes_unchanged
 finish
