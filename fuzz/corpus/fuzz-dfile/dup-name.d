@@ -1,0 +1,1 @@
+provider p { probe e(int a, int a); };

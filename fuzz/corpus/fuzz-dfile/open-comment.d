@@ -1,0 +1,1 @@
+/* unterminated provider p { probe e(int); };
