@@ -35,6 +35,16 @@ while read -r line; do
 done <"$T/all"
 check_eq "python: each line, given back as a pattern, lists exactly itself" 8 "$ok"
 
+# A path with a space and a quote: printed as it is, given back as a pattern, exact in JSON.
+mkdir -p "$T/a dir\"q"
+ODD="$T/a dir\"q/prog inline"
+cp "$INLINE" "$ODD"
+check_eq "odd path: printed as it is" "$ODD:%inline:hit" "$("$SDTRACE" list -x "$ODD" %inline:hit)"
+check_eq "odd path: the line given back as a pattern" "$ODD:%inline:hit" \
+	"$("$SDTRACE" list "$ODD:%inline:hit")"
+check_eq "odd path: --json path" "$ODD" "$("$SDTRACE" list -x "$ODD" --json %inline:hit |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
+
 # One provider:event with three sites is one line (-v shows the three sites).
 run "$T/out" "$T/err" list -x "$INLINE"
 check_eq "prog-inline: one line per provider:event" \

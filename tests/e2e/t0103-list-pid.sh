@@ -89,6 +89,17 @@ else
 		"$(python3 -c 'import json,sys; s=json.load(sys.stdin)[0]; print(s["path"], s["build_id"])' <"$T/j")"
 fi
 
+# ---- an executable whose path has a space and a quote ---------------------------------------
+mkdir -p "$T/a dir\"q"
+cp "$WAIT" "$T/a dir\"q/prog wait"
+start_wait "$T/a dir\"q/prog wait" odd
+"$SDTRACE" list -p "$pid" '%wait:*' >"$T/out" 2>"$T/err"
+check_eq "odd path: listed as the process sees it" "$T/a dir\"q/prog wait:%wait:tick" \
+	"$(cat "$T/out" "$T/err")"
+check_eq "odd path: --json path" "$T/a dir\"q/prog wait" \
+	"$("$SDTRACE" list -p "$pid" --json '%wait:*' |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
+
 # ---- a process that does not exist --------------------------------------------------------------
 sh -c 'exit 0' &
 dead=$!
