@@ -159,32 +159,54 @@ int sdt_tracefs_event_id(const char *group, const char *event, uint64_t *id)
 	return err;
 }
 
-/* The last entry of error_log (from its last line starting with '['), one line, or "". */
+/*
+ * The last entry of error_log as one line: "trace_uprobe: error: Invalid register name (Command:
+ * p:...)"; the caret line is dropped (its column means nothing once joined). "" when none.
+ */
 static void last_error_log(char *out, size_t size)
 {
-	char *text = NULL, *p, *start;
-	size_t len, o = 0;
+	char *text = NULL, *p, *start = NULL, *msg, *cmd, *e;
+	size_t len;
 
 	out[0] = '\0';
 	if (sdt_tracefs_read("error_log", &text, &len))
 		return;
-	start = NULL;
 	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (*p == '[')
 			start = p;
-	for (p = start; p && *p && o + 1 < size; p++) {
-		/* Keep the caret line's spacing meaningful: collapse newlines to " | ". */
-		if (*p == '\n') {
-			if (p[1] && o + 4 < size) {
-				memcpy(out + o, " | ", 3);
-				o += 3;
-			}
-			continue;
-		}
-		out[o++] = *p;
-	}
-	out[o] = '\0';
+	if (!start)
+		goto out;
+	msg = strstr(start, "] ");
+	msg = msg ? msg + 2 : start;
+	e = strchr(msg, '\n');
+	cmd = e ? e + 1 : NULL;
+	if (e)
+		*e = '\0';
+	while (cmd && (*cmd == ' ' || *cmd == '\t'))
+		cmd++;
+	if (cmd && (e = strchr(cmd, '\n')))
+		*e = '\0';
+	if (cmd && *cmd)
+		snprintf(out, size, "%s (%s)", msg, cmd);
+	else
+		snprintf(out, size, "%s", msg);
+out:
 	free(text);
+}
+
+/* Does the error_log entry's command come from @text (and not from some other writer earlier)? */
+static bool log_is_ours(const char *log, const char *text, size_t len)
+{
+	const char *cmd = strstr(log, "(Command: ");
+	size_t n;
+
+	if (!cmd)
+		return false;
+	cmd += strlen("(Command: ");
+	n = strlen(cmd);
+	if (n && cmd[n - 1] == ')')
+		n--;
+	return n && memmem(text, len, cmd, n) != NULL;
 }
 
 /* The line of @text that holds byte @pos, cut for a message. */
@@ -238,8 +260,14 @@ int sdt_tracefs_uprobe_write(const char *text, size_t len)
 			 */
 			line_at(text, len, bad, line, sizeof(line));
 			last_error_log(log, sizeof(log));
-			err = sdt_err(-e, "cannot write '%s' (batch starting '%s'): %s%s%s", path,
-				      line, strerror(e), log[0] ? "; kernel: " : "", log);
+			if (!log_is_ours(log, text, len))
+				log[0] = '\0';
+			if (log[0])
+				err = sdt_err(-e, "cannot write '%s': %s; kernel: %s", path,
+					      strerror(e), log);
+			else
+				err = sdt_err(-e, "cannot write '%s' (batch starting '%s'): %s",
+					      path, line, strerror(e));
 			goto out;
 		}
 		if (w == 0) {
