@@ -623,10 +623,20 @@ struct sdt_trace_kind {
 	struct sdt_trace_event_desc d;
 	uint32_t skip, fixed_end;
 	uint64_t samples;
-	/* the last load bias seen, to tell sites apart whose addresses share their low bits */
-	bool have_hint;
-	uint32_t hint_pid;
-	uint64_t hint_bias;
+	uint32_t path_hash; /* of d.path, for the bias cache */
+};
+
+/*
+ * The load bias last seen per (process, binary): it tells apart the sites of an event whose
+ * addresses share their low 12 bits, from the first sample of that event on, as soon as any
+ * event of the same binary fired in the process. Direct-mapped: a collision only forgets.
+ */
+#define BIAS_SLOTS 1024
+struct bias_slot {
+	bool used;
+	uint32_t pid;
+	uint32_t path_hash;
+	uint64_t bias;
 };
 
 struct sdt_trace_event {
@@ -658,7 +668,7 @@ struct sdt_trace_reader {
 	bool swap;
 	char *cmdline, *hostname, *kernel;
 	uint64_t start_rt, start_mono;
-	struct sdt_trace_kind **by_index; /* SDT_TRACE_MAX_EVENTS slots, allocated on demand */
+	struct sdt_trace_kind **by_index; /* by event index, grown on demand */
 	size_t index_cap;
 	struct sdt_trace_kind **kinds; /* file order */
 	size_t nkinds, kinds_cap;
@@ -678,6 +688,7 @@ struct sdt_trace_reader {
 	uint8_t *raw; /* the current sample's record, rebuilt with its common header */
 	size_t raw_cap;
 	struct sdt_trace_event ev;
+	struct bias_slot bias[BIAS_SLOTS];
 };
 
 /* Read up to @n bytes; returns how many (fewer at the end of the file) or -errno. */
@@ -924,6 +935,15 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	return c->bad ? -EINVAL : 0;
 }
 
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
 static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	struct sdt_trace_kind *k;
@@ -949,8 +969,14 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 				      (unsigned long long)at);
 	}
 	if (k->d.index >= r->index_cap) {
-		size_t n = SDT_TRACE_MAX_EVENTS;
-		struct sdt_trace_kind **ni = sdt_reallocarray(r->by_index, n, sizeof(*ni));
+		size_t n = r->index_cap ? r->index_cap * 2 : 16;
+		struct sdt_trace_kind **ni;
+
+		while (n <= k->d.index)
+			n *= 2;
+		if (n > SDT_TRACE_MAX_EVENTS)
+			n = SDT_TRACE_MAX_EVENTS;
+		ni = sdt_reallocarray(r->by_index, n, sizeof(*ni));
 
 		if (!ni) {
 			kind_free(k);
@@ -969,6 +995,7 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		return sdt_err(-ENOMEM, "out of memory");
 	}
 	desc_layout(&k->d, &k->skip, &k->fixed_end);
+	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
 	r->by_index[k->d.index] = k;
 	r->kinds[r->nkinds++] = k;
 	return 0;
@@ -1079,9 +1106,11 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 {
 	struct sdt_trace_event *ev = &r->ev;
 	struct sdt_trace_kind *k;
+	struct bias_slot *slot;
 	uint64_t idx, ip;
 	size_t plen;
 	long site;
+	bool hint;
 
 	idx = get_bounded(c, SDT_TRACE_MAX_EVENTS - 1);
 	r->prev_time += (uint64_t)unzigzag(get_varint(c));
@@ -1124,15 +1153,21 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, r->swap, &ip)) {
 		ev->have_ip = true;
 		ev->ip = ip;
-		site = sdt_decode_site(&k->d, ip, k->have_hint && k->hint_pid == ev->pid,
-				       k->hint_bias);
+		slot = &r->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
+		hint = slot->used && slot->pid == ev->pid && slot->path_hash == k->path_hash;
+		site = sdt_decode_site(&k->d, ip, hint, slot->bias);
 		if (site >= 0) {
 			ev->have_addr = ev->have_bias = true;
 			ev->addr = k->d.site_addrs[site];
 			ev->bias = ip - ev->addr;
-			k->have_hint = true;
-			k->hint_pid = ev->pid;
-			k->hint_bias = ev->bias;
+			/* a lone site is taken on trust: only a page-aligned bias teaches the cache
+			 */
+			if (ev->bias % 4096 == 0) {
+				slot->used = true;
+				slot->pid = ev->pid;
+				slot->path_hash = k->path_hash;
+				slot->bias = ev->bias;
+			}
 		}
 	} else if (k->d.nsites == 1) {
 		ev->have_addr = true;

@@ -24,7 +24,7 @@ bad = []
 def want(cond, what):
     if not cond:
         bad.append(what)
-want(len(ev) == 19, "19 events, got %d" % len(ev))
+want(len(ev) == 21, "21 events, got %d" % len(ev))
 for e in ev:
     want(list(e.keys()) == KEYS, "keys in order: %s" % list(e.keys()))
     want(type(e["time_ns"]) is int and type(e["address"]) in (int, type(None)), "integer types")
@@ -51,6 +51,9 @@ rb = [(e["pid"], e["tid"], e["comm"], e["address"], e["args"]) for e in ev if e[
 want(rb == [(200, 201, "worker", 0x2248, [0x7f1234564010, 1]),
             (200, 201, "worker", 0x3130, [0x7f1234564010, 2]),
             (300, 300, None, None, [None, 3])], "rebase and sites: %s" % rb)
+rb = [(e["pid"], e["address"], e["args"]) for e in ev if e["name"] == "rebase2"]
+want(rb == [(200, 0x6130, [0x7f1234564020]), (300, None, [None])],
+     "the process's bias from another event of the library: %s" % rb)
 first = ev[0]
 want(first["time_ns"] == 1000000000000 and first["cpu"] == 1 and first["pid"] == 100 and
      first["comm"] == "test-prog" and first["provider"] == "test" and
@@ -66,7 +69,7 @@ check "JSON: exact keys, integers with the spec's sign and size, floats, strings
 
 check "report (text)" sh -c '"$0" report -i values.data >text.out 2>text.err' "$SDTRACE"
 check_eq "text: nothing on stderr" "" "$(cat text.err)"
-check_eq "text: 19 lines" 19 "$(wc -l <text.out | tr -d ' ')"
+check_eq "text: 21 lines" 21 "$(wc -l <text.out | tr -d ' ')"
 check_eq "text: the perf script layout" \
 	"       test-prog     100/100     [001] 1000.000001000: test:ints: arg1=255 arg2=127 arg3=65535 arg4=32767 arg5=4294967295 arg6=2147483647 arg7=18446744073709551615 arg8=9223372036854775807 arg9=-5 arg10=-5" \
 	"$(sed -n 2p text.out)"

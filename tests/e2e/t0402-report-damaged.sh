@@ -11,7 +11,7 @@ cd "$T" || exit 1
 
 check "write a recording" "$WRITE" -o full.data ints floats strings unavailable rebase
 full=$("$SDTRACE" report -i full.data | wc -l | tr -d ' ')
-check_eq "19 events in the full file" 19 "$full"
+check_eq "21 events in the full file" 21 "$full"
 size=$(wc -c <full.data | tr -d ' ')
 
 # cut at many places: never an error after the header, never more events, always the warning
@@ -41,7 +41,7 @@ check_eq "cut inside the session record: exit 1" 1 "$?"
 check "cut inside the session record: says so" grep -q "truncated recording (no session record)" bad.err
 head -c $((size - 5)) full.data >cut.data
 check "cut inside the END record: exit 0" "$SDTRACE" report -i cut.data
-check_eq "every event before it" 19 "$("$SDTRACE" report -i cut.data 2>/dev/null | wc -l | tr -d ' ')"
+check_eq "every event before it" 21 "$("$SDTRACE" report -i cut.data 2>/dev/null | wc -l | tr -d ' ')"
 check "and the warning" sh -c '"$0" report -i cut.data 2>&1 >/dev/null | grep -q "sdtrace: warning: .cut.data. is truncated"' "$SDTRACE"
 check "--stats of a cut file: exit status unknown" \
 	sh -c '"$0" report -i cut.data --stats 2>/dev/null | grep -q "exit status: unknown"' "$SDTRACE"

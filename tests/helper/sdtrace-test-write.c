@@ -11,7 +11,7 @@
  *	floats       4f@ and 8f@ from raw bits (also a 4f@ fetched as 64 bits)
  *	strings      :string args: plain, empty, quotes and control bytes, non-UTF-8, a fault
  *	unavailable  args that could not be fetched, between two that could
- *	rebase       a PIE library with several sites, an address immediate, an ambiguous site
+ *	rebase       a PIE library with several sites, an address immediate, ambiguous sites
  *	many         COUNT samples (default 1000) of a one-argument event, 4 threads, 2 CPUs
  *	lost         3 samples and lost counts on CPUs 0 and 3
  *	kill         COUNT samples 1 ms apart, then the helper SIGKILLs itself (a cut recording)
@@ -328,8 +328,9 @@ static void scenario_unavailable(void)
 static void scenario_rebase(void)
 {
 	static const uint64_t lib_sites[] = {0x1130, 0x2248, 0x3130};
+	static const uint64_t lib_sites2[] = {0x5130, 0x6130};
 	static const uint64_t bias = 0x7f1234560000ull;
-	struct ev e;
+	struct ev e, e2;
 
 	ev_init(&e, "test", "rebase", "/usr/lib/libtest.so", lib_sites, 3);
 	ev_arg(&e, "8@$g_target", 8, false, 2, 8, false);
@@ -351,6 +352,18 @@ static void scenario_rebase(void)
 	rec_int(&e, 0, 0x4010);
 	rec_int(&e, 1, 3);
 	rec_end(&e, 3, 300, 300, 1000);
+
+	/* another event of the same library, both sites alike in their low bits: its first
+	 * sample is placed by the bias the process showed for the first event */
+	ev_init(&e2, "test", "rebase2", "/usr/lib/libtest.so", lib_sites2, 2);
+	ev_arg(&e2, "8@$g_other", 8, false, 2, 8, false);
+	ev_describe(&e2);
+	rec_begin(&e2, 200, bias + 0x6130);
+	rec_int(&e2, 0, 0x4020);
+	rec_end(&e2, 2, 200, 201, 1000);
+	rec_begin(&e2, 300, bias + 0x10000 + 0x5130);
+	rec_int(&e2, 0, 0x4020);
+	rec_end(&e2, 3, 300, 300, 1000);
 }
 
 static void scenario_many(unsigned long n, uint64_t step)
