@@ -355,22 +355,32 @@ static int release_child(struct sdt_recorder *r, bool poke)
 	if (n != 1)
 		return sdt_err(-EIO, "cannot release '%s'", r->o.argv[0]);
 	r->released = true;
-	if (poke) {
-		pid_t p;
+	/*
+	 * Traced (PTRACE_TRACEME), the child stops with SIGTRAP once its exec is done: the new
+	 * image is mapped and has not run. Signals it got before are passed on.
+	 */
+	while (poke) {
+		pid_t p = waitpid(r->child, &st, 0);
 
-		do
-			p = waitpid(r->child, &st, 0);
-		while (p < 0 && errno == EINTR);
-		if (p == r->child && WIFSTOPPED(st)) {
-			err = sdt_uprobe_set__poke(r->set, r->child);
-			ptrace(PTRACE_DETACH, r->child, NULL, NULL);
-			if (err < 0)
-				return err;
-			err = 0;
-		} else if (p == r->child) {
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p != r->child)
+			break;
+		if (!WIFSTOPPED(st)) {
 			r->status = st;
 			r->reaped = true;
+			break;
 		}
+		if (WSTOPSIG(st) != SIGTRAP) {
+			ptrace(PTRACE_CONT, r->child, NULL, (void *)(long)WSTOPSIG(st));
+			continue;
+		}
+		err = sdt_uprobe_set__poke(r->set, r->child);
+		ptrace(PTRACE_DETACH, r->child, NULL, NULL);
+		if (err < 0)
+			return err;
+		err = 0;
+		break;
 	}
 	do
 		n = read(r->err_fd, &e, sizeof(e));
