@@ -532,7 +532,7 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 
 				if (strlen(d->d_name) != 2 || d->d_name[0] == '.')
 					continue;
-				snprintf(rel, sizeof(rel), SDT_BUILD_ID_DIR "/%s", d->d_name);
+				snprintf(rel, sizeof(rel), SDT_BUILD_ID_DIR "/%.2s", d->d_name);
 				sweep_tmp(&k, rel);
 			}
 			if (dir)

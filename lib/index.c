@@ -87,7 +87,8 @@ static int stamp_dir(int fd, bool top, struct dir_stamp *st, sdt_link_fn fn, sdt
 				continue;
 			}
 			target[tl] = '\0';
-			snprintf(bid, sizeof(bid), "%s%s", xx, d->d_name);
+			memcpy(bid, xx, 2); /* n + 2 <= SDT_BUILD_ID_HEX_MAX: checked above */
+			memcpy(bid + 2, d->d_name, n + 1);
 			path = sdt_cache_link_path(target, bid);
 			if (!path) {
 				if (bad)
