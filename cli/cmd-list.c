@@ -12,6 +12,7 @@
 static const char list_usage[] =
 	"usage: sdtrace list -x PATH [-x PATH]... [-v] [--json] [PATTERN]...\n"
 	"       sdtrace list -p PID [-v] [--json] [PATTERN]...\n"
+	"       sdtrace list [-v] [--json] [PATTERN]...     (the files of the cache)\n"
 	"\n"
 	"List SDT probes: one line per provider:event, written as it can be given back to -e.\n"
 	"\n"
@@ -271,7 +272,7 @@ static void report_diags(struct list_opts *o, const struct sdt_file *f, const ch
 
 /* Scan @open_path and list it as @shown. @quiet_non_elf: skip non-ELF files silently (-p). */
 static void list_path(struct list_opts *o, const char *open_path, const char *shown,
-		      bool quiet_non_elf)
+		      bool quiet_non_elf, const char *warning)
 {
 	struct sdt_file *f;
 	int err;
@@ -284,6 +285,9 @@ static void list_path(struct list_opts *o, const char *open_path, const char *sh
 		o->errors = true;
 		return;
 	}
+	/* only now: "/dev/zero (deleted)" (shared memory) and memfds are no ELF files to warn of */
+	if (warning)
+		cli_warn("%s", warning);
 	report_diags(o, f, shown);
 	list_file(o, f, shown);
 	sdt_file__free(f);
@@ -292,7 +296,7 @@ static void list_path(struct list_opts *o, const char *open_path, const char *sh
 static int list_pid(struct list_opts *o, const char *arg)
 {
 	struct sdt_proc_file *files;
-	char *end, *shown;
+	char *end, *shown, *warning;
 	size_t n, i;
 	long pid;
 
@@ -305,17 +309,25 @@ static int list_pid(struct list_opts *o, const char *arg)
 	}
 	for (i = 0; i < n; i++) {
 		shown = files[i].path;
+		warning = NULL;
 		if (files[i].deleted) {
 			if (asprintf(&shown, "%s (deleted)", files[i].path) < 0) {
 				cli_error("out of memory");
 				break;
 			}
-			cli_warn("process %ld maps '%s', which was deleted or replaced: listing the "
-				 "mapped file", pid, files[i].path);
+			if (asprintf(&warning,
+				     "process %ld maps '%s', which was deleted or replaced: listing "
+				     "the mapped file",
+				     pid, files[i].path) < 0) {
+				free(shown);
+				cli_error("out of memory");
+				break;
+			}
 		}
-		list_path(o, files[i].open_path, shown, true);
+		list_path(o, files[i].open_path, shown, true, warning);
 		if (shown != files[i].path)
 			free(shown);
+		free(warning);
 	}
 	sdt_proc__files_free(files, n);
 	return 0;
@@ -400,7 +412,7 @@ int cmd_list(int argc, char **argv)
 	if (pid)
 		ret = list_pid(&o, pid);
 	for (i = 0; i < npaths; i++)
-		list_path(&o, paths[i], paths[i], false);
+		list_path(&o, paths[i], paths[i], false, NULL);
 	if (o.json) {
 		json_end_array(&o.j);
 		json_newline(&o.j);

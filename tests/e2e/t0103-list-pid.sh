@@ -89,6 +89,31 @@ else
 		"$(python3 -c 'import json,sys; s=json.load(sys.stdin)[0]; print(s["path"], s["build_id"])' <"$T/j")"
 fi
 
+# ---- shared memory and memfds are "(deleted)" mappings too, but no files to warn of ----------
+cat >"$T/shm.py" <<'EOS'
+import mmap, os, sys, time
+shm = mmap.mmap(-1, 1 << 20, mmap.MAP_SHARED)       # "/dev/zero (deleted)", like postgres
+fd = os.memfd_create("jit")                          # "/memfd:jit (deleted)"
+os.write(fd, b"not an ELF file".ljust(4096, b"\0"))
+mfd = mmap.mmap(fd, 4096)
+open(sys.argv[1] + ".tmp", "w").write(str(os.getpid()))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)
+EOS
+python3 "$T/shm.py" "$T/shm.pid" >"$T/shm.out" 2>&1 &
+shm=$!
+at_exit "kill $shm 2>/dev/null; wait $shm 2>/dev/null"
+i=0
+while [ ! -s "$T/shm.pid" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "shared memory and a memfd are mapped" \
+	sh -c "grep -q '/dev/zero (deleted)' /proc/$shm/maps && grep -q '/memfd:jit (deleted)' /proc/$shm/maps"
+"$SDTRACE" list -p "$shm" >"$T/out" 2>"$T/err"
+check_eq "shared memory, memfd: exit 0" 0 "$?"
+check_eq "shared memory, memfd: no warning, no error" "" "$(cat "$T/err")"
+
 # ---- an executable whose path has a space and a quote ---------------------------------------
 mkdir -p "$T/a dir\"q"
 cp "$WAIT" "$T/a dir\"q/prog wait"
