@@ -13,7 +13,8 @@
  *	0,4                              MEM      gpr4: register 0 in the base slot reads as 0
  *	0(0)                             invalid  an absolute address
  *	sym@toc@l(9)  sym@l(9)  sym@toc(2)       GLOBAL  the register holds sym@toc@ha / sym@ha /
- *	                                                 the TOC pointer, so the address is sym's
+ *	                                                 is the TOC pointer (r2 only), so the
+ *	                                                 address is sym's
  *	sym@tprel@l(9)  sym@dtprel(3) ...        TLS
  *	sym@got(30)  sym@got@l(9)        invalid  a GOT slot, not the variable
  *	sym  .LC0  sym+8                 ADDR     the symbol's link-time address
@@ -129,6 +130,7 @@ int sdt_ppc_parse_operand(const char *op, struct sdt_arg *a, const char **why)
 {
 	const char *p = op;
 	enum ppc_class cls;
+	bool toc_only = false;
 	int base, index;
 	size_t len;
 	int err;
@@ -228,6 +230,8 @@ int sdt_ppc_parse_operand(const char *op, struct sdt_arg *a, const char **why)
 		err = parse_sym_disp(&p, a, why);
 		if (err)
 			return err;
+		/* sym@toc (no @l) is relative to the TOC pointer itself, r2 */
+		toc_only = a->kind == SDT_ARG_GLOBAL && p >= op + 5 && !strncmp(p - 4, "@toc", 4);
 	} else {
 		*why = *p == '%' ? "unknown register" : "unexpected character in operand";
 		return -EINVAL;
@@ -249,13 +253,16 @@ int sdt_ppc_parse_operand(const char *op, struct sdt_arg *a, const char **why)
 		*why = "trailing characters after operand";
 		return -EINVAL;
 	}
-	if (a->kind == SDT_ARG_MEM) {
-		/* D-form: the base slot's r0 reads as 0 */
-		if (base == 0) {
-			*why = "register 0 as a base reads as 0: an absolute address";
-			return -EINVAL;
-		}
-		sdt_set_reg(a->reg, ppc_gprs[base]);
+	/* D-form: the base slot's r0 reads as 0 */
+	if (base == 0) {
+		*why = "register 0 as a base reads as 0: an absolute address";
+		return -EINVAL;
 	}
+	if (toc_only && base != 2) {
+		*why = "sym@toc relative to a register other than r2 (the TOC pointer)";
+		return -EINVAL;
+	}
+	if (a->kind == SDT_ARG_MEM)
+		sdt_set_reg(a->reg, ppc_gprs[base]);
 	return 0;
 }
