@@ -539,7 +539,8 @@ int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_
 	w->prev_pid = s->pid;
 	w->prev_tid = s->tid;
 	w->samples++;
-	if (s->time_ns - w->last_flush_time >= FLUSH_NS) {
+	/* signed: samples of another CPU may come a little earlier than the last flush */
+	if ((int64_t)(s->time_ns - w->last_flush_time) >= (int64_t)FLUSH_NS) {
 		w->last_flush_time = s->time_ns;
 		return sdt_trace_writer__flush(w);
 	}
