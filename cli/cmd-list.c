@@ -46,17 +46,35 @@ struct list_opts {
 	struct sdt_types *types;
 };
 
-static bool wanted(const struct list_opts *o, const struct sdt_site *s)
+/* Does a pattern match @s of the file listed as @shown? A pattern naming a binary
+ * (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
+static bool wanted(const struct list_opts *o, const struct sdt_site *s, const char *shown)
 {
+	const char *path;
 	size_t i;
 
 	if (!o->nspecs)
 		return true;
 	for (i = 0; i < o->nspecs; i++) {
+		path = sdt_spec__path(o->specs[i]);
+		if (path && strcmp(path, shown))
+			continue;
 		if (sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
 			return true;
 	}
 	return false;
+}
+
+/* Add @path to @paths unless it is there already (-x P and a pattern P:%prov:ev list P once). */
+static void add_path(const char **paths, size_t *npaths, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < *npaths; i++) {
+		if (!strcmp(paths[i], path))
+			return;
+	}
+	paths[(*npaths)++] = path;
 }
 
 static void json_site(struct json *j, const char *path, const char *build_id,
@@ -240,7 +258,7 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 	for (i = 0; i < n; i++) {
 		const struct sdt_site *s = sdt_file__site(f, idx[i]);
 
-		if (!wanted(o, s))
+		if (!wanted(o, s, shown))
 			continue;
 		if (o->json) {
 			json_site(&o->j, shown, sdt_file__build_id(f), s);
@@ -360,7 +378,7 @@ int cmd_list(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+x:p:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'x': paths[npaths++] = optarg; break;
+		case 'x': add_path(paths, &npaths, optarg); break;
 		case 'p':
 			if (pid) {
 				ret = cli_usage_error("list", "-p can be given once");
@@ -386,7 +404,7 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 		if (sdt_spec__path(o.specs[o.nspecs]))
-			paths[npaths++] = sdt_spec__path(o.specs[o.nspecs]);
+			add_path(paths, &npaths, sdt_spec__path(o.specs[o.nspecs]));
 		o.nspecs++;
 	}
 	if (pid && npaths) {

@@ -70,6 +70,19 @@ check_eq "two -x files" "$INLINE:%inline:hit
 $INLINE:%inline:once
 $PY:%python:gc__start" "$("$SDTRACE" list -x "$INLINE" -x "$PY" '%inline:*' %python:gc__start)"
 
+# A file named twice (-x and inline, or -x twice) is listed once; a pattern naming a binary
+# matches in that binary only (two copies of prog-inline, with the same probes).
+check_eq "-x P and a pattern P:%prov:ev: P listed once" "$PY:%python:gc__start" \
+	"$("$SDTRACE" list -x "$PY" "$PY:%python:gc__start")"
+check_eq "-x P twice: listed once" "$PY:%python:line" "$("$SDTRACE" list -x "$PY" -x "$PY" %python:line)"
+cp "$INLINE" "$T/copy-a"
+cp "$INLINE" "$T/copy-b"
+check_eq "patterns naming binaries match in their own binary only" "$T/copy-a:%inline:hit
+$T/copy-b:%inline:once" "$("$SDTRACE" list "$T/copy-a:%inline:hit" "$T/copy-b:%inline:once")"
+check_eq "-x and patterns with and without a binary" "$T/copy-a:%inline:hit
+$T/copy-b:%inline:hit
+$T/copy-b:%inline:once" "$("$SDTRACE" list -x "$T/copy-a" "$T/copy-b:%inline:once" %inline:hit)"
+
 # ---- -v: sites and arguments, and why an argument cannot be fetched ----------------------------
 run "$T/v" "$T/err" list -x "$INLINE" -v %inline:hit
 check_eq "-v: exit 0" 0 "$rc"
