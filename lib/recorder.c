@@ -59,6 +59,7 @@ struct sdt_recorder {
 	/* perf events and rings */
 	int *fds;
 	uint32_t *fd_event; /* the event of each fd */
+	int *fd_cpu;	    /* and its CPU */
 	size_t nfds, fds_cap;
 	struct sdt_ring *rings;
 	size_t nrings;
@@ -502,7 +503,7 @@ static int watch_pid(struct sdt_recorder *r, pid_t pid)
 
 /* ---- perf events ---------------------------------------------------------------------- */
 
-static int push_fd(struct sdt_recorder *r, int fd, uint32_t event)
+static int push_fd(struct sdt_recorder *r, int fd, uint32_t event, int cpu)
 {
 	size_t cap = r->fds_cap;
 
@@ -519,8 +520,14 @@ static int push_fd(struct sdt_recorder *r, int fd, uint32_t event)
 		close(fd);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
+	cap = r->fds_cap;
+	if (sdt_grow((void **)&r->fd_cpu, &cap, r->nfds + 1, sizeof(*r->fd_cpu))) {
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
 	r->fds_cap = cap;
 	r->fd_event[r->nfds] = event;
+	r->fd_cpu[r->nfds] = cpu;
 	r->fds[r->nfds++] = fd;
 	return 0;
 }
@@ -594,7 +601,8 @@ static int open_events(struct sdt_recorder *r)
 	for (i = 0; i < total; i++) {
 		if (j.out[i] < 0)
 			continue;
-		err = push_fd(r, j.out[i], (uint32_t)(i % r->nevents));
+		err = push_fd(r, j.out[i], (uint32_t)(i % r->nevents),
+			      cpus[i / r->nevents / r->ntids]);
 		j.out[i] = -EBADF;
 		if (err) {
 			for (k = i + 1; k < total; k++)
@@ -686,6 +694,39 @@ static int read_counts(struct sdt_recorder *r)
 		if (err)
 			return err;
 		r->counts[r->fd_event[i]] += v;
+	}
+	return 0;
+}
+
+/*
+ * The kernel reports a drop with a LOST record written once there is room again; drops at the
+ * very end (the ring still full when the target exited) would never be reported. So, with every
+ * event disabled and every ring drained, compare each CPU's hit count (the events' counters
+ * count every hit, recorded or not) with what arrived, and report the difference as lost.
+ */
+static int account_unreported_losses(struct sdt_recorder *r)
+{
+	size_t i, k;
+	int err;
+
+	for (i = 0; i < r->nrings; i++) {
+		struct sdt_ring *ring = &r->rings[i];
+		uint64_t hits = 0, v;
+
+		for (k = 0; k < r->nfds; k++) {
+			if (r->fd_cpu[k] != ring->cpu)
+				continue;
+			err = sdt_perf_read_count(r->fds[k], &v);
+			if (err)
+				return err;
+			hits += v;
+		}
+		if (hits > ring->samples + ring->lost) {
+			uint64_t missing = hits - ring->samples - ring->lost;
+
+			ring->lost += missing;
+			on_ring_lost(r, (uint32_t)ring->cpu, missing);
+		}
 	}
 	return 0;
 }
@@ -912,8 +953,12 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	}
 
 	err = loop(r, &ops);
+	for (i = 0; i < r->nfds; i++)
+		sdt_perf_disable(r->fds[i]);
 	if (!err && !r->o.count_only)
 		err = drain_all(r, &ops);
+	if (!err && !r->o.count_only)
+		err = account_unreported_losses(r);
 	if (!err && r->o.count_only)
 		err = read_counts(r);
 out:
@@ -969,6 +1014,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	free(r->adds);
 	free(r->fds);
 	free(r->fd_event);
+	free(r->fd_cpu);
 	free(r->rings);
 	free(r->map);
 	free(r->counts);

@@ -162,8 +162,10 @@ int sdt_ring_drain(struct sdt_ring *r, const struct sdt_ring_ops *ops)
 		err = decode(r, &h, rec, ops);
 		if (err < 0)
 			break;
-		if (h.type == PERF_RECORD_SAMPLE)
+		if (h.type == PERF_RECORD_SAMPLE) {
 			samples++;
+			r->samples++;
+		}
 		r->records++;
 		tail += h.size;
 	}

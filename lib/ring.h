@@ -34,6 +34,7 @@ struct sdt_ring {
 	uint64_t data_size;	/* a power of two */
 	unsigned char *scratch; /* 64 KiB: a wrapped record */
 	uint64_t lost;		/* sum of PERF_RECORD_LOST counts */
+	uint64_t samples;	/* SAMPLE records read */
 	uint64_t records;
 	uint64_t malformed; /* records too short for their type (should never happen) */
 };
