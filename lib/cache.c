@@ -314,7 +314,7 @@ static int write_elf(int dfd, const char *path, int fd, const struct stat *st)
 			return err;
 		}
 	}
-	return sdt_tmp_commit(dfd, tfd, tmp, "elf");
+	return sdt_tmp_commit(dfd, tfd, tmp, "elf", false);
 }
 
 /* The .build-id link of @bid to "../../<rel>"; kept when it exists (perf: the first wins). */
@@ -362,7 +362,7 @@ static int write_link(const struct sdt_cache *c, const char *bid, const char *re
 		}
 		goto out;
 	}
-	err = fsync(xfd) < 0 && errno != EINVAL ? -errno : 0;
+	err = sdt_fsync_dir(xfd);
 out:
 	free(target);
 	close(xfd);
@@ -432,9 +432,12 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 		if (err)
 			goto out;
 	}
-	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len);
+	/* the files, then one fsync of their directory, then the link that makes the entry */
+	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len, false);
 	if (!err)
-		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len);
+		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len, false);
+	if (!err)
+		err = sdt_fsync_dir(dfd);
 	if (!err)
 		err = write_link(c, f->build_id, rel, &exists);
 	if (!err)

@@ -335,7 +335,15 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	for (t = 1; t <= started; t++)
 		pthread_join(tids[t], NULL);
 	pthread_mutex_destroy(&j.lock);
-	err = sdt_index_rebuild(c);
+	if (sum.added) {
+		err = sdt_index_rebuild(c);
+	} else {
+		/* nothing new: only make sure the index is not out of date */
+		struct sdt_index *idx;
+
+		err = sdt_index_open(c, &idx, NULL);
+		sdt_index_close(idx);
+	}
 out:
 	for (i = 0; i < w.n; i++)
 		free(w.files[i]);

@@ -562,7 +562,7 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 		/* we hold the lock: release it for the rebuild, which takes it */
 		sdt_lock_release(lock);
 		lock = -1;
-		err = sdt_index_rebuild(c);
+		err = sdt_index_rebuild_full(c);
 		if (!err)
 			report(fn, ctx, "rebuilt the event index");
 	} else {
@@ -577,5 +577,5 @@ out:
 
 int sdt_cache__reindex(struct sdt_cache *c)
 {
-	return sdt_index_rebuild(c);
+	return sdt_index_rebuild_full(c);
 }

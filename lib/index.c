@@ -20,6 +20,9 @@ struct sdt_index {
 	struct cdb cdb;
 };
 
+static int get_value(struct cdb *cdb, const char *key, const char **val, unsigned *len);
+static int try_open_stamp(const struct sdt_cache *c, struct sdt_index **out, bool check_fresh);
+
 /* ---- walking the .build-id links ------------------------------------------------------- */
 
 static bool is_hex(const char *s, size_t n)
@@ -174,6 +177,7 @@ struct records {
 	struct record *r;
 	size_t n, cap;
 	const struct sdt_cache *c;
+	struct sdt_index *old; /* the previous index, to reuse the events of known entries */
 };
 
 static int add_record(struct records *rs, const char *k, size_t kl, const char *v, size_t vl)
@@ -208,19 +212,61 @@ static void records_free(struct records *rs)
 	rs->n = rs->cap = 0;
 }
 
-static int add_entry_records(const char *bid, const char *path, void *ctx)
+/*
+ * The events of entry (@bid, @path) as "PROV:EV\n" lines, in probes order without repeats: from
+ * the previous index when it has this entry (a build-id's notes never change), else from its
+ * probes file. 1 when the entry has no probes file (not indexed).
+ */
+static int entry_events(struct records *rs, const char *bid, const char *path, struct sdt_buf *out)
 {
-	struct records *rs = ctx;
 	struct sdt_probes p = {0};
-	struct sdt_buf key = {0}, val = {0};
-	char *text = NULL;
+	char key[SDT_BUILD_ID_HEX_MAX + 3], *text = NULL;
 	size_t len, i, j;
 	int err;
 
+	if (rs->old) {
+		const char *v;
+		unsigned vl;
+
+		snprintf(key, sizeof(key), "b:%s", bid);
+		if (!get_value(&rs->old->cdb, key, &v, &vl) && vl == strlen(path) &&
+		    !memcmp(v, path, vl)) {
+			key[0] = 'B';
+			if (!get_value(&rs->old->cdb, key, &v, &vl) && !memchr(v, '\0', vl) &&
+			    (!vl || v[vl - 1] == '\n'))
+				return sdt_buf_add(out, v, vl);
+		}
+	}
 	err = sdt_cache_read_entry_file(rs->c, path, bid, "probes", &text, &len);
 	if (err)
-		return 0; /* a link without an entry: not indexed; `cache check` reports it */
+		return 1; /* a link without probes: not indexed; `cache check` judges it */
 	err = sdt_probes_parse(text, len, &p);
+	for (i = 0; i < p.n && !err; i++) {
+		const struct sdt_probes_entry *e = &p.entries[i];
+		bool seen = false;
+
+		if (e->kind != '%')
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = p.entries[j].kind == '%' &&
+			       !strcmp(p.entries[j].provider, e->provider) &&
+			       !strcmp(p.entries[j].event, e->event);
+		if (!seen && sdt_buf_addf(out, "%s:%s\n", e->provider, e->event))
+			err = -ENOMEM;
+	}
+	sdt_probes_release(&p);
+	free(text);
+	return err;
+}
+
+static int add_entry_records(const char *bid, const char *path, void *ctx)
+{
+	struct records *rs = ctx;
+	struct sdt_buf key = {0}, val = {0}, events = {0};
+	const char *line, *nl;
+	int err;
+
+	err = entry_events(rs, bid, path, &events);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -229,35 +275,35 @@ static int add_entry_records(const char *bid, const char *path, void *ctx)
 	if (sdt_buf_addf(&key, "b:%s", bid) || add_record(rs, key.buf, key.len, path, strlen(path)))
 		goto out;
 	sdt_buf_reset(&key);
+	if (sdt_buf_addf(&key, "B:%s", bid) ||
+	    add_record(rs, key.buf, key.len, events.buf ? events.buf : "", events.len))
+		goto out;
+	sdt_buf_reset(&key);
 	if (sdt_buf_addf(&key, "f:%s", path) || add_record(rs, key.buf, key.len, bid, strlen(bid)))
 		goto out;
-	for (i = 0; i < p.n; i++) {
-		const struct sdt_probes_entry *e = &p.entries[i];
-		bool seen = false;
+	for (line = events.buf; line && *line; line = nl + 1) {
+		const char *colon;
 
-		if (e->kind != '%')
-			continue;
+		nl = strchr(line, '\n');
+		colon = memchr(line, ':', (size_t)(nl - line));
+		if (!nl || !colon)
+			break;
 		sdt_buf_reset(&key);
-		if (sdt_buf_addf(&key, "e:%s:%s", e->provider, e->event) ||
+		if (sdt_buf_addf(&key, "e:%.*s", (int)(nl - line), line) ||
 		    add_record(rs, key.buf, key.len, val.buf, val.len))
 			goto out;
-		for (j = 0; j < i && !seen; j++)
-			seen =
-			    p.entries[j].kind == '%' && !strcmp(p.entries[j].provider, e->provider);
-		if (seen)
-			continue;
+		/* p:PROV once per entry: duplicates are dropped when the records are written */
 		sdt_buf_reset(&key);
-		if (sdt_buf_addf(&key, "p:%s", e->provider) ||
+		if (sdt_buf_addf(&key, "p:%.*s", (int)(colon - line), line) ||
 		    add_record(rs, key.buf, key.len, val.buf, val.len))
 			goto out;
 	}
 	err = 0;
 out:
-	sdt_probes_release(&p);
 	sdt_buf_free(&key);
 	sdt_buf_free(&val);
-	free(text);
-	return err;
+	sdt_buf_free(&events);
+	return err > 0 ? 0 : err;
 }
 
 static int cmp_record(const void *pa, const void *pb)
@@ -297,7 +343,7 @@ static int gen_records(const struct sdt_cache *c, struct records *rs, struct sdt
 
 /* ---- building ---------------------------------------------------------------------------- */
 
-static int write_index(const struct sdt_cache *c)
+static int write_index(const struct sdt_cache *c, bool reuse)
 {
 	struct records rs = {0};
 	struct sdt_buf stamp = {0};
@@ -306,6 +352,8 @@ static int write_index(const struct sdt_cache *c)
 	size_t i;
 	int fd, err;
 
+	if (reuse && try_open_stamp(c, &rs.old, false))
+		rs.old = NULL; /* none, or corrupt: read every entry */
 	err = gen_records(c, &rs, &stamp);
 	if (err)
 		goto out;
@@ -333,11 +381,13 @@ static int write_index(const struct sdt_cache *c)
 	if (cdb_make_add(&cm, "\1end", 4, count, (unsigned)strlen(count)) < 0 ||
 	    cdb_make_finish(&cm) < 0)
 		goto fail;
-	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME);
+	/* derived data: a rename lost to a power cut leaves the old index, found out of date */
+	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME, false);
 	goto out;
 fail:
 	sdt_tmp_abort(c->rootfd, fd, tmp);
 out:
+	sdt_index_close(rs.old);
 	records_free(&rs);
 	sdt_buf_free(&stamp);
 	if (err)
@@ -346,7 +396,7 @@ out:
 	return 0;
 }
 
-int sdt_index_rebuild(struct sdt_cache *c)
+static int rebuild(struct sdt_cache *c, bool reuse)
 {
 	int lock, err;
 
@@ -354,9 +404,19 @@ int sdt_index_rebuild(struct sdt_cache *c)
 	if (lock < 0)
 		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
 			       strerror(-lock));
-	err = write_index(c);
+	err = write_index(c, reuse);
 	sdt_lock_release(lock);
 	return err;
+}
+
+int sdt_index_rebuild(struct sdt_cache *c)
+{
+	return rebuild(c, true);
+}
+
+int sdt_index_rebuild_full(struct sdt_cache *c)
+{
+	return rebuild(c, false);
 }
 
 /* ---- opening and verifying --------------------------------------------------------------- */
@@ -524,7 +584,7 @@ int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
 			       strerror(-lock));
 	/* someone may have rebuilt it while we waited for the lock */
 	if (try_open(c, out)) {
-		err = write_index(c);
+		err = write_index(c, true);
 		if (!err) {
 			if (rebuilt)
 				*rebuilt = true;

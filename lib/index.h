@@ -45,8 +45,13 @@ int sdt_walk_links(const struct sdt_cache *c, sdt_link_fn fn, sdt_bad_link_fn ba
  */
 int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt);
 void sdt_index_close(struct sdt_index *idx);
-/* Rebuild unconditionally (under the lock). */
+/*
+ * Rebuild unconditionally (under the lock). The events of entries the previous index already
+ * held are taken from it (a build-id's notes never change), so only new entries are read;
+ * _full reads every entry's probes file (check --repair, reindex).
+ */
 int sdt_index_rebuild(struct sdt_cache *c);
+int sdt_index_rebuild_full(struct sdt_cache *c);
 /* Is the index on disk present, well-formed and fresh? 0 yes, -ESTALE/-EINVAL/-ENOENT no. */
 int sdt_index_verify(struct sdt_cache *c);
 /* Does the index hold exactly what a rebuild would write? 0 yes, -ESTALE no. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Locks and crash-safe replacement of files: see lockfile.h. */
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -52,7 +51,14 @@ int sdt_tmp_create(int dirfd, const char *name, char *tmp, size_t tmpsz)
 	return fd;
 }
 
-int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name)
+int sdt_fsync_dir(int dirfd)
+{
+	if (fsync(dirfd) < 0 && errno != EINVAL && errno != EBADF)
+		return -errno;
+	return 0;
+}
+
+int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, bool sync_dir)
 {
 	int err = 0;
 
@@ -66,9 +72,7 @@ int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name)
 		unlinkat(dirfd, tmp, 0);
 		return err;
 	}
-	if (fsync(dirfd) < 0 && errno != EINVAL && errno != EBADF)
-		return -errno;
-	return 0;
+	return sync_dir ? sdt_fsync_dir(dirfd) : 0;
 }
 
 void sdt_tmp_abort(int dirfd, int fd, const char *tmp)
@@ -96,7 +100,7 @@ int sdt_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len)
+int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, bool sync_dir)
 {
 	char tmp[256];
 	int fd, err;
@@ -109,7 +113,7 @@ int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len)
 		sdt_tmp_abort(dirfd, fd, tmp);
 		return err;
 	}
-	return sdt_tmp_commit(dirfd, fd, tmp, name);
+	return sdt_tmp_commit(dirfd, fd, tmp, name, sync_dir);
 }
 
 int sdt_read_file_at(int dirfd, const char *name, size_t max, char **out, size_t *lenp)

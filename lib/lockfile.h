@@ -30,13 +30,19 @@ void sdt_lock_release(int fd);
 
 /* Create an exclusive temporary file for @name in @dirfd; its name is stored in @tmp (size 256). */
 int sdt_tmp_create(int dirfd, const char *name, char *tmp, size_t tmpsz);
-/* Finish a temporary: fsync @fd, close it, rename @tmp to @name, fsync the directory. */
-int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name);
+/*
+ * Finish a temporary: fsync @fd, close it, rename @tmp to @name, and (@sync_dir) fsync the
+ * directory. Without @sync_dir the caller fsyncs the directory later (several files at once) or
+ * does not need the rename to survive a power loss (derived data).
+ */
+int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, bool sync_dir);
 /* Abandon a temporary (close and unlink). */
 void sdt_tmp_abort(int dirfd, int fd, const char *tmp);
 
-/* Replace @name in @dirfd by @len bytes of @data, crash-safely. 0 or -errno. */
-int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len);
+/* Replace @name in @dirfd by @len bytes of @data, crash-safely (see sdt_tmp_commit). */
+int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, bool sync_dir);
+/* fsync a directory (ignoring file systems that cannot). 0 or -errno. */
+int sdt_fsync_dir(int dirfd);
 
 /* Write all of @len bytes to @fd (restarting on EINTR and short writes). 0 or -errno. */
 int sdt_write_all(int fd, const void *data, size_t len);
