@@ -946,6 +946,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	synthesize_comms(r);
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
+	if (r->stop)
+		goto out; /* asked to stop while arming: the command never runs */
 	if (cmd) {
 		err = release_child(r, poke);
 		if (err)
