@@ -125,6 +125,33 @@ check_eq "odd path: --json path" "$T/a dir\"q/prog wait" \
 	"$("$SDTRACE" list -p "$pid" --json '%wait:*' |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
 
+# ---- a process in another mount namespace: its paths, read through /proc/PID/root ------------
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
+	say "SKIP: the mount-namespace checks need root and unshare"
+else
+	mkdir -p "$T/nsview"
+	cat >"$T/ns.sh" <<EOS
+mount -t tmpfs sdtrace-test "$T/nsview" && cp "$WAIT" "$T/nsview/prog-ns" &&
+	exec "$T/nsview/prog-ns" "$T/ns.pid"
+EOS
+	unshare -m --propagation private sh "$T/ns.sh" >"$T/ns.out" 2>&1 &
+	pid=$!
+	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+	i=0
+	while [ ! -s "$T/ns.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "$(cat "$T/ns.pid" 2>/dev/null)" != "$pid" ]; then
+		say "SKIP: cannot start a program in a mount namespace: $(cat "$T/ns.out")"
+	else
+		check "namespace: the program is not visible from here" test ! -e "$T/nsview/prog-ns"
+		"$SDTRACE" list -p "$pid" '%wait:*' >"$T/out" 2>"$T/err"
+		check_eq "namespace: listed with the path the process sees" \
+			"$T/nsview/prog-ns:%wait:tick" "$(cat "$T/out" "$T/err")"
+	fi
+fi
+
 # ---- a process that does not exist --------------------------------------------------------------
 sh -c 'exit 0' &
 dead=$!
