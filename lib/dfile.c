@@ -47,12 +47,18 @@ struct alias {
 	char *value;
 };
 
+struct ptok {
+	char text[SDT_DFILE_MAX_IDENT + 1];
+	bool ident;
+};
+
 struct lexer {
 	const char *p, *end, *name;
 	unsigned int line;
 	bool line_start; /* only blanks since the last newline: '#' starts a directive */
 	struct alias *aliases;
 	size_t naliases, aliases_cap;
+	struct ptok *ptoks; /* MAX_PARAM_TOKENS, for one parameter at a time */
 	/* the current token */
 	enum tok tok;
 	unsigned int tok_line;
@@ -437,11 +443,6 @@ static bool type_keyword(const char *w)
 	return false;
 }
 
-struct ptok {
-	char text[SDT_DFILE_MAX_IDENT + 1];
-	bool ident;
-};
-
 /* Build one parameter from its tokens. */
 static int make_param(struct lexer *lx, struct ptok *t, size_t n, bool fnptr, unsigned int line,
 		      const char *probe, struct sdt_dparam *out)
@@ -545,7 +546,7 @@ void sdt_dprobe_free(struct sdt_dprobe *p)
 /* "(TYPE [NAME], ...)" after a probe's name; the current token is '('. */
 static int parse_params(struct lexer *lx, struct sdt_dprobe *p)
 {
-	struct ptok *toks = NULL;
+	struct ptok *toks;
 	size_t cap = 0, i, j;
 	int err;
 
@@ -572,9 +573,7 @@ static int parse_params(struct lexer *lx, struct sdt_dprobe *p)
 		snprintf(lx->text, sizeof(lx->text), "void");
 		lx->tok = TOK_IDENT;
 	}
-	toks = calloc(MAX_PARAM_TOKENS, sizeof(*toks));
-	if (!toks)
-		return sdt_err(-ENOMEM, "out of memory");
+	toks = lx->ptoks;
 	for (;;) {
 		size_t n = 0, depth = 0;
 		bool fnptr = false;
@@ -665,7 +664,6 @@ static int parse_params(struct lexer *lx, struct sdt_dprobe *p)
 	}
 	err = next(lx);
 out:
-	free(toks);
 	return err;
 }
 
@@ -833,6 +831,9 @@ int sdt_dfile_parse(const char *buf, size_t len, const char *name,
 
 	if (len > SDT_DFILE_MAX_SIZE)
 		return sdt_err(-E2BIG, "%s: larger than %u bytes", name, SDT_DFILE_MAX_SIZE);
+	lx.ptoks = malloc(MAX_PARAM_TOKENS * sizeof(*lx.ptoks));
+	if (!lx.ptoks)
+		return sdt_err(-ENOMEM, "out of memory");
 	err = next(&lx);
 	while (!err && lx.tok != TOK_EOF) {
 		if (is_word(&lx, "provider"))
@@ -847,6 +848,7 @@ int sdt_dfile_parse(const char *buf, size_t len, const char *name,
 		free(lx.aliases[i].value);
 	}
 	free(lx.aliases);
+	free(lx.ptoks);
 	return err;
 }
 
