@@ -10,16 +10,22 @@
  *	         payloads (1 little, 2 big: the recording host's), 3 bytes zero
  *	records  u8 type, varint body length, body
  *
- *	META     (first record) str cmdline, str hostname, str kernel release,
- *	         start time CLOCK_REALTIME ns, the same instant in CLOCK_MONOTONIC ns
- *	EVENT    one struct sdt_trace_event_desc (every field, arg and site), before its samples
- *	SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid, zigzag (tid - pid),
- *	         then the raw tracefs record from its first non-common field on (the 8-byte common
- *	         header is not stored; trailing padding is trimmed)
- *	SAMPLE_SAME_TASK   the same without cpu, pid, tid: equal to the previous sample's
- *	COMM     pid, zigzag (tid - pid), str comm
- *	LOST     cpu, count
- *	END      zigzag exit status, samples written, events lost (last record of a complete file)
+ *	type 1 META     (first record) str cmdline, str hostname, str kernel release,
+ *	                start time CLOCK_REALTIME ns, the same instant in CLOCK_MONOTONIC ns
+ *	type 2 EVENT    one struct sdt_trace_event_desc, before its samples:
+ *	                index, str provider, str name, str path, str build_id, str group,
+ *	                str event, tp_id, nsites, nsites x site address, nfields, per field
+ *	                {str name, offset, size, u8 flags (1 signed, 2 __data_loc)},
+ *	                zigzag ip_field, nargs, per arg {str name, str spec, size, u8 flags
+ *	                (1 signed, 2 float, 4 string, 8 rebase), zigzag field, str unavailable}
+ *	type 3 SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid,
+ *	                zigzag (tid - pid), then the raw tracefs record from its first field on:
+ *	                the 8-byte common header is not stored, the record ends with the last
+ *	                field or __data_loc string (the PERF_SAMPLE_RAW padding is trimmed)
+ *	type 4 SAMPLE_SAME_TASK   the same without cpu, pid, tid: equal to the previous sample's
+ *	type 5 COMM     pid, zigzag (tid - pid), str comm (at most 15 bytes)
+ *	type 6 LOST     cpu, count
+ *	type 7 END      zigzag exit status, samples written, events lost (last record)
  *
  * A sample of a one-argument event costs 21-27 bytes (perf.data: 80). Record types from 64 up
  * may be skipped by readers that do not know them; an unknown type below 64 is corruption.
@@ -27,7 +33,9 @@
  * Crash safety: records are appended to a buffer that is written out when it fills, when the
  * sample clock has moved 100 ms since the last write, and on sdt_trace_writer__flush(); a
  * recording cut by SIGKILL loses at most those last moments, and the reader stops cleanly at the
- * last complete record, reporting that the file is truncated (no END record).
+ * last complete record, reporting that the file is truncated (no END record). The writer has no
+ * clock of its own: a recorder should call sdt_trace_writer__flush() after each drain of its
+ * rings, or samples buffered just before a quiet spell wait for the next sample.
  */
 #ifndef SDT_TRACE_FILE_H
 #define SDT_TRACE_FILE_H
