@@ -163,8 +163,8 @@ static void text_typed_arg(const struct sdt_file *f, const struct sdt_site *s, s
 		kw = sdt_type__keyword(&note);
 	}
 
-	printf("    arg%zu  %s%s%s  %s -> ", i + 1, t->name ? t->name : "", t->name && *kw ? ":" : "",
-	       kw, sdt_arg__spec(a));
+	printf("    arg%zu  %s%s%s  %s -> ", i + 1, t->name ? t->name : "",
+	       t->name && *kw ? ":" : "", kw, sdt_arg__spec(a));
 	if (!sdt_arg__typed_fetch(f, s, i, t, &fetch))
 		printf("%s%s\n", fetch,
 		       t->kind == SDT_TYPE_DEFAULT && sdt_arg__is_float(a) ? "  (float bits)"
