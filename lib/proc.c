@@ -28,6 +28,22 @@ static bool seen(const struct sdt_proc_file *files, size_t n, const char *path)
 	return false;
 }
 
+/* The kernel writes a newline in a mapped file's name as "\012" (and escapes nothing else). */
+static void unescape_newlines(char *p)
+{
+	char *q = p;
+
+	while (*p) {
+		if (!strncmp(p, "\\012", 4)) {
+			*q++ = '\n';
+			p += 4;
+		} else {
+			*q++ = *p++;
+		}
+	}
+	*q = '\0';
+}
+
 int sdt_proc__files(pid_t pid, struct sdt_proc_file **out, size_t *n)
 {
 	static const char deleted_tag[] = " (deleted)";
@@ -72,6 +88,7 @@ int sdt_proc__files(pid_t pid, struct sdt_proc_file **out, size_t *n)
 			deleted = true;
 			path[l - (sizeof(deleted_tag) - 1)] = '\0';
 		}
+		unescape_newlines(path);
 		if (seen(files, nfiles, path))
 			continue;
 		if (sdt_grow((void **)&files, &cap, nfiles + 1, sizeof(*files))) {

@@ -125,6 +125,17 @@ check_eq "odd path: --json path" "$T/a dir\"q/prog wait" \
 	"$("$SDTRACE" list -p "$pid" --json '%wait:*' |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
 
+# ---- a newline in the executable's name: /proc/PID/maps writes it as "\012" ---------------------
+NL="$T/new
+line"
+cp "$WAIT" "$NL"
+start_wait "$NL" nl
+"$SDTRACE" list -p "$pid" '%wait:*' >"$T/out" 2>"$T/err"
+check_eq "newline in the path: exit 0, nothing on stderr" "0:" "$?:$(cat "$T/err")"
+check_eq "newline in the path: escaped as \\x0a in text" "$T/new\x0aline:%wait:tick" "$(cat "$T/out")"
+check_eq "newline in the path: the real name in --json" "$NL" "$("$SDTRACE" list -p "$pid" --json '%wait:*' |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
+
 # ---- a process in another mount namespace: its paths, read through /proc/PID/root ------------
 if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
 	say "SKIP: the mount-namespace checks need root and unshare"
