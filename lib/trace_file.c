@@ -1084,11 +1084,12 @@ static int parse_comm(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 
 static int parse_lost(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
-	uint64_t cpu = get_bounded(c, MAX_CPUS - 1), count = get_varint(c);
+	uint64_t cpu = get_bounded(c, UINT32_MAX), count = get_varint(c);
 
 	if (c->bad || c->p != c->end)
 		return corrupt(r, at, "bad lost-events record");
-	if (cpu >= r->nlost_cpu) {
+	/* a CPU number beyond any machine (a recorder's "unknown") counts in the total only */
+	if (cpu < MAX_CPUS && cpu >= r->nlost_cpu) {
 		uint64_t *n = sdt_reallocarray(r->lost_cpu, (size_t)cpu + 1, sizeof(*n));
 
 		if (!n)
@@ -1098,7 +1099,9 @@ static int parse_lost(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		r->nlost_cpu = (size_t)cpu + 1;
 	}
 	/* saturate: a hostile count must not wrap the total to something small */
-	r->lost_cpu[cpu] = r->lost_cpu[cpu] + count < count ? UINT64_MAX : r->lost_cpu[cpu] + count;
+	if (cpu < MAX_CPUS)
+		r->lost_cpu[cpu] =
+		    r->lost_cpu[cpu] + count < count ? UINT64_MAX : r->lost_cpu[cpu] + count;
 	r->lost = r->lost + count < count ? UINT64_MAX : r->lost + count;
 	return 0;
 }

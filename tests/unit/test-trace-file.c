@@ -447,8 +447,21 @@ static void test_hostile(void **state)
 	memcpy(buf + 25, ev0, sizeof(ev0));
 	buf[25 + 2 + 10] = 0x7f; /* nsites */
 	assert_int_equal(read_all(buf, 25 + sizeof(ev0), NULL), -EINVAL);
-	/* a lost count on an absurd CPU */
-	n = mkfile(buf, (const uint8_t[]){6, 4, 0xff, 0xff, 0x7f, 1}, 6);
+	/* a lost count on an absurd CPU: in the total, not in a per-CPU array of that size */
+	n = mkfile(buf, (const uint8_t[]){6, 6, 0xff, 0xff, 0xff, 0xff, 0x0f, 9}, 8);
+	assert_int_equal(read_all(buf, n, NULL), 0);
+	{
+		struct sdt_trace_reader *r;
+		const struct sdt_trace_event *ev;
+
+		assert_int_equal(sdt_trace_reader__open_mem(buf, n, NULL, &r), 0);
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+		assert_int_equal(sdt_trace_reader__lost(r), 9);
+		assert_int_equal(sdt_trace_reader__lost_cpus(r), 0);
+		sdt_trace_reader__free(r);
+	}
+	/* a CPU beyond 32 bits is corruption */
+	n = mkfile(buf, (const uint8_t[]){6, 7, 0xff, 0xff, 0xff, 0xff, 0x1f, 0, 1}, 9);
 	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
 	/* a thread name with a NUL inside, and one too long */
 	n = mkfile(buf, (const uint8_t[]){5, 6, 1, 0, 4, 'a', 0, 'b'}, 8);
