@@ -272,7 +272,7 @@ int sdt_cache_scan(const char *path, struct sdt_file **out, struct stat *st, int
 }
 
 /* `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. */
-static int write_elf(int dfd, const char *path, int fd, const struct stat *st)
+static int write_elf(int dfd, const char *path, int fd, const struct stat *st, int sync)
 {
 	struct stat est;
 	char tmp[256];
@@ -314,16 +314,15 @@ static int write_elf(int dfd, const char *path, int fd, const struct stat *st)
 			return err;
 		}
 	}
-	return sdt_tmp_commit(dfd, tfd, tmp, "elf", false);
+	return sdt_tmp_commit(dfd, tfd, tmp, "elf", sync);
 }
 
-/* The .build-id link of @bid to "../../<rel>"; kept when it exists (perf: the first wins). */
-static int write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool *exists)
+int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool sync)
 {
+	bool exists;
 	char xx[3] = {bid[0], bid[1], 0}, tmp[256], *target;
 	int bfd, xfd, fd, err;
 
-	*exists = false;
 	bfd = sdt_cache_mkdirs(c, SDT_BUILD_ID_DIR);
 	if (bfd < 0)
 		return bfd;
@@ -357,15 +356,34 @@ static int write_link(const struct sdt_cache *c, const char *bid, const char *re
 		err = -errno;
 		unlinkat(xfd, tmp, 0);
 		if (err == -EEXIST) {
-			*exists = true;
+			exists = true;
 			err = 0;
 		}
 		goto out;
 	}
-	err = sdt_fsync_dir(xfd);
+	err = sync ? sdt_fsync_dir(xfd) : 0;
 out:
+	(void)exists;
 	free(target);
 	close(xfd);
+	return err;
+}
+
+static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel)
+{
+	struct sdt_deferred_link l = {sdt_strdup(bid), sdt_strdup(rel)};
+	int err = 0;
+
+	pthread_mutex_lock(&d->lock);
+	if (!l.bid || !l.rel || sdt_grow((void **)&d->links, &d->cap, d->n + 1, sizeof(l)))
+		err = -ENOMEM;
+	else
+		d->links[d->n++] = l;
+	pthread_mutex_unlock(&d->lock);
+	if (err) {
+		free(l.bid);
+		free(l.rel);
+	}
 	return err;
 }
 
@@ -375,9 +393,8 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	struct sdt_buf probes = {0}, meta = {0};
 	struct sdt_probes old = {0};
 	char *rel = NULL, *linked = NULL, *text = NULL;
-	bool exists;
 	size_t len;
-	int dfd = -1, err;
+	int dfd = -1, err, sync;
 
 	rel = sdt_cache_entry_rel(path, f->build_id);
 	if (!rel) {
@@ -427,19 +444,27 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 		if (err)
 			goto out;
 	}
+	/*
+	 * The files, then one fsync of their directory, then the link that makes the entry.
+	 * In a batch, nothing is synced here: the batch syncs the file system once and then
+	 * writes the links (cache_add.c).
+	 */
+	sync = c->defer ? 0 : SDT_SYNC_FILE;
 	if (!c->no_copy) {
-		err = write_elf(dfd, path, fd, st);
+		err = write_elf(dfd, path, fd, st, sync);
 		if (err)
 			goto out;
 	}
-	/* the files, then one fsync of their directory, then the link that makes the entry */
-	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len, false);
+	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len, sync);
 	if (!err)
-		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len, false);
-	if (!err)
+		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len, sync);
+	if (!err && c->defer) {
+		err = defer_link(c->defer, f->build_id, rel);
+	} else if (!err) {
 		err = sdt_fsync_dir(dfd);
-	if (!err)
-		err = write_link(c, f->build_id, rel, &exists);
+		if (!err)
+			err = sdt_cache_write_link(c, f->build_id, rel, true);
+	}
 	if (!err)
 		*res = SDT_CACHE_ADDED;
 out:

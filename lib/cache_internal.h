@@ -6,16 +6,30 @@
 #ifndef SDT_CACHE_INTERNAL_H
 #define SDT_CACHE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 
 #include "internal.h"
 #include "sdtrace/cache.h"
 
+/* Entries written by a batch add, linked once their files are on disk (see cache_add.c). */
+struct sdt_deferred_link {
+	char *bid, *rel;
+};
+
+struct sdt_deferred {
+	pthread_mutex_t lock;
+	struct sdt_deferred_link *links;
+	size_t n, cap;
+};
+
 struct sdt_cache {
 	char *root;
 	int rootfd;
 	bool no_copy;
+	/* set during sdt_cache__add_paths(): write entries without fsync and link them later */
+	struct sdt_deferred *defer;
 };
 
 #define SDT_BUILD_ID_DIR ".build-id"
@@ -65,6 +79,9 @@ int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_resu
 
 /* The build-id of the file at @path, read from the file now (NULL when it has none). */
 int sdt_cache_file_build_id(const char *path, char **bid);
+
+/* The .build-id link of @bid to "../../@rel"; kept when it exists (perf: the first wins). */
+int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool sync);
 
 /* Remove the entry (path, bid): link first, then its directory and empty parents. */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);

@@ -382,7 +382,7 @@ static int write_index(const struct sdt_cache *c, bool reuse)
 	    cdb_make_finish(&cm) < 0)
 		goto fail;
 	/* derived data: a rename lost to a power cut leaves the old index, found out of date */
-	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME, false);
+	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME, SDT_SYNC_FILE);
 	goto out;
 fail:
 	sdt_tmp_abort(c->rootfd, fd, tmp);

@@ -58,11 +58,11 @@ int sdt_fsync_dir(int dirfd)
 	return 0;
 }
 
-int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, bool sync_dir)
+int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, int sync)
 {
 	int err = 0;
 
-	if (fsync(fd) < 0)
+	if ((sync & SDT_SYNC_FILE) && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
@@ -72,7 +72,7 @@ int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, bool sy
 		unlinkat(dirfd, tmp, 0);
 		return err;
 	}
-	return sync_dir ? sdt_fsync_dir(dirfd) : 0;
+	return (sync & SDT_SYNC_DIR) ? sdt_fsync_dir(dirfd) : 0;
 }
 
 void sdt_tmp_abort(int dirfd, int fd, const char *tmp)
@@ -100,7 +100,7 @@ int sdt_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, bool sync_dir)
+int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, int sync)
 {
 	char tmp[256];
 	int fd, err;
@@ -113,7 +113,7 @@ int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, 
 		sdt_tmp_abort(dirfd, fd, tmp);
 		return err;
 	}
-	return sdt_tmp_commit(dirfd, fd, tmp, name, sync_dir);
+	return sdt_tmp_commit(dirfd, fd, tmp, name, sync);
 }
 
 int sdt_read_file_at(int dirfd, const char *name, size_t max, char **out, size_t *lenp)

@@ -30,17 +30,21 @@ void sdt_lock_release(int fd);
 
 /* Create an exclusive temporary file for @name in @dirfd; its name is stored in @tmp (size 256). */
 int sdt_tmp_create(int dirfd, const char *name, char *tmp, size_t tmpsz);
+/* What sdt_tmp_commit() makes durable before returning. */
+#define SDT_SYNC_FILE 1 /* fsync the file before the rename */
+#define SDT_SYNC_DIR  2 /* fsync the directory after it */
+
 /*
- * Finish a temporary: fsync @fd, close it, rename @tmp to @name, and (@sync_dir) fsync the
- * directory. Without @sync_dir the caller fsyncs the directory later (several files at once) or
- * does not need the rename to survive a power loss (derived data).
+ * Finish a temporary: (SDT_SYNC_FILE) fsync @fd, close it, rename @tmp to @name, (SDT_SYNC_DIR)
+ * fsync the directory. Without them the caller makes it durable later (several files at once,
+ * or syncfs() for a batch) or does not need it to survive a power cut (derived data).
  */
-int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, bool sync_dir);
+int sdt_tmp_commit(int dirfd, int fd, const char *tmp, const char *name, int sync);
 /* Abandon a temporary (close and unlink). */
 void sdt_tmp_abort(int dirfd, int fd, const char *tmp);
 
 /* Replace @name in @dirfd by @len bytes of @data, crash-safely (see sdt_tmp_commit). */
-int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, bool sync_dir);
+int sdt_atomic_write(int dirfd, const char *name, const void *data, size_t len, int sync);
 /* fsync a directory (ignoring file systems that cannot). 0 or -errno. */
 int sdt_fsync_dir(int dirfd);
 
