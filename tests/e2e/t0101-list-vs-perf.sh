@@ -56,9 +56,9 @@ check "the comparison catches a wrong semaphore offset" grep -q "semaphore_offse
 	"$T/cmp.out"
 cat >"$T/fake-sdtrace" <<EOS
 #!/bin/sh
-"$SDTRACE" "\$@" | sed 's/"%bx:s64"/"%bx:u64"/'
+"$SDTRACE" "\$@" | sed 's/"fetch":"\([^"]*\):s64"/"fetch":"\1:u64"/'
 EOS
 $CMP "$T/fake-sdtrace" "$PC" "$f" >"$T/cmp.out" 2>&1
-check "the comparison catches a different fetcharg" grep -q "sdtrace %bx:u64 != perf %bx:s64" \
+check "the comparison catches a different fetcharg" grep -q "sdtrace \(.*\):u64 != perf \1:s64" \
 	"$T/cmp.out"
 finish
