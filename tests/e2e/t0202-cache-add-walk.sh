@@ -43,6 +43,16 @@ check_eq "add without -r stays at the top" "4 files seen, 2 ELF, 1 with SDT note
 check "add through a symlink" "$SDTRACE" --cache-dir "$T/viasym" cache add "$D/link-out"
 check "keyed by the real path" test -L "$T/viasym/.build-id/$(ls "$T/viasym/.build-id")/$(ls "$T/viasym/.build-id/"*)" -a -d "$T/viasym$T/outside/prog-out"
 
+# a progress line on stderr when it is a terminal, none otherwise
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$SDTRACE' --cache-dir '$T/tty' cache add -r '$D' 2>&1 >/dev/null" /dev/null >"$T/tty.out" 2>&1
+	check "progress line on a terminal" grep -q 'files, .* ELF, .* with SDT notes, .* added' "$T/tty.out"
+else
+	say "note: no 'script' command: the progress line on a terminal is not tested"
+fi
+"$SDTRACE" --cache-dir "$T/notty" cache add -r "$D" 2>"$T/notty.err" >/dev/null
+check_eq "no progress line when stderr is not a terminal" "" "$(cat "$T/notty.err")"
+
 # errors: a missing file is counted, the others still added, exit 1, message on stderr only
 "$SDTRACE" --cache-dir "$T/errcache" cache add "$T/nope" "$D/prog" >"$T/out" 2>"$T/err"
 check_eq "exit 1 when a file failed" 1 "$?"
