@@ -429,47 +429,62 @@ static int add_process_threads(struct sdt_recorder *r, pid_t pid)
 	return err;
 }
 
+/* Hand the current name of every thread of process @pid to the sink. */
+static void process_comms(struct sdt_recorder *r, pid_t pid)
+{
+	char path[96], comm[32];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		long tid = strtol(d->d_name, NULL, 10);
+		ssize_t n;
+		int fd;
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/comm", (int)pid, tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		comm[n] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		r->sink->on_comm(r->sink->ctx, (uint32_t)pid, (uint32_t)tid, comm);
+	}
+	closedir(dir);
+}
+
 /*
- * The names of the threads of the -p processes as they are now: the kernel only reports later
- * changes (exec, prctl), and the report names processes by them.
+ * The names threads have now (the -p processes' threads; every thread with -a): the kernel only
+ * reports later changes (exec, prctl), and the report names processes by them.
  */
 static void synthesize_comms(struct sdt_recorder *r)
 {
-	char path[96], comm[32];
+	struct dirent *d;
 	size_t i;
+	DIR *dir;
 
 	if (!r->sink->on_comm)
 		return;
-	for (i = 0; i < r->o.npids; i++) {
-		struct dirent *d;
-		DIR *dir;
+	for (i = 0; i < r->o.npids; i++)
+		process_comms(r, r->o.pids[i]);
+	if (!r->o.system_wide || !(dir = opendir("/proc")))
+		return;
+	while ((d = readdir(dir))) {
+		long pid = strtol(d->d_name, NULL, 10);
 
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)r->o.pids[i]);
-		dir = opendir(path);
-		if (!dir)
-			continue;
-		while ((d = readdir(dir))) {
-			long tid = strtol(d->d_name, NULL, 10);
-			ssize_t n;
-			int fd;
-
-			if (tid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%ld/comm", (int)r->o.pids[i],
-				 tid);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			n = read(fd, comm, sizeof(comm) - 1);
-			close(fd);
-			if (n <= 0)
-				continue;
-			comm[n] = '\0';
-			comm[strcspn(comm, "\n")] = '\0';
-			r->sink->on_comm(r->sink->ctx, (uint32_t)r->o.pids[i], (uint32_t)tid, comm);
-		}
-		closedir(dir);
+		if (pid > 0)
+			process_comms(r, (pid_t)pid);
 	}
+	closedir(dir);
 }
 
 static int watch_pid(struct sdt_recorder *r, pid_t pid)
