@@ -217,6 +217,31 @@ static void bad_input(void **state)
 	sdt_file__free(f);
 }
 
+/* Two files with the same probes in one set: their events are separate, their names unique. */
+static void two_files(void **state)
+{
+	struct sdt_file *f1 = make_file("/bin/true"), *f2 = make_file("/bin/sh");
+	struct sdt_uprobe_set *s = new_set(true);
+	const size_t one[] = {0};
+	const char *defs;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(sdt_uprobe_set__add(s, f1, one, 1), 0);
+	assert_int_equal(sdt_uprobe_set__add(s, f2, one, 1), 0);
+	assert_int_equal(sdt_uprobe_set__event_count(s), 2);
+	assert_string_equal(sdt_uprobe_set__event(s, 0)->event, "ex_a");
+	assert_string_equal(sdt_uprobe_set__event(s, 1)->event, "ex_a_2");
+	defs = sdt_uprobe_set__defs(s, &len);
+	assert_non_null(strstr(defs, "p:sdtrace_test/ex_a /"));
+	assert_non_null(strstr(defs, "p:sdtrace_test/ex_a_2 /"));
+	assert_string_equal(sdt_uprobe_set__removal(s, &len),
+			    "-:sdtrace_test/ex_a\n-:sdtrace_test/ex_a_2\n");
+	sdt_uprobe_set__free(s);
+	sdt_file__free(f1);
+	sdt_file__free(f2);
+}
+
 static void session_groups(void **state)
 {
 	char a[80], b[80], tail[80];
@@ -242,6 +267,7 @@ int main(void)
 	    cmocka_unit_test(without_ref_ctr),
 	    cmocka_unit_test(descriptions),
 	    cmocka_unit_test(bad_input),
+	    cmocka_unit_test(two_files),
 	    cmocka_unit_test(session_groups),
 	};
 
