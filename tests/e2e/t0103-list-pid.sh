@@ -163,6 +163,14 @@ EOS
 	fi
 fi
 
+# ---- a kernel thread maps no file: nothing to list, no error -------------------------------------
+if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+	"$SDTRACE" list -p 2 >"$T/out" 2>"$T/err"
+	check_eq "kernel thread: exit 0, no output" "0:" "$?:$(cat "$T/out" "$T/err")"
+else
+	say "SKIP: pid 2 is not kthreadd here (a pid namespace?)"
+fi
+
 # ---- a process that does not exist --------------------------------------------------------------
 sh -c 'exit 0' &
 dead=$!
