@@ -74,8 +74,11 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory build
 	@sh bench/run.sh $(BUILD) $(if $(FULL),full,quick)
 
-install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+# The prefix is also compiled in (where the shipped provider type files are): configure with it.
+install: $(BUILD)/build.ninja
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cmake --install $(BUILD)
 
 # Removes what `make install` installed with the same PREFIX and DESTDIR (CMake's manifest).
 uninstall:
