@@ -107,7 +107,11 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 
 	/* A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev". */
 	if (text[0] == '/' || text[0] == '.') {
-		const char *split = strstr(text, ":%");
+		/* the last ":%": a path may hold one ("/opt/a:%b/bin"), a provider:event not */
+		const char *split = NULL, *p;
+
+		for (p = strstr(text, ":%"); p; p = strstr(p + 1, ":%"))
+			split = p;
 
 		if (!split) {
 			/* no '%': the path ends at the second-to-last ':' */
@@ -115,8 +119,6 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 
 			split = last;
 			if (last) {
-				const char *p;
-
 				for (p = last - 1; p > text && *p != ':'; p--)
 					;
 				if (p > text)

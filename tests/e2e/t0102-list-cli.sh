@@ -44,6 +44,11 @@ check_eq "odd path: the line given back as a pattern" "$ODD:%inline:hit" \
 	"$("$SDTRACE" list "$ODD:%inline:hit")"
 check_eq "odd path: --json path" "$ODD" "$("$SDTRACE" list -x "$ODD" --json %inline:hit |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
+# A path with ":%" in it: the line still goes back as a pattern (the last ":%" ends the path).
+mkdir -p "$T/x:%y"
+cp "$INLINE" "$T/x:%y/prog"
+check_eq "path with ':%': the line given back as a pattern" "$T/x:%y/prog:%inline:once" \
+	"$("$SDTRACE" list "$("$SDTRACE" list -x "$T/x:%y/prog" %inline:once)" 2>&1)"
 
 # One provider:event with three sites is one line (-v shows the three sites).
 run "$T/out" "$T/err" list -x "$INLINE"
