@@ -219,6 +219,11 @@ static int verify(struct resolver *r, const struct sdt_resolve_opts *o, const st
 			       cd->path, cd->bid, bid ? bid : "none");
 	}
 	close(fd);
+	out->dev = (uint64_t)st.st_dev;
+	out->ino = (uint64_t)st.st_ino;
+	out->size = (uint64_t)st.st_size;
+	out->mtime_sec = (int64_t)st.st_mtim.tv_sec;
+	out->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
 	out->path = sdt_strdup(cd->path);
 	out->build_id = bid ? sdt_strdup(bid) : NULL;
 	out->file = f;

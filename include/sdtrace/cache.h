@@ -36,6 +36,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <sdtrace/common.h>
 #include <sdtrace/scan.h>
@@ -187,6 +188,13 @@ struct sdt_target {
 	size_t *spec;	       /* for each site: index of the first spec it matched, owned */
 	size_t nsites;
 	bool rescanned; /* the file differed from its cache entry (the cache was updated) */
+	/*
+	 * The identity of the file that was scanned (fstat of the descriptor it was read from).
+	 * A uprobe is placed by path: compare these with a stat() of @path right before
+	 * registering, so that a file replaced meanwhile is noticed (its offsets are not ours).
+	 */
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec;
 };
 
 /* Told about a changed file that was rescanned, or (skip_missing) a vanished one. */

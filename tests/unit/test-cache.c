@@ -204,6 +204,14 @@ static void test_resolve(void **state)
 	assert_string_equal(t[0].path, self);
 	assert_int_equal(t[0].nsites, 2);
 	assert_false(t[0].rescanned);
+	{
+		struct stat st;
+
+		assert_int_equal(stat(self, &st), 0);
+		assert_int_equal(t[0].ino, st.st_ino);
+		assert_int_equal(t[0].size, st.st_size);
+		assert_int_equal(t[0].mtime_nsec, st.st_mtim.tv_nsec);
+	}
 	assert_string_equal(sdt_site__name(sdt_file__site(t[0].file, t[0].sites[0])), "one");
 	sdt_targets_free(t, n);
 
