@@ -830,30 +830,3 @@ out:
 	free(text);
 	return err;
 }
-
-/*
- * Fallback for builds without the data-file side (lib/trace_file.c defines the real one, which
- * wins at link time): frees everything a description owns.
- */
-__attribute__((weak)) void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d)
-{
-	size_t i;
-
-	if (!d)
-		return;
-	free(d->provider);
-	free(d->name);
-	free(d->path);
-	free(d->build_id);
-	free(d->site_addrs);
-	free(d->group);
-	free(d->event);
-	sdt_trace_fields_free(d->fields, d->nfields);
-	for (i = 0; d->args && i < d->nargs; i++) {
-		free(d->args[i].name);
-		free(d->args[i].spec);
-		free(d->args[i].unavailable);
-	}
-	free(d->args);
-	memset(d, 0, sizeof(*d));
-}
