@@ -63,15 +63,18 @@ static int split_types(const char *text, struct sdt_spec *s, char **head)
 	int err;
 
 	*head = NULL;
+	/* the list is the last "(...)"; a '(' before the last '/' is part of an inline path */
+	open = strrchr(text, '(');
+	if (open && strrchr(text, '/') > open)
+		open = NULL;
 	if (!len || text[len - 1] != ')') {
-		if (strchr(text, '('))
+		if (open)
 			return sdt_err(
 			    -EINVAL, "event spec '%s': '(' without a closing ')' at the end", text);
 		*head = sdt_strdup(text);
 		return *head ? 0 : sdt_err(-ENOMEM, "out of memory");
 	}
-	open = strchr(text, '(');
-	if (!open || strchr(open + 1, '(') || strchr(open + 1, ')') != text + len - 1)
+	if (!open || strchr(open + 1, ')') != text + len - 1)
 		return sdt_err(-EINVAL,
 			       "event spec '%s': expected one (name[:type], ...) list at "
 			       "the end",

@@ -49,6 +49,11 @@ mkdir -p "$T/x:%y"
 cp "$INLINE" "$T/x:%y/prog"
 check_eq "path with ':%': the line given back as a pattern" "$T/x:%y/prog:%inline:once" \
 	"$("$SDTRACE" list "$("$SDTRACE" list -x "$T/x:%y/prog" %inline:once)" 2>&1)"
+# A path with parentheses (not a typed argument list) round-trips too.
+mkdir -p "$T/app (x86)"
+cp "$INLINE" "$T/app (x86)/prog"
+check_eq "path with '(...)': the line given back as a pattern" "$T/app (x86)/prog:%inline:once" \
+	"$("$SDTRACE" list "$("$SDTRACE" list -x "$T/app (x86)/prog" %inline:once)" 2>&1)"
 
 # One provider:event with three sites is one line (-v shows the three sites).
 run "$T/out" "$T/err" list -x "$INLINE"
