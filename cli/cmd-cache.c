@@ -223,6 +223,11 @@ static int cache_add(int argc, char **argv)
 		       "%zu not ELF, %zu skipped (not regular files), %zu errors\n",
 		       s.seen, s.elf, s.with_sdt, s.added, s.unchanged, s.not_elf, s.skipped,
 		       s.errors);
+		if (s.no_build_id)
+			cli_warn(
+			    "%zu ELF %s with SDT notes but no build-id: not cached (the cache is "
+			    "keyed by build-id; name such a file with -x)",
+			    s.no_build_id, s.no_build_id == 1 ? "file" : "files");
 		ret = s.errors ? EXIT_RUNTIME : 0;
 	}
 	sdt_cache__free(c);

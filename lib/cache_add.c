@@ -47,7 +47,7 @@ int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_resu
 	}
 	*has_sdt = true;
 	if (!f->build_id) {
-		err = sdt_err(-ENODATA, "'%s': no build-id: the cache is keyed by build-id", real);
+		*res = SDT_CACHE_NO_BUILD_ID;
 		goto out;
 	}
 	err = sdt_cache_write_entry(c, f, real, &st, fd, res);
@@ -228,6 +228,9 @@ static void *worker(void *arg)
 				break;
 			case SDT_CACHE_SKIPPED:
 				j->sum->skipped++;
+				break;
+			case SDT_CACHE_NO_BUILD_ID:
+				j->sum->no_build_id++;
 				break;
 			case SDT_CACHE_NO_SDT:
 				break;

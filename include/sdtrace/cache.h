@@ -72,24 +72,27 @@ enum sdt_cache_result {
 	SDT_CACHE_NOT_ELF,   /* not an ELF file: skipped */
 	SDT_CACHE_NO_SDT,    /* an ELF file without SDT notes: not cached */
 	SDT_CACHE_SKIPPED, /* not a regular file (FIFO, device, socket): never opened for reading */
+	SDT_CACHE_NO_BUILD_ID, /* SDT notes but no build-id: the cache cannot key it (perf neither)
+				*/
 };
 
 /*
  * Add one file (its real path is cached) and update the index. Returns 0 with *res (may be NULL)
- * or -errno: -ENOENT, -EACCES, -ENODATA (an ELF file without build-id), -EINVAL (corrupt ELF or a
+ * or -errno: -ENOENT, -EACCES, -EINVAL (corrupt ELF or a
  * path uprobe_events cannot take).
  */
 SDT_API int sdt_cache__add(struct sdt_cache *c, const char *path, enum sdt_cache_result *res);
 
 struct sdt_cache_summary {
-	size_t seen;	  /* files looked at */
-	size_t elf;	  /* ELF files among them */
-	size_t with_sdt;  /* ELF files with SDT notes */
-	size_t added;	  /* entries written */
-	size_t unchanged; /* already cached */
-	size_t not_elf;	  /* skipped: not ELF */
-	size_t skipped;	  /* skipped: not regular files */
-	size_t errors;	  /* files that could not be read or cached */
+	size_t seen;	    /* files looked at */
+	size_t elf;	    /* ELF files among them */
+	size_t with_sdt;    /* ELF files with SDT notes */
+	size_t added;	    /* entries written */
+	size_t unchanged;   /* already cached */
+	size_t not_elf;	    /* skipped: not ELF */
+	size_t skipped;	    /* skipped: not regular files */
+	size_t errors;	    /* files that could not be read or cached */
+	size_t no_build_id; /* ELF files with SDT notes but no build-id: not cached */
 };
 
 /* Called from worker threads, serialised (one call at a time). */
