@@ -79,6 +79,15 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		rc->err = err;
 }
 
+static void on_drained(void *ctx)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__flush(rc->w);
+
+	if (err && !rc->err)
+		rc->err = err;
+}
+
 /* The wait status as a shell reports it: the exit code, or 128 + the signal. */
 static int shell_status(int ws)
 {
@@ -107,6 +116,7 @@ int cmd_record(int argc, char **argv)
 	    .on_sample = on_sample,
 	    .on_comm = on_comm,
 	    .on_lost = on_lost,
+	    .on_drained = on_drained,
 	};
 	struct sdt_trace_meta meta = {0};
 	const char *output = SDT_TRACE_DEFAULT_PATH;

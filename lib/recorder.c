@@ -796,19 +796,32 @@ static uint64_t now_ms(void)
 static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
 	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
+	uint64_t tick = r->o.drain_interval_ms ? r->o.drain_interval_ms : 100;
+	uint64_t next_drain = now_ms() + tick;
 	struct epoll_event evs[64];
 	int n, i, err;
 
 	while (!r->stop) {
-		int timeout = -1;
+		uint64_t now = now_ms(), until = next_drain;
+		int timeout;
 
-		if (deadline) {
-			uint64_t now = now_ms();
-
-			if (now >= deadline)
-				break;
-			timeout = (int)(deadline - now);
+		if (deadline && now >= deadline)
+			break;
+		/* Below the watermark the rings would not wake us: drain them on a clock too. */
+		if (now >= next_drain) {
+			if (!r->o.count_only) {
+				err = drain_all(r, ops);
+				if (err < 0)
+					return err;
+			}
+			if (r->sink->on_drained)
+				r->sink->on_drained(r->sink->ctx);
+			next_drain = now + tick;
+			until = next_drain;
 		}
+		if (deadline && deadline < until)
+			until = deadline;
+		timeout = (int)(until - now);
 		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->oldmask);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -978,6 +991,9 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 		err = account_unreported_losses(r);
 	if (!err && r->o.count_only)
 		err = read_counts(r);
+	/* Before the teardown, which the kernel makes slow (a grace period per event). */
+	if (!err && r->sink->on_drained)
+		r->sink->on_drained(r->sink->ctx);
 out:
 	if (err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());

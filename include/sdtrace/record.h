@@ -64,6 +64,11 @@ struct sdt_record_sink {
 	void (*on_comm)(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
 	/* The kernel dropped @count records on @cpu (the ring was full). */
 	void (*on_lost)(void *ctx, uint32_t cpu, uint64_t count);
+	/*
+	 * Every ring was drained (at least every drain_interval_ms while recording): the moment to
+	 * write out what the samples produced, so that little is lost if sdtrace is killed.
+	 */
+	void (*on_drained)(void *ctx);
 };
 
 enum sdt_semaphore_method {
@@ -88,6 +93,11 @@ struct sdt_record_opts {
 	unsigned int duration_ms;
 	/* Do not install SIGINT/SIGTERM/SIGHUP handlers (the caller calls sdt_recorder__stop()). */
 	bool no_signal_handlers;
+	/*
+	 * Drain every ring at least this often, even below the wakeup watermark (0: 100 ms): the
+	 * latency of `sdtrace trace` and what a SIGKILL can lose.
+	 */
+	unsigned int drain_interval_ms;
 };
 
 SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out);
