@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -213,17 +214,34 @@ static void records_free(struct records *rs)
 }
 
 /*
- * The events of entry (@bid, @path) as "PROV:EV\n" lines, in probes order without repeats: from
- * the previous index when it has this entry (a build-id's notes never change), else from its
- * probes file. 1 when the entry has no probes file (not indexed).
+ * The events of entry (@bid, @path) as "SIZE SEC NSEC\n" (its probes file's, when read) then
+ * "PROV:EV\n" lines, in probes order without repeats: from the previous index when it has this
+ * entry and the probes file is unchanged since (perf writes it after its link, and rewrites it in
+ * place), else from the probes file. 1 when the entry has no probes file (not indexed).
  */
 static int entry_events(struct records *rs, const char *bid, const char *path, struct sdt_buf *out)
 {
 	struct sdt_probes p = {0};
-	char key[SDT_BUILD_ID_HEX_MAX + 3], *text = NULL;
+	char key[SDT_BUILD_ID_HEX_MAX + 3], *text = NULL, *rel, stamp[80];
+	struct stat st;
 	size_t len, i, j;
 	int err;
 
+	rel = sdt_cache_entry_rel(path, bid);
+	if (!rel)
+		return -ENOMEM;
+	err = strlen(rel) + 8 < PATH_MAX ? 0 : -ENAMETOOLONG;
+	if (!err) {
+		char probes[PATH_MAX];
+
+		snprintf(probes, sizeof(probes), "%s/probes", rel);
+		err = fstatat(rs->c->rootfd, probes, &st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	}
+	free(rel);
+	if (err)
+		return 1; /* a link without probes: not indexed; `cache check` judges it */
+	snprintf(stamp, sizeof(stamp), "%" PRIu64 " %" PRId64 " %" PRId64 "\n",
+		 (uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec, (int64_t)st.st_mtim.tv_nsec);
 	if (rs->old) {
 		const char *v;
 		unsigned vl;
@@ -233,13 +251,16 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 		    !memcmp(v, path, vl)) {
 			key[0] = 'B';
 			if (!get_value(&rs->old->cdb, key, &v, &vl) && !memchr(v, '\0', vl) &&
-			    (!vl || v[vl - 1] == '\n'))
+			    vl >= strlen(stamp) && !memcmp(v, stamp, strlen(stamp)) &&
+			    v[vl - 1] == '\n')
 				return sdt_buf_add(out, v, vl);
 		}
 	}
+	if (sdt_buf_addstr(out, stamp))
+		return -ENOMEM;
 	err = sdt_cache_read_entry_file(rs->c, path, bid, "probes", &text, &len);
 	if (err)
-		return 1; /* a link without probes: not indexed; `cache check` judges it */
+		return 1;
 	err = sdt_probes_parse(text, len, &p);
 	for (i = 0; i < p.n && !err; i++) {
 		const struct sdt_probes_entry *e = &p.entries[i];
@@ -281,7 +302,9 @@ static int add_entry_records(const char *bid, const char *path, void *ctx)
 	sdt_buf_reset(&key);
 	if (sdt_buf_addf(&key, "f:%s", path) || add_record(rs, key.buf, key.len, bid, strlen(bid)))
 		goto out;
-	for (line = events.buf; line && *line; line = nl + 1) {
+	/* after the probes file's stamp line */
+	line = events.buf ? strchr(events.buf, '\n') : NULL;
+	for (line = line ? line + 1 : NULL; line && *line; line = nl + 1) {
 		const char *colon;
 
 		nl = strchr(line, '\n');
