@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: an argument string parsed and rendered for every architecture. The first byte picks
- * the architecture; the rest is the note's argument text. A rendered fetcharg must never contain
+ * the architecture (every entry of the table in lib/arch/arch.c, and some without a parser); the
+ * rest is the note's argument text. A rendered fetcharg must never contain
  * a space or a newline (it would inject text into uprobe_events).
  */
 #include <elf.h>
@@ -19,10 +20,14 @@ static const struct {
 	int elfclass;
 	bool be;
 } arches[] = {
-	{EM_X86_64, ELFCLASS64, false}, {EM_386, ELFCLASS32, false},
-	{EM_AARCH64, ELFCLASS64, false}, {EM_ARM, ELFCLASS32, false},
-	{EM_PPC64, ELFCLASS64, false}, {EM_PPC64, ELFCLASS64, true},
-	{EM_S390, ELFCLASS64, true}, {243 /* EM_RISCV */, ELFCLASS64, false},
+    {EM_X86_64, ELFCLASS64, false},  {EM_386, ELFCLASS32, false},
+    {EM_AARCH64, ELFCLASS64, false}, {EM_ARM, ELFCLASS32, false},
+    {EM_PPC64, ELFCLASS64, false},   {EM_PPC64, ELFCLASS64, true},
+    {EM_S390, ELFCLASS64, true},     {243 /* EM_RISCV */, ELFCLASS64, false},
+    {EM_PPC, ELFCLASS32, true},	     {243 /* EM_RISCV */, ELFCLASS32, false},
+    {EM_X86_64, ELFCLASS32, false}, /* x32 */
+    {EM_S390, ELFCLASS32, true},    /* s390 (31-bit): no parser, every arg unavailable */
+    {EM_MIPS, ELFCLASS64, false},   /* an architecture without a parser */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
