@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cache-mkbuilds SRC DIR N [SET]: write DIR/bin-0000 .. DIR/bin-(N-1), copies of the ELF file SRC each
- * with its own build-id (the last 4 bytes of SRC's NT_GNU_BUILD_ID replaced by the copy's
+ * cache-mkbuilds SRC DIR N [SET]: write DIR/bin-0000 .. DIR/bin-(N-1), copies of the ELF file SRC
+ * each with its own build-id (the last 4 bytes of SRC's NT_GNU_BUILD_ID replaced by the copy's
  * number and SET), so that N distinct "builds" exist without N compilations; copies made with
  * different SETs differ too. Test helper only.
  */
@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 		memcpy(&nsz, buf + i, 4);
 		memcpy(&dsz, buf + i + 4, 4);
 		memcpy(&type, buf + i + 8, 4);
-		if (nsz == 4 && dsz >= 8 && dsz <= 64 && type == 3 && !memcmp(buf + i + 12, gnu, 4) &&
-		    i + 16 + dsz <= len) {
+		if (nsz == 4 && dsz >= 8 && dsz <= 64 && type == 3 &&
+		    !memcmp(buf + i + 12, gnu, 4) && i + 16 + dsz <= len) {
 			at = i + 16 + dsz - 4;
 			break;
 		}
