@@ -11,7 +11,8 @@ LIST.json    `sdtrace list --json -x BINARY` of every probed binary: the sites, 
              and which of them the scanner marked unavailable
 
 Every firing must be in the report and every event of the report must be a firing, in the same
-order (--unordered: as multisets, for several processes). For each event:
+order by time_ns (report prints each CPU's ring in turn when the recorder drains them at the
+end; --unordered: as multisets, for several processes). For each event:
   - provider, name, path and address name a site `list --json` gives;
   - args has exactly as many entries as the site has arguments (nothing dropped or shifted);
   - an argument marked unavailable is null; every other one is the program's value:
@@ -132,6 +133,7 @@ def main():
                 sys.exit("%s:%d: not JSON (%s): %s" % (report, n, e, line[:200]))
             if opts["pid"] is None or ev["pid"] == opts["pid"]:
                 events.append(ev)
+    events.sort(key=lambda e: e["time_ns"])
     errors = []
     nargs = nnull = 0
 
