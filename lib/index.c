@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -366,31 +367,27 @@ static int gen_records(const struct sdt_cache *c, struct records *rs, struct sdt
 
 /* ---- building ---------------------------------------------------------------------------- */
 
-static int write_index(const struct sdt_cache *c, bool reuse)
+/* Write a complete index to @fd (the records of the cache now, @reuse: see sdt_index_rebuild). */
+static int write_index_fd(const struct sdt_cache *c, int fd, bool reuse)
 {
 	struct records rs = {0};
 	struct sdt_buf stamp = {0};
 	struct cdb_make cm;
-	char tmp[256], count[32];
+	char count[32];
 	size_t i;
-	int fd, err;
+	int err;
 
 	if (reuse && try_open_stamp(c, &rs.old, false))
 		rs.old = NULL; /* none, or corrupt: read every entry */
 	err = gen_records(c, &rs, &stamp);
 	if (err)
 		goto out;
-	fd = sdt_tmp_create(c->rootfd, SDT_INDEX_NAME, tmp, sizeof(tmp));
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
 	err = -EIO;
 	if (cdb_make_start(&cm, fd) < 0)
-		goto fail;
+		goto out;
 	if (cdb_make_add(&cm, "\1magic", 6, SDT_INDEX_MAGIC, strlen(SDT_INDEX_MAGIC)) < 0 ||
 	    cdb_make_add(&cm, "\1stamp", 6, stamp.buf, (unsigned)stamp.len) < 0)
-		goto fail;
+		goto out;
 	for (i = 0; i < rs.n; i++) {
 		/* the same event at two sites of one entry: one record */
 		if (i && !cmp_record(&rs.r[i - 1], &rs.r[i]))
@@ -398,25 +395,75 @@ static int write_index(const struct sdt_cache *c, bool reuse)
 		if (rs.r[i].kl > 1u << 20 || rs.r[i].vl > 1u << 20 ||
 		    cdb_make_add(&cm, rs.r[i].k, (unsigned)rs.r[i].kl, rs.r[i].v,
 				 (unsigned)rs.r[i].vl) < 0)
-			goto fail;
+			goto out;
 	}
 	snprintf(count, sizeof(count), "%zu", rs.n);
 	if (cdb_make_add(&cm, "\1end", 4, count, (unsigned)strlen(count)) < 0 ||
 	    cdb_make_finish(&cm) < 0)
-		goto fail;
-	/* derived data: a rename lost to a power cut leaves the old index, found out of date */
-	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME, SDT_SYNC_FILE);
-	goto out;
-fail:
-	sdt_tmp_abort(c->rootfd, fd, tmp);
+		goto out;
+	err = 0;
 out:
 	sdt_index_close(rs.old);
 	records_free(&rs);
 	sdt_buf_free(&stamp);
+	return err;
+}
+
+static int write_index(const struct sdt_cache *c, bool reuse)
+{
+	char tmp[256];
+	int fd, err;
+
+	fd = sdt_tmp_create(c->rootfd, SDT_INDEX_NAME, tmp, sizeof(tmp));
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	err = write_index_fd(c, fd, reuse);
+	if (err) {
+		sdt_tmp_abort(c->rootfd, fd, tmp);
+		goto out;
+	}
+	/* derived data: a rename lost to a power cut leaves the old index, found out of date */
+	err = sdt_tmp_commit(c->rootfd, fd, tmp, SDT_INDEX_NAME, SDT_SYNC_FILE);
+out:
 	if (err)
 		return sdt_err(err, "'%s': cannot write the event index: %s", c->root,
 			       strerror(-err));
 	return 0;
+}
+
+/*
+ * A cache we may not write (another user's, a read-only mount): the index is built in an
+ * anonymous file for this process only.
+ */
+static int open_private_index(const struct sdt_cache *c, struct sdt_index **out)
+{
+	struct sdt_index *idx;
+	int fd, err;
+
+	fd = memfd_create("sdtrace-index", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = write_index_fd(c, fd, true);
+	idx = err ? NULL : calloc(1, sizeof(*idx));
+	if (!err && !idx)
+		err = -ENOMEM;
+	if (!err && cdb_init(&idx->cdb, fd) < 0)
+		err = -EINVAL;
+	if (err) {
+		free(idx);
+		close(fd);
+		return err;
+	}
+	idx->fd = fd;
+	*out = idx;
+	return 0;
+}
+
+static bool cannot_write(int err)
+{
+	return err == -EACCES || err == -EPERM || err == -EROFS;
 }
 
 static int rebuild(struct sdt_cache *c, bool reuse)
@@ -602,12 +649,23 @@ int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
 	if (!try_open(c, out))
 		return 0;
 	lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+	if (lock < 0 && cannot_write(lock) && !open_private_index(c, out)) {
+		if (rebuilt)
+			*rebuilt = true;
+		return 0;
+	}
 	if (lock < 0)
 		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
 			       strerror(-lock));
 	/* someone may have rebuilt it while we waited for the lock */
 	if (try_open(c, out)) {
 		err = write_index(c, true);
+		if (cannot_write(err) && !open_private_index(c, out)) {
+			sdt_lock_release(lock);
+			if (rebuilt)
+				*rebuilt = true;
+			return 0;
+		}
 		if (!err) {
 			if (rebuilt)
 				*rebuilt = true;

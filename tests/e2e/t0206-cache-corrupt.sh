@@ -54,6 +54,19 @@ check "clean after repair" sdt cache check
 check "foreign files are left alone" test -f "$T/sdt/foreign-file" -a -f "$T/sdt/.build-id/README" -a -L "$T/sdt/dangling"
 check_eq "still 21" 21 "$(sdt list '%h4cache:ev1' | wc -l)"
 
+# a cache this user cannot write (another user's): lookups still work, with a private index
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	rm -f "$IDX"   # missing, and nobody may write a new one
+	chmod -R a+rX "$T"
+	chmod 0444 "$T/sdt/.sdtrace-index.lock" 2>/dev/null
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SDTRACE" --cache-dir "$T/sdt" list '%h4cache:ev1' 2>"$T/ro.err")
+	check_eq "read-only cache: lookups work" 21 "$(echo "$out" | grep -c ev1)"
+	check_eq "read-only cache: no error" "" "$(cat "$T/ro.err")"
+	check "read-only cache: nothing written" test ! -e "$IDX"
+else
+	say "note: not root or no setpriv: the read-only cache is not tested"
+fi
+
 # a symlink planted inside the cache is never followed for writing
 mkdir -p "$T/victim" "$T/planted/$(dirname "$T" | cut -c2-)"
 ln -s "$T/victim" "$T/planted$T"
