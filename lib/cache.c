@@ -251,9 +251,22 @@ int sdt_cache_scan(const char *path, struct sdt_file **out, struct stat *st, int
 	}
 	/* the inode we fstat'ed, by its descriptor: a rename meanwhile cannot swap it */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	err = sdt_file__open(proc, NULL, &f);
+	if (access(proc, F_OK) < 0)
+		snprintf(proc, sizeof(proc), "%s", path); /* no /proc: by path, as a last resort */
+	err = sdt_file__open(strlen(proc) < sizeof(proc) - 1 ? proc : path, NULL, &f);
 	if (err) {
+		/* the message names the descriptor's path: name the file instead */
+		const char *m = sdt_errmsg();
+		size_t pl = strlen(proc);
+
 		close(fd);
+		if (m[0] == '\'' && !strncmp(m + 1, proc, pl) && !strncmp(m + 1 + pl, "': ", 3)) {
+			char *rest = sdt_strdup(m + 1 + pl + 3);
+
+			err = rest ? sdt_err(err, "'%s': %s", path, rest) : err;
+			free(rest);
+			return err;
+		}
 		return sdt_err_prefix(err, "'%s'", path);
 	}
 	free(f->path);

@@ -58,6 +58,12 @@ check_eq "no progress line when stderr is not a terminal" "" "$(cat "$T/notty.er
 check_eq "exit 1 when a file failed" 1 "$?"
 check "the error names the file" grep -q "error: cannot open '$T/nope'" "$T/err"
 check_eq "the other file was added" "2 files seen, 1 ELF, 1 with SDT notes, 1 added, 0 unchanged, 0 not ELF, 0 skipped (not regular files), 1 errors" "$(cat "$T/out")"
+# a truncated ELF file: an error that names it
+head -c 100 "$D/prog" >"$T/trunc"
+"$SDTRACE" --cache-dir "$T/tr" cache add "$T/trunc" >/dev/null 2>"$T/err"
+check_eq "truncated ELF: exit 1" 1 "$?"
+check "truncated ELF: the error names the file" grep -q "^sdtrace: error: '$T/trunc': .*truncated" "$T/err"
+
 # SDT notes but no build-id: not cached (nothing could key it), said on stderr, not an error
 cc -O2 -Wl,--build-id=none -o "$T/nobid" "$SRC_DIR/tests/e2e/cache-prog.c" || skip "cannot link without a build-id"
 "$SDTRACE" --cache-dir "$T/nb" cache add "$T/nobid" >"$T/out" 2>"$T/err"
