@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "event-print.h"
 #include "json.h"
 #include "sdtrace/sdtrace.h"
 
@@ -49,190 +50,6 @@ struct report_opts {
 	bool json, stats, header;
 	struct json j;
 };
-
-/* A string between quotes, with quotes, backslashes, control and non-ASCII bytes escaped. */
-static void put_quoted(const char *s, size_t len)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				printf("\\x%02x", c);
-			else
-				putchar(c);
-		}
-	}
-	putchar('"');
-}
-
-/* The shortest decimal that reads back as the same float (size 4) or double. */
-static void put_float(double v, unsigned int size)
-{
-	char buf[64];
-	int prec;
-
-	if (isnan(v)) {
-		fputs("nan", stdout);
-		return;
-	}
-	if (isinf(v)) {
-		fputs(v < 0 ? "-inf" : "inf", stdout);
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (size == 4 ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, stdout);
-}
-
-static void text_value(const struct sdt_trace_value *v)
-{
-	switch (v->kind) {
-	case SDT_VALUE_INT:
-		printf("%" PRId64, v->i);
-		break;
-	case SDT_VALUE_UINT:
-		if (v->is_address)
-			printf("0x%" PRIx64, v->u);
-		else
-			printf("%" PRIu64, v->u);
-		break;
-	case SDT_VALUE_FLOAT:
-		put_float(v->f, v->size);
-		break;
-	case SDT_VALUE_STRING:
-		put_quoted(v->str, v->len);
-		break;
-	default:
-		fputs("<unavailable>", stdout);
-		break;
-	}
-}
-
-static void text_event(const struct sdt_trace_event *ev)
-{
-	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
-	const char *comm = sdt_trace_event__comm(ev);
-	uint64_t t = sdt_trace_event__time_ns(ev);
-	struct sdt_trace_value v;
-	char name[80];
-	size_t i, o = 0;
-
-	if (!comm) {
-		snprintf(name, sizeof(name), ":%u", sdt_trace_event__tid(ev));
-	} else {
-		/* a thread may name itself anything: escape what a terminal would act on */
-		for (; *comm && o + 5 < sizeof(name); comm++) {
-			unsigned char c = (unsigned char)*comm;
-
-			if (c < 0x20 || c >= 0x7f)
-				o += (size_t)snprintf(name + o, sizeof(name) - o, "\\x%02x", c);
-			else
-				name[o++] = (char)c;
-		}
-		name[o] = '\0';
-	}
-	printf("%16s", name);
-	printf(" %7u/%-7u [%03u] %" PRIu64 ".%09" PRIu64 ": ", sdt_trace_event__pid(ev),
-	       sdt_trace_event__tid(ev), sdt_trace_event__cpu(ev), t / 1000000000u,
-	       t % 1000000000u);
-	/* names come from the file: escaped, like every string of it */
-	cli_put_escaped(stdout, sdt_trace_event__provider(ev));
-	putchar(':');
-	cli_put_escaped(stdout, sdt_trace_event__name(ev));
-	putchar(':');
-	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
-		sdt_trace_event__arg(ev, i, &v);
-		putchar(' ');
-		cli_put_escaped(
-		    stdout, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
-		putchar('=');
-		text_value(&v);
-	}
-	putchar('\n');
-}
-
-static void json_value(struct json *j, const struct sdt_trace_value *v)
-{
-	switch (v->kind) {
-	case SDT_VALUE_INT:
-		json_int(j, v->i);
-		break;
-	case SDT_VALUE_UINT:
-		json_uint(j, v->u);
-		break;
-	case SDT_VALUE_FLOAT:
-		json_double(j, v->f);
-		break;
-	case SDT_VALUE_STRING:
-		json_string(j, v->str);
-		break;
-	default:
-		json_null(j);
-		break;
-	}
-}
-
-static void json_event(struct json *j, const struct sdt_trace_event *ev)
-{
-	struct sdt_trace_value v;
-	uint64_t addr;
-	size_t i;
-
-	json_begin_object(j);
-	json_key(j, "time_ns");
-	json_uint(j, sdt_trace_event__time_ns(ev));
-	json_key(j, "cpu");
-	json_uint(j, sdt_trace_event__cpu(ev));
-	json_key(j, "pid");
-	json_uint(j, sdt_trace_event__pid(ev));
-	json_key(j, "tid");
-	json_uint(j, sdt_trace_event__tid(ev));
-	json_key(j, "comm");
-	json_string(j, sdt_trace_event__comm(ev));
-	json_key(j, "provider");
-	json_string(j, sdt_trace_event__provider(ev));
-	json_key(j, "name");
-	json_string(j, sdt_trace_event__name(ev));
-	json_key(j, "path");
-	json_string(j, sdt_trace_event__path(ev));
-	json_key(j, "address");
-	if (sdt_trace_event__address(ev, &addr))
-		json_uint(j, addr);
-	else
-		json_null(j);
-	json_key(j, "args");
-	json_begin_array(j);
-	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
-		sdt_trace_event__arg(ev, i, &v);
-		json_value(j, &v);
-	}
-	json_end_array(j);
-	json_end_object(j);
-	json_newline(j);
-}
 
 static void header(const struct sdt_trace_reader *r)
 {
@@ -420,9 +237,9 @@ static int report(struct report_opts *o)
 		if (o->header && !o->json)
 			header_kinds(r, &shown);
 		if (o->json)
-			json_event(&o->j, ev);
+			print_event_json(&o->j, ev);
 		else
-			text_event(ev);
+			print_event_text(ev);
 	}
 	if (err < 0) {
 		cli_error("%s", sdt_errmsg());

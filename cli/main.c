@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace: the command table and the global options. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ struct cli_global cli;
 static const struct cli_command commands[] = {
 	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
 	{"record", cmd_record, "record SDT events (with their arguments) of a command, processes or the system"},
+	{"trace", cmd_trace, "print SDT events live, as they fire"},
 	{"stat", cmd_stat, "count SDT events in the kernel, without recording them"},
 	{"report", cmd_report, "print a recording (sdtrace.data): text, JSON Lines or counts"},
 	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
@@ -111,6 +113,9 @@ int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	int i;
+
+	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
+	signal(SIGPIPE, SIG_IGN);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];

@@ -331,6 +331,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.count_only = count_only;
 	ro.ring_pages = s->ring_pages;
 	ro.duration_ms = s->duration_ms;
+	ro.drain_interval_ms = s->drain_interval_ms;
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;

@@ -26,6 +26,7 @@ struct rec_setup {
 	unsigned int duration_ms;
 	enum sdt_semaphore_method semaphore;
 	size_t ring_pages;
+	unsigned int drain_interval_ms; /* 0: the recorder's default */
 	char **argv; /* the command, NULL-terminated, or NULL */
 	/* resolved */
 	struct sdt_spec **specs; /* parsed; with -x, one per spec and binary */

@@ -159,8 +159,16 @@ int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const si
 		      size_t n)
 {
 	struct added *a;
-	size_t cap = r->nadds;
+	size_t cap = r->nadds, total = n, i;
 
+	for (i = 0; i < r->nadds; i++)
+		total += r->adds[i].n;
+	/* A file with a million notes must not become a million uprobes. */
+	if (total > SDT_RECORD_MAX_SITES)
+		return sdt_err(-E2BIG,
+			       "%zu probe sites to arm, more than %u: name fewer events (or one "
+			       "binary) in the event specs",
+			       total, SDT_RECORD_MAX_SITES);
 	if (sdt_grow((void **)&r->adds, &cap, r->nadds + 1, sizeof(*r->adds)))
 		return sdt_err(-ENOMEM, "out of memory");
 	a = &r->adds[r->nadds];

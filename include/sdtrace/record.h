@@ -101,7 +101,13 @@ struct sdt_record_opts {
 };
 
 SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out);
-/* Record sites @sites[0..n) (indices as in sdt_file__site()) of @f, which must outlive @r. */
+/* At most this many sites in one recording (a hostile file may have a million notes). */
+#define SDT_RECORD_MAX_SITES 20000u
+
+/*
+ * Record sites @sites[0..n) (indices as in sdt_file__site()) of @f, which must outlive @r.
+ * -E2BIG when the recording would hold more than SDT_RECORD_MAX_SITES sites.
+ */
 SDT_API int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
 			      size_t n);
 /*
