@@ -12,6 +12,11 @@
 
 struct cli_global cli;
 
+/* "+name" for each feature compiled in, "-name" for each left out (CMakeLists.txt). */
+#ifndef SDTRACE_FEATURES
+#define SDTRACE_FEATURES ""
+#endif
+
 static const struct cli_command commands[] = {
 	{"list", cmd_list, "list the SDT probes of files, processes or the cache"},
 	{"record", cmd_record, "record SDT events (with their arguments) of a command, processes or the system"},
@@ -34,7 +39,7 @@ static void usage(FILE *fp)
 		    "  --cache-dir DIR  the build-id cache (default: $SDTRACE_CACHE_DIR, else "
 		    "~/.debug)\n"
 		    "  -v, --verbose    more detail on stderr\n"
-		    "  --version        print the version\n"
+		    "  --version        print the version and the features compiled in\n"
 		    "\nSee 'sdtrace <command> --help' for a command's options.\n");
 }
 
@@ -127,7 +132,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			cli.verbose++;
 		} else if (!strcmp(a, "--version")) {
-			printf("sdtrace %s\n", sdt_version());
+			printf("sdtrace %s\nfeatures: %s\n", sdt_version(), SDTRACE_FEATURES);
 			return cli_finish(0);
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
