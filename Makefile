@@ -5,7 +5,8 @@
 #   make check      install missing test deps, build, run every test; then again under ASan+UBSan
 #   make bench      quick benchmarks against perf and bpftrace (FULL=1: the whole suite)
 #   make fuzz       run every libFuzzer target for longer (FUZZ_SECONDS=60 each)
-#   make install    PREFIX=/usr/local DESTDIR= (binary, libsdtrace.so/.a, headers, pkg-config)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, libsdtrace.so/.a, headers, pkg-config,
+#                   provider type files, man pages, bash completion)
 #   make uninstall
 #   make clean
 
@@ -84,6 +85,12 @@ install: $(BUILD)/build.ninja
 uninstall:
 	@test -f $(BUILD)/install_manifest.txt || { echo "nothing installed from $(BUILD)"; exit 1; }
 	@while read -r f || [ -n "$$f" ]; do rm -f "$(DESTDIR)$$f" && echo "removed $(DESTDIR)$$f"; done < $(BUILD)/install_manifest.txt
+	@# and the directories of sdtrace's own (include/sdtrace, share/sdtrace/...) once empty
+	@sed -n 's|/[^/]*$$||p' $(BUILD)/install_manifest.txt | grep '/sdtrace\(/\|$$\)' | sort -ru | \
+		while read -r d; do \
+			while case $$d in */sdtrace|*/sdtrace/*) true;; *) false;; esac && \
+				rmdir "$(DESTDIR)$$d" 2>/dev/null; do d=$${d%/*}; done; \
+		done
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -6,7 +6,7 @@
 set -eu
 want=${1:-test}
 
-build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev"
+build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev scdoc"
 test="$build clang lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace"
 bench="$test hyperfine valgrind"
 fixtures="$test binutils-s390x-linux-gnu"
