@@ -13,7 +13,8 @@
 
 /* The kernel's WRITE_BUFSIZE for dynamic event commands: one write holds at most this much. */
 #define UPROBE_WRITE_MAX 4000
-#define TRACEFS_READ_MAX (1u << 20)
+/* uprobe_events of a busy system can hold 100,000 probes of other tools (~10 MB). */
+#define TRACEFS_READ_MAX (64u << 20)
 
 static const char *const candidates[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 

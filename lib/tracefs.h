@@ -30,7 +30,7 @@ int sdt_tracefs_has_ref_ctr(void);
  */
 int sdt_tracefs_uprobe_write(const char *text, size_t len);
 
-/* Read tracefs file @rel ("events/G/E/format") into a malloc'ed NUL-terminated string (cap 1 MiB).
+/* Read tracefs file @rel ("events/G/E/format") into a malloc'ed NUL-terminated string (cap 64 MiB).
  */
 int sdt_tracefs_read(const char *rel, char **out, size_t *len);
 /* The id of event GROUP/EVENT (PERF_TYPE_TRACEPOINT config). 0 or -errno. */
