@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdtrace report --format=csv: one row per event for spreadsheets (RFC 4180: CRLF line ends,
+ * a field holding a comma, a quote or a line break is quoted, quotes doubled).
+ *
+ *	time_ns,time_us,cpu,pid,tid,comm,provider,name,path,address,arg1,arg2
+ *	1000000000000,0.000,1,100,100,test-prog,test,ints,/usr/bin/test-prog,0x401136,255,-1
+ *
+ * time_us is rebased to the start of the recording, as in --format=chrome. Argument columns are
+ * positional, as many as the widest event has; a column is headed by the name the recording gives
+ * that argument when every event kind having it agrees, else argN. Integers are decimal (rebased
+ * addresses 0x-hex), floats the shortest decimal that reads back the same, strings as they are
+ * (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an empty field.
+ *
+ * The widest argument list is known only once every kind is described, so the file is read
+ * twice; both passes stream.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+
+/* Length of the valid UTF-8 sequence at @s (NUL-terminated), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* One field: quoted when it must be (RFC 4180), invalid UTF-8 replaced. */
+static void field(FILE *out, const char *s, bool first)
+{
+	const unsigned char *p;
+
+	if (!first)
+		fputc(',', out);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		for (p = (const unsigned char *)s; *p;) {
+			size_t n = utf8_len(p);
+
+			if (n) {
+				fwrite(p, 1, n, out);
+				p += n;
+			} else {
+				fputs("\xef\xbf\xbd", out);
+				p++;
+			}
+		}
+		return;
+	}
+	fputc('"', out);
+	for (p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+
+		if (*p == '"') {
+			fputs("\"\"", out);
+			p++;
+		} else if (n) {
+			fwrite(p, 1, n, out);
+			p += n;
+		} else {
+			fputs("\xef\xbf\xbd", out);
+			p++;
+		}
+	}
+	fputc('"', out);
+}
+
+static void value(FILE *out, const struct sdt_trace_value *v)
+{
+	char buf[64];
+	int prec;
+
+	buf[0] = '\0';
+	switch (v->kind) {
+	case SDT_VALUE_INT:
+		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+		break;
+	case SDT_VALUE_UINT:
+		snprintf(buf, sizeof(buf), v->is_address ? "0x%" PRIx64 : "%" PRIu64, v->u);
+		break;
+	case SDT_VALUE_FLOAT:
+		if (isnan(v->f)) {
+			snprintf(buf, sizeof(buf), "nan");
+			break;
+		}
+		if (isinf(v->f)) {
+			snprintf(buf, sizeof(buf), v->f < 0 ? "-inf" : "inf");
+			break;
+		}
+		for (prec = 1; prec <= 17; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, v->f);
+			if (v->size == 4 ? (float)strtod(buf, NULL) == (float)v->f
+					 : strtod(buf, NULL) == v->f)
+				break;
+		}
+		break;
+	case SDT_VALUE_STRING:
+		field(out, v->str, false);
+		return;
+	default:
+		break;
+	}
+	field(out, buf, false);
+}
+
+/* The header name of argument column @i: the name every kind having it agrees on, else argN. */
+static void column_name(const struct sdt_trace_reader *r, size_t i, char *buf, size_t size)
+{
+	const char *common = NULL;
+	size_t k;
+
+	snprintf(buf, size, "arg%zu", i + 1);
+	for (k = 0; k < sdt_trace_reader__kind_count(r); k++) {
+		const struct sdt_trace_kind *kind = sdt_trace_reader__kind(r, k);
+		const char *name;
+
+		if (sdt_trace_kind__arg_count(kind) <= i)
+			continue;
+		name = sdt_trace_kind__arg_name(kind, i);
+		if (!name || (common && strcmp(common, name)))
+			return;
+		common = name;
+	}
+	if (common)
+		snprintf(buf, size, "%s", common);
+}
+
+int report_csv(struct sdt_trace_reader *r, const char *input, FILE *out)
+{
+	static const char *const fixed[] = {"time_ns", "time_us",  "cpu",  "pid",  "tid",
+					    "comm",    "provider", "name", "path", "address"};
+	struct sdt_trace_reader *r2 = NULL;
+	const struct sdt_trace_event *ev;
+	size_t nargs = 0, i;
+	uint64_t base = 0;
+	bool have_base = false;
+	int err;
+
+	/* pass 1: every kind, hence the widest argument list */
+	while ((err = sdt_trace_reader__next(r, &ev)) > 0)
+		;
+	if (err < 0)
+		goto out_err;
+	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
+		size_t n = sdt_trace_kind__arg_count(sdt_trace_reader__kind(r, i));
+
+		if (n > nargs)
+			nargs = n;
+	}
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		field(out, fixed[i], i == 0);
+	for (i = 0; i < nargs; i++) {
+		char name[256];
+
+		column_name(r, i, name, sizeof(name));
+		field(out, name, false);
+	}
+	fputs("\r\n", out);
+
+	/* pass 2: the rows */
+	err = sdt_trace_reader__open(input, NULL, &r2);
+	if (err)
+		goto out_err;
+	while ((err = sdt_trace_reader__next(r2, &ev)) > 0) {
+		uint64_t t = sdt_trace_event__time_ns(ev), d, addr;
+		struct sdt_trace_value v;
+		char buf[64];
+
+		if (!have_base) {
+			uint64_t start = sdt_trace_reader__start_monotonic_ns(r2);
+
+			base = start && start <= t ? start : t;
+			have_base = true;
+		}
+		d = t > base ? t - base : 0;
+		fprintf(out, "%" PRIu64 ",%" PRIu64 ".%03u,%u,%u,%u", t, d / 1000,
+			(unsigned int)(d % 1000), sdt_trace_event__cpu(ev),
+			sdt_trace_event__pid(ev), sdt_trace_event__tid(ev));
+		field(out, sdt_trace_event__comm(ev), false);
+		field(out, sdt_trace_event__provider(ev), false);
+		field(out, sdt_trace_event__name(ev), false);
+		field(out, sdt_trace_event__path(ev), false);
+		buf[0] = '\0';
+		if (sdt_trace_event__address(ev, &addr))
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+		field(out, buf, false);
+		for (i = 0; i < nargs; i++) {
+			if (i < sdt_trace_event__arg_count(ev) && !sdt_trace_event__arg(ev, i, &v))
+				value(out, &v);
+			else
+				fputc(',', out);
+		}
+		fputs("\r\n", out);
+	}
+	if (err < 0)
+		goto out_err;
+	sdt_trace_reader__free(r2);
+	return 0;
+out_err:
+	cli_error("%s", sdt_errmsg());
+	sdt_trace_reader__free(r2);
+	return EXIT_RUNTIME;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Latency between pairs of probes: which events open and close a pair, the open pairs of every
+ * thread, and per pair the count, min, max, sum and a histogram of the durations. No printing:
+ * `sdtrace report --latency` and `--format=chrome` (cli/report-*.c) are built on it.
+ *
+ * Pairs. Without explicit pairs, the naming conventions decide: an event whose name ends in
+ * `__start`, `__begin`, `__entry` or `_start` opens, one ending in `__done`, `__end`, `__return`
+ * or `_end` closes, the pair of the same provider and stem (the name without its suffix, the
+ * longest suffix taken): job__start/job__done, gc__begin/gc__end, function__entry/function__return
+ * and read_start/read_end pair up. An auto pair counts only once both sides have been described
+ * (an event whose partner was not recorded stays a plain event). With sdt_latency__add_pair()
+ * (`--pair START,END`, event specs, globs allowed) only the explicit pairs count.
+ *
+ * Threads. A start is pushed on its thread's stack; an end takes the most recent open start of
+ * its pair on the same thread (a stack per thread and pair, so nesting and recursion pair
+ * correctly). Between pairs, ends may cross: A opens, B opens, A ends; the step then lists the
+ * entries above A (B) so that a timeline writer can end and begin them again around A's end and
+ * keep slices properly nested. An end with no open start is counted (unmatched end); starts still
+ * open at the end are counted by sdt_latency__finish() (unmatched starts). A thread's stack holds
+ * at most SDT_LATENCY_MAX_DEPTH entries: a start beyond it is counted as unmatched and not pushed.
+ *
+ * Histogram and precision. Durations are counted in nanoseconds in a log-linear histogram (as
+ * HdrHistogram does): values below 2^SDT_LATENCY_SUB_BITS are counted exactly, and every power of
+ * two above is cut in 2^(SDT_LATENCY_SUB_BITS-1) equal buckets. A percentile (nearest rank: the
+ * smallest recorded value with at least p% of the values at or below it) is reported as the
+ * middle of its bucket, clamped to [min, max]: exact below 128 ns, otherwise within 1/128 (0.8%)
+ * of the exact value. count, min, max, sum and the log2 buckets are exact.
+ *
+ * Memory: per thread its open starts, per pair a histogram (30 KiB); nothing per event.
+ *
+ * Lifetimes: names and steps returned are borrowed until the next call that changes @l, or
+ * sdt_latency__free().
+ */
+#ifndef SDT_LATENCY_H
+#define SDT_LATENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SDT_LATENCY_SUB_BITS  7
+#define SDT_LATENCY_MAX_DEPTH 65536
+/* log2 buckets: 0 holds the value 0, bucket b >= 1 holds [2^(b-1), 2^b) */
+#define SDT_LATENCY_LOG2_BUCKETS 65
+
+struct sdt_latency;
+
+enum sdt_latency_role {
+	SDT_LATENCY_NONE = 0,  /* not part of a pair */
+	SDT_LATENCY_START,     /* opened a pair (pushed) */
+	SDT_LATENCY_END,       /* closed the pair opened at ->start_ns */
+	SDT_LATENCY_UNMATCHED, /* an end with no open start, or a start too deep: counted */
+};
+
+/* An open start on a thread's stack. */
+struct sdt_latency_open {
+	size_t pair;
+	uint64_t start_ns;
+};
+
+/* What one event did. */
+struct sdt_latency_step {
+	enum sdt_latency_role role;
+	bool is_end;	      /* UNMATCHED: an end (else a start that was too deep) */
+	size_t pair;	      /* for every role but NONE */
+	uint64_t start_ns;    /* END: when the pair opened */
+	uint64_t duration_ns; /* END */
+	/*
+	 * END: the entries that were above the matched start on the thread's stack, bottom to top
+	 * (pairs crossing this one), still open; 0 when the pair nested properly.
+	 */
+	const struct sdt_latency_open *crossed;
+	size_t ncrossed;
+};
+
+/* The numbers of one pair. Percentiles as described above. */
+struct sdt_latency_stats {
+	uint64_t count; /* matched pairs */
+	uint64_t min_ns, max_ns;
+	double avg_ns;
+	uint64_t p50_ns, p90_ns, p99_ns;
+	uint64_t unmatched_starts; /* still open at the end (after finish), or too deep */
+	uint64_t unmatched_ends;   /* ends with no open start */
+};
+
+int sdt_latency__new(struct sdt_latency **out);
+void sdt_latency__free(struct sdt_latency *l);
+
+/*
+ * An explicit pair of event specs (see sdtrace/spec.h): 0, or -EINVAL (a bad spec, message in
+ * sdt_errmsg()) / -ENOMEM. Once one is added, naming conventions no longer apply.
+ */
+int sdt_latency__add_pair(struct sdt_latency *l, const char *start_spec, const char *end_spec);
+
+/* Describe an event kind (before its first event). Kinds already described are ignored. */
+int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const char *name);
+
+/*
+ * Feed one event, in time order within its thread. Returns 0 and *step, or -ENOMEM. An event of
+ * a kind not described is described first.
+ */
+int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
+		       unsigned int pid, unsigned int tid, uint64_t time_ns,
+		       struct sdt_latency_step *step);
+
+/*
+ * The end: every start still open is counted as unmatched and, when @cb is not NULL, passed to
+ * it, thread by thread, the most recent first (so that a timeline can close them properly
+ * nested). Returns 0, or the first non-zero value @cb returned.
+ */
+int sdt_latency__finish(struct sdt_latency *l,
+			int (*cb)(void *ctx, unsigned int pid, unsigned int tid,
+				  const struct sdt_latency_open *o),
+			void *ctx);
+
+/* Pairs, in the order they were created: explicit in order given, auto as first described. */
+size_t sdt_latency__pair_count(const struct sdt_latency *l);
+/* Whether the pair counts (an explicit one, or an auto one with both sides described). */
+bool sdt_latency__pair_active(const struct sdt_latency *l, size_t pair);
+/* "provider:stem" (auto) or "START,END" as given (explicit). */
+const char *sdt_latency__pair_name(const struct sdt_latency *l, size_t pair);
+/* The start and end events: "provider:name" of the first kind described, or the spec given. */
+const char *sdt_latency__pair_start(const struct sdt_latency *l, size_t pair);
+const char *sdt_latency__pair_end(const struct sdt_latency *l, size_t pair);
+void sdt_latency__stats(const struct sdt_latency *l, size_t pair, struct sdt_latency_stats *out);
+/* Any percentile (0 < p <= 100), as described above; 0 when the pair has no duration. */
+uint64_t sdt_latency__percentile(const struct sdt_latency *l, size_t pair, double p);
+/* Count of durations in log2 bucket @b (see SDT_LATENCY_LOG2_BUCKETS); exact. */
+uint64_t sdt_latency__log2(const struct sdt_latency *l, size_t pair, unsigned int b);
+
+#endif
