@@ -224,6 +224,15 @@ static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descs
 
 		if (!sdt_elf_vaddr_to_offset(c->e, sem, &s.semaphore_offset, &sbias)) {
 			s.has_semaphore_offset = true;
+			/* an unsigned short: the kernel refuses an odd ref_ctr_offset (EINVAL) */
+			if (s.semaphore_offset & 1) {
+				s.has_semaphore_offset = false;
+				err = sdt_file_diag(c->f, "note %zu (%s:%s): semaphore 0x%llx is not "
+						    "2-byte aligned", c->index, provider, name,
+						    (unsigned long long)sem);
+				if (err)
+					return err;
+			}
 		} else {
 			err = sdt_file_diag(c->f, "note %zu (%s:%s): semaphore 0x%llx is in no "
 					    "loadable segment", c->index, provider, name,
