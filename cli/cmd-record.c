@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "../lib/trace_file.h"
 #include "cli.h"
@@ -100,6 +101,21 @@ static int shell_status(int ws)
 	return 0;
 }
 
+/*
+ * A recording that failed before its first event: remove the file, and when sdtrace_writer__open
+ * renamed an existing one to FILE.old, rename it back.
+ */
+static void discard_output(const char *output, bool existed)
+{
+	char *old = NULL;
+
+	if (unlink(output) && errno != ENOENT)
+		return;
+	if (existed && asprintf(&old, "%s%s", output, SDT_TRACE_OLD_SUFFIX) >= 0)
+		rename(old, output);
+	free(old);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -121,6 +137,7 @@ int cmd_record(int argc, char **argv)
 	struct sdt_trace_meta meta = {0};
 	const char *output = SDT_TRACE_DEFAULT_PATH;
 	char *cmdline = NULL;
+	bool existed;
 	int c, r, ret = 0, err, status;
 
 	optind = 1;
@@ -151,6 +168,7 @@ int cmd_record(int argc, char **argv)
 
 	cmdline = rec_cmdline(argc + 1, argv - 1);
 	meta.cmdline = cmdline;
+	existed = access(output, F_OK) == 0;
 	err = sdt_trace_writer__open(output, &meta, &rc.w);
 	if (err) {
 		cli_error("%s", sdt_errmsg());
@@ -173,6 +191,11 @@ int cmd_record(int argc, char **argv)
 	if (err && !ret) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
+	}
+	if (ret && !rc.samples) {
+		/* nothing was recorded: leave no empty recording, put the previous one back */
+		discard_output(output, existed);
+		goto out;
 	}
 	fprintf(stderr, "sdtrace: %llu events recorded in '%s'", (unsigned long long)rc.samples,
 		output);
