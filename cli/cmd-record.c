@@ -102,7 +102,7 @@ static int shell_status(int ws)
 }
 
 /*
- * A recording that failed before its first event: remove the file, and when sdtrace_writer__open
+ * A recording that failed before its first event: remove the file, and when sdt_trace_writer__open
  * renamed an existing one to FILE.old, rename it back.
  */
 static void discard_output(const char *output, bool existed)
