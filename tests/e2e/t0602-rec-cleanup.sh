@@ -105,6 +105,8 @@ done
 check_eq "error after creating the probes: exit 1" 1 $?
 check "error after creating the probes: says why" grep -q '^sdtrace: error: .*ring' big.err
 check_eq "error after creating the probes: the program did not run" "" "$(cat big.out)"
+check_eq "error after creating the probes: one line on stderr" 1 "$(grep -c . big.err)"
+check "error after creating the probes: no data file left" test ! -e big.data
 check_eq "error after creating the probes: events removed" "$before" "$(ours)"
 uprobes_unchanged "error after creating the probes: uprobe_events unchanged"
 
