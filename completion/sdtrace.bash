@@ -18,13 +18,14 @@
 _sdtrace_commands='list record trace stat report cache help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec -p --pid -v --verbose --types --json -h --help'
-_sdtrace_opts_record='-o --output -e --event -x --exec -p --pid -a --all-cpus --duration
+_sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
+	--duration --semaphore= -m --mmap-pages -h --help'
+_sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
+	--duration --semaphore= -m --mmap-pages -h --help'
+_sdtrace_opts_stat='--json -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= -m --mmap-pages -h --help'
-_sdtrace_opts_trace='--json --interval -e --event -x --exec -p --pid -a --all-cpus --duration
-	--semaphore= -m --mmap-pages -h --help'
-_sdtrace_opts_stat='--json -e --event -x --exec -p --pid -a --all-cpus --duration --semaphore=
-	-m --mmap-pages -h --help'
-_sdtrace_opts_report='-i --input --json --stats --header -h --help'
+_sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
+	--format= -h --help'
 _sdtrace_opts_cache='-h --help'
 _sdtrace_cache_subcommands='add remove list purge update check'
 _sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy -h --help'
@@ -39,7 +40,8 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | -m | --mmap-pages | --interval | -i | --input | -j | --jobs)
+		--duration | --semaphore | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
+		--pair | --format)
 		return 0 ;;
 	esac
 	return 1
@@ -48,7 +50,7 @@ _sdtrace_takes_value()
 # Complete the value $2 of option $1 into COMPREPLY (full words, before the ':' '=' trim).
 _sdtrace_value()
 {
-	local opt=$1 cur=$2
+	local opt=$1 cur=$2 i
 	case $opt in
 	--cache-dir)
 		_sdtrace_files -d "$cur" ;;
@@ -64,6 +66,18 @@ _sdtrace_value()
 		_sdtrace_events "$cur" ;;
 	--semaphore)
 		COMPREPLY=($(compgen -W 'auto refctr poke' -- "$cur")) ;;
+	--format)
+		COMPREPLY=($(compgen -W 'text json chrome csv' -- "$cur")) ;;
+	--pair)
+		# START,END: two event specs
+		if [[ $cur == *,* ]]; then
+			_sdtrace_events "${cur#*,}"
+			for i in "${!COMPREPLY[@]}"; do
+				COMPREPLY[i]=${cur%%,*},${COMPREPLY[i]}
+			done
+		else
+			_sdtrace_events "$cur"
+		fi ;;
 	-m | --mmap-pages)
 		COMPREPLY=($(compgen -W '1 4 16 64 256 1024 4096 16384' -- "$cur")) ;;
 	*)
