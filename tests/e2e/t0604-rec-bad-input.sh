@@ -1,0 +1,117 @@
+#!/bin/sh
+# Bad input to record and stat: an unknown event, an ambiguous one (one provider:event in two
+# cached binaries: the error lists both and how to name one), a file that is not ELF, no
+# tracefs (a private mount namespace where /sys/kernel is an empty read-only tmpfs; and one
+# where only tracefs is hidden, which sdtrace mounts itself), not root (nobody). Each is one
+# error line (no usage dump) on stderr, nothing on stdout, exit 1, no data file, and nothing left
+# in uprobe_events. Usage errors exit 2.
+. "$(dirname "$0")/lib.sh"
+need_tracefs
+need_cmd python3
+P=$PROGS_DIR
+need_file "$P/prog-sizes" "$P/prog-semaphore" "$P/prog-semaphore-nopie"
+cd "$T" || exit 1
+PAT="^[p-r]:[^ ]+ $PROGS_DIR/"
+uprobes_guard "$PAT"
+
+# fails_cleanly NAME EXPECTED_ERROR_REGEX CMD...: exit 1, one error line, no stdout, no file
+fails_cleanly() {
+	name=$1
+	re=$2
+	shift 2
+	rm -f "$T/bad.data"
+	"$@" >"$T/bad.out" 2>"$T/bad.err"
+	check_eq "$name: exit 1" 1 $?
+	check_eq "$name: one line on stderr" 1 "$(grep -c . "$T/bad.err")"
+	check "$name: the error says why" grep -Eq "^sdtrace: error: $re" "$T/bad.err"
+	check_eq "$name: nothing on stdout" "" "$(cat "$T/bad.out")"
+	check "$name: no data file" test ! -e "$T/bad.data"
+	uprobes_unchanged "$name: uprobe_events unchanged"
+}
+R="$SDTRACE record -o $T/bad.data"
+
+fails_cleanly "unknown event" "no SDT event matches '%nosuch:event'" \
+	$R -e %nosuch:event -- "$P/prog-sizes"
+fails_cleanly "unknown event, stat" "no SDT event matches '%nosuch:event'" \
+	"$SDTRACE" stat -e %nosuch:event -- "$P/prog-sizes"
+fails_cleanly "unknown event in -x" "no SDT event matches .*%sizes:nosuch" \
+	$R -x "$P/prog-sizes" -e %sizes:nosuch -- "$P/prog-sizes"
+fails_cleanly "not ELF" "'/etc/passwd': not an ELF file" \
+	$R -x /etc/passwd -e %sizes:min -- "$P/prog-sizes"
+fails_cleanly "not ELF, stat" "'/etc/passwd': not an ELF file" \
+	"$SDTRACE" stat -x /etc/passwd -e %sizes:min -- "$P/prog-sizes"
+fails_cleanly "no such file" "cannot open '$T/nosuch'" \
+	$R -x "$T/nosuch" -e %sizes:min -- "$P/prog-sizes"
+
+# ambiguous: sem:always is in both programs
+"$SDTRACE" cache add "$P/prog-semaphore" "$P/prog-semaphore-nopie" >/dev/null 2>&1
+$R -e %sem:always -- "$P/prog-semaphore" >bad.out 2>bad.err
+check_eq "ambiguous: exit 1" 1 $?
+check "ambiguous: says so" grep -q '^sdtrace: error: %sem:always is in 2 binaries:$' bad.err
+check "ambiguous: lists the PIE" grep -q "^  $P/prog-semaphore (build-id [0-9a-f]*)$" bad.err
+check "ambiguous: lists the non-PIE" grep -q "^  $P/prog-semaphore-nopie (build-id [0-9a-f]*)$" bad.err
+check "ambiguous: says how to name one" grep -q "^name one with the binary, e.g. $P/prog-semaphore\(-nopie\)\{0,1\}:%sem:always$" bad.err
+check_eq "ambiguous: nothing on stdout" "" "$(cat bad.out)"
+check "ambiguous: no data file" test ! -e bad.data
+uprobes_unchanged "ambiguous: uprobe_events unchanged"
+"$SDTRACE" record -o named.data -e "$P/prog-semaphore-nopie:%sem:always" -- \
+	"$P/prog-semaphore-nopie" 2 >named.out 2>named.err
+check_eq "ambiguous: the name it suggests records" "2 0" \
+	"$("$SDTRACE" report -i named.data | grep -c 'sem:always') $?"
+
+# usage errors: exit 2, no usage dump
+"$SDTRACE" record -- "$P/prog-sizes" >bad.out 2>bad.err
+check_eq "no -e: exit 2" 2 $?
+check "no -e: no usage dump" test "$(grep -c . bad.err)" -le 2
+"$SDTRACE" record -e %sizes:min >bad.out 2>bad.err
+check_eq "nothing to record: exit 2" 2 $?
+"$SDTRACE" record -e %sizes:min -a -p 1 >bad.out 2>bad.err
+check_eq "-a and -p: exit 2" 2 $?
+
+# no tracefs at all, and no place to mount one
+if command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+	fails_cleanly "no tracefs, cannot mount" "no tracefs with uprobe_events" \
+		unshare -m sh -c 'mount -t tmpfs -o ro none /sys/kernel && exec "$@"' sh \
+		$R -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
+	fails_cleanly "no tracefs, cannot mount, stat" "no tracefs with uprobe_events" \
+		unshare -m sh -c 'mount -t tmpfs -o ro none /sys/kernel && exec "$@"' sh \
+		"$SDTRACE" stat -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
+	# tracefs not mounted (empty dirs over both places): sdtrace mounts it and records
+	unshare -m sh -c 'mount -t tmpfs none /sys/kernel/tracing &&
+		mount -t tmpfs none /sys/kernel/debug && exec "$@"' sh \
+		"$SDTRACE" record -o mounted.data -x "$P/prog-sizes" -e '%sizes:*' -- \
+		"$P/prog-sizes" 2 >mounted.out 2>mounted.err
+	check_eq "tracefs not mounted: sdtrace mounts it, records, exit 0" 0 $?
+	check_eq "tracefs not mounted: every event recorded" 6 \
+		"$("$SDTRACE" report -i mounted.data | grep -c sizes:)"
+	uprobes_unchanged "tracefs not mounted: uprobe_events unchanged"
+else
+	say "unshare -m is not available: the no-tracefs cases are not run"
+fi
+
+# not root
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	N=$(mktemp -d /tmp/sdtrace-t0604-nobody.XXXXXX)
+	at_exit "rm -rf $N"
+	chmod 777 "$N"
+	NB="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=$N SDTRACE_CACHE_DIR=$N/cache"
+	# shellcheck disable=SC2086
+	fails_cleanly "not root" "no tracefs with uprobe_events .*needs root" \
+		$NB "$SDTRACE" record -o "$N/bad.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
+		"$P/prog-sizes"
+	check "not root: no data file in its directory" test ! -e "$N/bad.data"
+	# shellcheck disable=SC2086
+	fails_cleanly "not root, stat" "no tracefs with uprobe_events .*needs root" \
+		$NB "$SDTRACE" stat -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
+	echo previous >"$N/keep.data"
+	chmod 666 "$N/keep.data"
+	# shellcheck disable=SC2086
+	$NB "$SDTRACE" record -o "$N/keep.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
+		"$P/prog-sizes" >/dev/null 2>&1
+	check_eq "not root: an existing recording is kept as it was" "previous" "$(cat "$N/keep.data")"
+	check "not root: no .old left" test ! -e "$N/keep.data.old"
+else
+	say "setpriv or the user nobody is missing: the not-root cases are not run"
+fi
+uprobes_unchanged
+finish
