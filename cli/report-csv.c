@@ -9,8 +9,9 @@
  * time_us is rebased to the start of the recording, as in --format=chrome. Argument columns are
  * positional, as many as the widest event has; a column is headed by the name the recording gives
  * that argument when every event kind having it agrees, else argN. Integers are decimal (rebased
- * addresses 0x-hex), floats the shortest decimal that reads back the same, strings as they are
- * (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an empty field.
+ * addresses 0x-hex), floats the shortest decimal that reads back as the same double (as --json),
+ *strings as they are (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an
+ *empty field.
  *
  * The widest argument list is known only once every kind is described, so the file is read
  * twice; both passes stream.
@@ -117,10 +118,10 @@ static void value(FILE *out, const struct sdt_trace_value *v)
 			snprintf(buf, sizeof(buf), v->f < 0 ? "-inf" : "inf");
 			break;
 		}
+		/* the shortest that reads back as the same double, as --json writes it */
 		for (prec = 1; prec <= 17; prec++) {
 			snprintf(buf, sizeof(buf), "%.*g", prec, v->f);
-			if (v->size == 4 ? (float)strtod(buf, NULL) == (float)v->f
-					 : strtod(buf, NULL) == v->f)
+			if (strtod(buf, NULL) == v->f)
 				break;
 		}
 		break;
