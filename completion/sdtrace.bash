@@ -146,7 +146,7 @@ _sdtrace()
 		if [[ $w == -- && $cmd ]]; then
 			# the traced command: its name, then its arguments (files)
 			if ((i == ${#words[@]} - 2)); then
-				COMPREPLY=($(compgen -c -- "$cur"))
+				COMPREPLY=($(compgen -c -- "$cur" | sort -u))
 			else
 				_sdtrace_files -f "$cur"
 			fi
