@@ -6,11 +6,11 @@
  * Root: the directory given to sdt_cache__open(), else $SDTRACE_CACHE_DIR, else $HOME/.debug
  * (perf's default, so that perf and sdtrace share one cache). Layout, byte-compatible with perf:
  *
- *	ROOT/.build-id/57/1d98e0...a0            -> ../../usr/bin/python3.11/571d98e0...a0
- *	ROOT/usr/bin/python3.11/571d98e0...a0/elf       the binary (hard link, or a copy)
- *	ROOT/usr/bin/python3.11/571d98e0...a0/probes    perf's text: %sdt_P:E=E + one p: line per
- *site ROOT/usr/bin/python3.11/571d98e0...a0/sdtrace.meta   ours: source size/mtime/inode, raw args
- *	ROOT/.sdtrace-index.cdb                  ours: provider:event -> (build-id, path), derived
+ *	ROOT/.build-id/57/1d98e0...a0        -> ../../usr/bin/python3.11/571d98e0...a0
+ *	ROOT/usr/bin/python3.11/571d...a0/elf           the binary (hard link, or a copy)
+ *	ROOT/usr/bin/python3.11/571d...a0/probes        perf's: %sdt_P:E=E, p: lines
+ *	ROOT/usr/bin/python3.11/571d...a0/sdtrace.meta  ours: size/mtime/inode, raw args
+ *	ROOT/.sdtrace-index.cdb              ours: provider:event -> (build-id, path)
  *
  * Entries are keyed by the real path of the file (symlinks resolved), as perf keys them. Every
  * file is written crash-safely (temporary, fsync, rename); the `.build-id` link is written last,
@@ -20,16 +20,20 @@
  * Thread safety: one struct sdt_cache may be used by one thread at a time. Several processes may
  * use one cache directory at once.
  *
- * Example:
+ * Example (where a probe is, through the event index):
  *	struct sdt_cache *c;
- *	struct sdt_target *t;
  *	struct sdt_spec *spec;
+ *	struct sdt_target *t;
  *	size_t n;
- *	if (sdt_cache__open(NULL, NULL, &c) == 0 && sdt_spec__parse("%python:gc__start", &spec) == 0
- *&& sdt_cache__resolve(c, &spec, 1, NULL, &t, &n) == 0) { for (size_t i = 0; i < n; i++)
+ *	if (sdt_cache__open(NULL, NULL, &c) || sdt_spec__parse("%python:gc__start", &spec))
+ *		errx(1, "%s", sdt_errmsg());
+ *	if (sdt_cache__resolve(c, &spec, 1, NULL, &t, &n) == 0) {
+ *		for (size_t i = 0; i < n; i++)
  *			printf("%s: %zu sites\n", t[i].path, t[i].nsites);
  *		sdt_targets_free(t, n);
  *	}
+ *	sdt_spec__free(spec);
+ *	sdt_cache__free(c);
  */
 #ifndef SDTRACE_CACHE_H
 #define SDTRACE_CACHE_H

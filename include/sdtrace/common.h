@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* What every public header of libsdtrace shares. See sdtrace.h for the conventions. */
+/*
+ * What every public header of libsdtrace shares. See sdtrace.h for the conventions.
+ *
+ * Example (an options struct: zeroed, its size set, the fields named):
+ *	SDT_OPTS(sdt_cache_add_opts, o, .recursive = true, .workers = 4);
+ *	struct sdt_cache_summary sum;
+ *	if (sdt_cache__add_paths(c, paths, n, &o, &sum) < 0)
+ *		errx(1, "%s", sdt_errmsg());
+ */
 #ifndef SDTRACE_COMMON_H
 #define SDTRACE_COMMON_H
 
