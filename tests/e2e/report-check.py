@@ -197,6 +197,7 @@ def main():
               abs(t["ts"] - float(want_ts)) < 0.0005)
         check(ok, "chrome: %s matches %s (ts %s)" % (t, ev, want_ts))
     # nesting, monotonic time and names per thread, in file order
+    named_tids = set(ev["tid"] for ev in events if ev["comm"] is not None)
     open_ = {}
     last_ts = {}
     tname, pname = {}, {}
@@ -214,9 +215,11 @@ def main():
         elif t["ph"] == "E":
             if check(st and st[-1] == t["name"], "chrome: E %s closes the innermost B on %s (%s)" % (t["name"], key, st)):
                 st.pop()
-        if check(t["tid"] in tname, "chrome: thread %d named before its events" % t["tid"]):
-            comm_of.setdefault(t["tid"], set()).add(tname[t["tid"]])
-        check(t["pid"] in pname, "chrome: process %d named before its events" % t["pid"])
+        # a thread the recording has no name for (no comm) has no metadata: Perfetto numbers it
+        if t["tid"] in named_tids:
+            if check(t["tid"] in tname, "chrome: thread %d named before its events" % t["tid"]):
+                comm_of.setdefault(t["tid"], set()).add(tname[t["tid"]])
+            check(t["pid"] in pname, "chrome: process %d named before its events" % t["pid"])
     check(all(not s for s in open_.values()), "chrome: every B has its E at the end: %s" % open_)
     for ev in events:
         if ev["comm"] is not None:
@@ -242,8 +245,8 @@ def main():
         for i in range(nargs):
             cell = row[10 + i] if len(row) > 10 + i else None
             a = ev["args"][i] if i < len(ev["args"]) else None
-            if a is None:
-                ok = ok and cell == ""
+            if a is None:  # not recorded, or a NaN/infinity (JSON has none)
+                ok = ok and cell in ("", "nan", "inf", "-inf")
             elif isinstance(a, bool) or isinstance(a, str):
                 ok = ok and cell == a
             elif isinstance(a, int):
