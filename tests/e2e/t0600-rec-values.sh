@@ -20,7 +20,7 @@ ROUNDS=3
 
 # run NAME PROG [-x BIN]... -e SPEC...: record PROG ROUNDS, report --json, compare
 run() {
-	name=$1
+	tn=$1
 	prog=$2
 	shift 2
 	need_file "$PROGS_DIR/$prog"
@@ -29,25 +29,25 @@ run() {
 		case $a in
 		/*)
 			bin=${a%%:%*}
-			"$SDTRACE" list --json -x "$bin" >"$name.list.$(basename "$bin")" &&
-				lists="$lists --list $name.list.$(basename "$bin")"
+			"$SDTRACE" list --json -x "$bin" >"$tn.list.$(basename "$bin")" &&
+				lists="$lists --list $tn.list.$(basename "$bin")"
 			;;
 		esac
 	done
-	"$SDTRACE" record -o "$name.data" "$@" -- "$PROGS_DIR/$prog" "$ROUNDS" >"$name.out" \
-		2>"$name.err"
-	check_eq "$name: record exits 0" 0 $?
-	n=$(grep -c '^probe ' "$name.out")
-	check_eq "$name: record says how many it recorded" \
-		"sdtrace: $n events recorded in '$name.data'; the command exited with status 0" \
-		"$(grep -v 'left by a killed sdtrace' "$name.err")"
-	"$SDTRACE" report -i "$name.data" --json >"$name.json" 2>"$name.rerr"
-	check_eq "$name: report --json quiet on stderr" "" "$(cat "$name.rerr")"
+	"$SDTRACE" record -o "$tn.data" "$@" -- "$PROGS_DIR/$prog" "$ROUNDS" >"$tn.out" \
+		2>"$tn.err"
+	check_eq "$tn: record exits 0" 0 $?
+	n=$(grep -c '^probe ' "$tn.out")
+	check_eq "$tn: record says how many it recorded" \
+		"sdtrace: $n events recorded in '$tn.data'; the command exited with status 0" \
+		"$(grep -v 'left by a killed sdtrace' "$tn.err")"
+	"$SDTRACE" report -i "$tn.data" --json >"$tn.json" 2>"$tn.rerr"
+	check_eq "$tn: report --json quiet on stderr" "" "$(cat "$tn.rerr")"
 	# shellcheck disable=SC2086
-	if python3 "$CMP" $lists "$name.out" "$name.json" >"$name.cmp" 2>&1; then
-		pass "$name: report --json gives every value the program passed ($(cat "$name.cmp"))"
+	if python3 "$CMP" $lists "$tn.out" "$tn.json" >"$tn.cmp" 2>&1; then
+		pass "$tn: report --json gives every value the program passed ($(cat "$tn.cmp"))"
 	else
-		fail "$name: report --json gives every value the program passed" "$(cat "$name.cmp")"
+		fail "$tn: report --json gives every value the program passed" "$(cat "$tn.cmp")"
 	fi
 }
 

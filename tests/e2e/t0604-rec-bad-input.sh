@@ -16,17 +16,17 @@ uprobes_guard "$PAT"
 
 # fails_cleanly NAME EXPECTED_ERROR_REGEX CMD...: exit 1, one error line, no stdout, no file
 fails_cleanly() {
-	name=$1
+	tn=$1
 	re=$2
 	shift 2
 	rm -f "$T/bad.data"
 	"$@" >"$T/bad.out" 2>"$T/bad.err"
-	check_eq "$name: exit 1" 1 $?
-	check_eq "$name: one line on stderr" 1 "$(grep -c . "$T/bad.err")"
-	check "$name: the error says why" grep -Eq "^sdtrace: error: $re" "$T/bad.err"
-	check_eq "$name: nothing on stdout" "" "$(cat "$T/bad.out")"
-	check "$name: no data file" test ! -e "$T/bad.data"
-	uprobes_unchanged "$name: uprobe_events unchanged"
+	check_eq "$tn: exit 1" 1 $?
+	check_eq "$tn: one line on stderr" 1 "$(grep -c . "$T/bad.err")"
+	check "$tn: the error says why" grep -Eq "^sdtrace: error: $re" "$T/bad.err"
+	check_eq "$tn: nothing on stdout" "" "$(cat "$T/bad.out")"
+	check "$tn: no data file" test ! -e "$T/bad.data"
+	uprobes_unchanged "$tn: uprobe_events unchanged"
 }
 R="$SDTRACE record -o $T/bad.data"
 
