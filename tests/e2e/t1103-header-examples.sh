@@ -3,8 +3,8 @@
 # Every public header (include/sdtrace/*.h) has a usage example in its opening comment, and each
 # example compiles against the headers as they are now: the functions it calls exist, with those
 # arguments. The example is the tab-indented block after the comment's "Example" line; the
-# names it uses without declaring them (a path, a file, a site, ...) are the parameters of the
-# function it is compiled in.
+# names it uses without declaring them are the parameters of the function it is compiled in:
+# path, paths, pid, argv, c, cache, f, file, site, sites, n, sink (see below).
 . "$(dirname "$0")/lib.sh"
 need_cmd cc
 
@@ -31,11 +31,11 @@ EOF
 		echo '#include <sdtrace/sdtrace.h>'
 		cat <<'EOF'
 int example(const char *path, const char *const *paths, pid_t pid, char **argv,
-	    struct sdt_cache *c, struct sdt_file *f, const struct sdt_file *file,
+	    struct sdt_cache *c, struct sdt_cache *cache, struct sdt_file *f, const struct sdt_file *file,
 	    const struct sdt_site *site, const size_t *sites, size_t n,
 	    struct sdt_record_sink sink);
 int example(const char *path, const char *const *paths, pid_t pid, char **argv,
-	    struct sdt_cache *c, struct sdt_file *f, const struct sdt_file *file,
+	    struct sdt_cache *c, struct sdt_cache *cache, struct sdt_file *f, const struct sdt_file *file,
 	    const struct sdt_site *site, const size_t *sites, size_t n,
 	    struct sdt_record_sink sink)
 {
