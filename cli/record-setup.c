@@ -14,7 +14,13 @@
 
 const char rec_setup_usage[] =
     "  -e, --event SPEC      what to probe: [PATH:]%provider:event, with globs\n"
-    "                        (%python:gc__*, '%postgresql:query__*'); repeatable\n"
+    "                        (%python:gc__*, '%postgresql:query__*'); repeatable. Name and\n"
+    "                        type the arguments with a (name[:type], ...) suffix, types\n"
+    "                        string s8..s64 u8..u64 x8..x64 float double char:\n"
+    "                        '%python:function__entry(file:string, func:string, line:s32)'\n"
+    "      --types FILE      provider type file (DTrace .d) or directory of them, before\n"
+    "                        ~/.config/sdtrace/providers and the shipped ones; used when the\n"
+    "                        spec has no (...) and the note's sizes agree; repeatable\n"
     "  -x, --exec PATH       look events up in this binary (scanned and cached now)\n"
     "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
@@ -73,6 +79,10 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg)
 		return 1;
 	case 'x':
 		if (push(&s->paths, &s->npaths, arg))
+			goto nomem;
+		return 1;
+	case 'T':
+		if (push((char ***)&s->type_files, &s->ntype_files, arg))
 			goto nomem;
 		return 1;
 	case 'p':
@@ -295,6 +305,55 @@ out:
 	return ret;
 }
 
+/*
+ * Add target @t's sites to the recorder with their names and types: the spec's list when the
+ * spec that matched the site has one, else the provider files' declaration (where the sizes
+ * agree), else none.
+ */
+static int add_target(struct rec_setup *s, const struct sdt_target *t)
+{
+	struct sdt_arg_type **types;
+	size_t *ntypes, k;
+	bool any = false;
+	int src, ret = EXIT_RUNTIME;
+
+	types = calloc(t->nsites ? t->nsites : 1, sizeof(*types));
+	ntypes = calloc(t->nsites ? t->nsites : 1, sizeof(*ntypes));
+	if (!types || !ntypes) {
+		cli_error("out of memory");
+		goto out;
+	}
+	for (k = 0; k < t->nsites; k++) {
+		const struct sdt_spec *spec =
+		    t->spec && t->spec[k] < s->nspecs_parsed ? s->specs[t->spec[k]] : NULL;
+
+		src =
+		    sdt_types__resolve(s->types, spec, t->file,
+				       sdt_file__site(t->file, t->sites[k]), &types[k], &ntypes[k]);
+		if (src < 0) {
+			cli_error("%s", sdt_errmsg());
+			goto out;
+		}
+		if (src == SDT_TYPES_NONE) {
+			sdt_arg_types__free(types[k], ntypes[k]);
+			types[k] = NULL;
+		} else {
+			any = true;
+		}
+	}
+	if (sdt_recorder__add_typed(s->rec, t->file, t->sites, t->nsites, any ? types : NULL)) {
+		cli_error("%s", sdt_errmsg());
+		goto out;
+	}
+	ret = 0;
+out:
+	for (k = 0; types && ntypes && k < t->nsites; k++)
+		sdt_arg_types__free(types[k], ntypes[k]);
+	free(types);
+	free(ntypes);
+	return ret;
+}
+
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
 {
 	SDT_OPTS(sdt_record_opts, ro);
@@ -322,6 +381,11 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ret = resolve(s);
 	if (ret)
 		return ret;
+	if (sdt_types__new(&s->types) ||
+	    sdt_types__load_default(s->types, s->type_files, s->ntype_files) < 0) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
 
 	ro.argv = s->argv;
 	ro.pids = s->pids;
@@ -337,12 +401,9 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 		return EXIT_RUNTIME;
 	}
 	for (i = 0; i < s->ntargets; i++) {
-		struct sdt_target *t = &s->targets[i];
-
-		if (sdt_recorder__add(s->rec, t->file, t->sites, t->nsites)) {
-			cli_error("%s", sdt_errmsg());
-			return EXIT_RUNTIME;
-		}
+		ret = add_target(s, &s->targets[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -352,6 +413,8 @@ void rec_setup_release(struct rec_setup *s)
 	size_t i;
 
 	sdt_recorder__free(s->rec);
+	sdt_types__free(s->types);
+	free(s->type_files);
 	sdt_targets_free(s->targets, s->ntargets);
 	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
 		sdt_spec__free(s->specs[i]);

@@ -27,12 +27,15 @@ struct rec_setup {
 	enum sdt_semaphore_method semaphore;
 	size_t ring_pages;
 	unsigned int drain_interval_ms; /* 0: the recorder's default */
-	char **argv; /* the command, NULL-terminated, or NULL */
+	char **argv;			/* the command, NULL-terminated, or NULL */
+	const char **type_files;	/* --types, in order */
+	size_t ntype_files;
 	/* resolved */
 	struct sdt_spec **specs; /* parsed; with -x, one per spec and binary */
 	size_t nspecs_parsed;
 	struct sdt_target *targets;
 	size_t ntargets;
+	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
 };
 
@@ -46,7 +49,7 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg);
 	{"event", required_argument, NULL, 'e'}, {"exec", required_argument, NULL, 'x'},           \
 	    {"pid", required_argument, NULL, 'p'}, {"all-cpus", no_argument, NULL, 'a'},           \
 	    {"duration", required_argument, NULL, 'D'},                                            \
-	    {"semaphore", required_argument, NULL, 'S'},                                           \
+	    {"semaphore", required_argument, NULL, 'S'}, {"types", required_argument, NULL, 'T'},  \
 	{                                                                                          \
 		"mmap-pages", required_argument, NULL, 'm'                                         \
 	}
@@ -55,9 +58,11 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg);
 extern const char rec_setup_usage[];
 
 /*
- * After getopt: take the command (argv[optind..]), check the combination, resolve the specs and
- * build the recorder (s->rec) with @count_only. Prints what went wrong; returns 0, EXIT_USAGE or
- * EXIT_RUNTIME.
+ * After getopt: take the command (argv[optind..]), check the combination, resolve the specs,
+ * give each site its argument names and types (the spec's "(name:type, ...)", else the provider
+ * type files: --types, the user's directory, the shipped one) and build the recorder (s->rec)
+ * with @count_only. Prints what went wrong; returns 0, EXIT_USAGE or EXIT_RUNTIME (a type that
+ * does not fit a note is a runtime error: the spec is well-formed, the binary disagrees).
  */
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
 void rec_setup_release(struct rec_setup *s);

@@ -28,6 +28,7 @@
 #include "ring.h"
 #include "trace_event.h"
 #include "tracefs.h"
+#include "types.h"
 #include "uprobe.h"
 
 /* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
@@ -37,6 +38,7 @@ struct added {
 	const struct sdt_file *f;
 	size_t *sites;
 	size_t n;
+	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
 };
 
 struct tpmap {
@@ -155,11 +157,62 @@ int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **
 	return 0;
 }
 
+static void free_types(struct sdt_arg_type **types, const struct sdt_file *f, const size_t *sites,
+		       size_t n)
+{
+	size_t i;
+
+	for (i = 0; types && i < n; i++)
+		if (types[i])
+			sdt_arg_types__free(types[i], f->sites[sites[i]].nargs);
+	free(types);
+}
+
+/* A deep copy of @types (n sites) into *out. 0 or -ENOMEM. */
+static int copy_types(struct sdt_arg_type *const *types, const struct sdt_file *f,
+		      const size_t *sites, size_t n, struct sdt_arg_type ***out)
+{
+	struct sdt_arg_type **c;
+	size_t i, j, na;
+
+	*out = NULL;
+	c = calloc(n ? n : 1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!types[i])
+			continue;
+		na = f->sites[sites[i]].nargs;
+		c[i] = calloc(na ? na : 1, sizeof(**c));
+		if (!c[i])
+			goto fail;
+		for (j = 0; j < na; j++) {
+			if (sdt_arg_type_copy(&c[i][j], &types[i][j])) {
+				sdt_arg_types__free(c[i], j);
+				c[i] = NULL;
+				goto fail;
+			}
+		}
+	}
+	*out = c;
+	return 0;
+fail:
+	free_types(c, f, sites, n);
+	return -ENOMEM;
+}
+
 int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
 		      size_t n)
 {
+	return sdt_recorder__add_typed(r, f, sites, n, NULL);
+}
+
+int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
+			    size_t n, struct sdt_arg_type *const *types)
+{
 	struct added *a;
 	size_t cap = r->nadds, total = n, i;
+	int err;
 
 	for (i = 0; i < r->nadds; i++)
 		total += r->adds[i].n;
@@ -169,13 +222,30 @@ int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const si
 			       "%zu probe sites to arm, more than %u: name fewer events (or one "
 			       "binary) in the event specs",
 			       total, SDT_RECORD_MAX_SITES);
+	for (i = 0; i < n; i++) {
+		if (sites[i] >= f->nsites)
+			return sdt_err(-ERANGE, "'%s': no site %zu", f->path, sites[i]);
+		/* the sizes now, so that a mismatch is told before anything starts */
+		if (types && types[i]) {
+			err = sdt_types__check(f, &f->sites[sites[i]], types[i],
+					       f->sites[sites[i]].nargs);
+			if (err)
+				return err;
+		}
+	}
 	if (sdt_grow((void **)&r->adds, &cap, r->nadds + 1, sizeof(*r->adds)))
 		return sdt_err(-ENOMEM, "out of memory");
 	a = &r->adds[r->nadds];
+	memset(a, 0, sizeof(*a));
 	a->sites = sdt_reallocarray(NULL, n ? n : 1, sizeof(*sites));
 	if (!a->sites)
 		return sdt_err(-ENOMEM, "out of memory");
 	memcpy(a->sites, sites, n * sizeof(*sites));
+	if (types && copy_types(types, f, sites, n, &a->types)) {
+		free(a->sites);
+		a->sites = NULL;
+		return sdt_err(-ENOMEM, "out of memory");
+	}
 	a->f = f;
 	a->n = n;
 	r->nadds++;
@@ -906,7 +976,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 			goto out;
 	}
 	for (i = 0; i < r->nadds; i++) {
-		err = sdt_uprobe_set__add(r->set, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
+		err = sdt_uprobe_set__add_typed(r->set, r->adds[i].f, r->adds[i].sites,
+						r->adds[i].n, r->adds[i].types);
 		if (err)
 			goto out;
 	}
@@ -1050,8 +1121,10 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	if (!r)
 		return;
 	sdt_uprobe_set__free(r->set);
-	for (i = 0; i < r->nadds; i++)
+	for (i = 0; i < r->nadds; i++) {
+		free_types(r->adds[i].types, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
 		free(r->adds[i].sites);
+	}
 	free(r->adds);
 	free(r->fds);
 	free(r->fd_event);

@@ -4,9 +4,9 @@
  * (trace_file.c, decode.c, report) agree on: the description of one recorded event kind, and one
  * sample as it leaves the ring buffer.
  *
- * One "event" is one tracefs uprobe event that sdtrace created: several SDT sites with identical
- * fetchargs share one event; sites whose fetchargs differ get events of their own, and the reader
- * merges them back under provider:name.
+ * One "event" is one tracefs uprobe event that sdtrace created: several SDT sites whose arguments
+ * have identical names and types share one event (their fetch expressions may differ); sites whose
+ * layouts differ get events of their own, and the reader merges them back under provider:name.
  */
 #ifndef SDT_TRACE_EVENT_H
 #define SDT_TRACE_EVENT_H
@@ -26,14 +26,16 @@ struct sdt_trace_field {
 
 /* One SDT argument of the event, in note order: every note argument has one, fetchable or not. */
 struct sdt_trace_arg {
-	char *name;   /* "arg1", or a typed name later ("funcname") */
-	char *spec;   /* the note's spec, "-4@%eax" */
+	char *name;   /* "arg1", or the name a type gave it ("funcname") */
+	char *spec;   /* the note's spec, "-4@%eax" (of the event's first site) */
 	uint8_t size; /* 1, 2, 4, 8 (16: unavailable) */
 	bool is_signed;
-	bool is_float;	/* raw bits: decode as float (4) or double (8) */
-	bool is_string; /* fetched as :string */
-	bool rebase;	/* a link-time address: add the load bias (probe ip - site address) */
-	int field;	/* index into the event's fields, -1 when unavailable */
+	bool is_float;	   /* raw bits: decode as float (4) or double (8) */
+	bool is_string;	   /* fetched as :string */
+	bool rebase;	   /* a link-time address: add the load bias (probe ip - site address) */
+	bool named;	   /* ->name came from a type (the event spec or a provider file) */
+	uint8_t type;	   /* enum sdt_type_kind: how to show it (SDT_TYPE_DEFAULT: as the note) */
+	int field;	   /* index into the event's fields, -1 when unavailable */
 	char *unavailable; /* the reason, when field < 0 */
 };
 

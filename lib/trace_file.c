@@ -53,6 +53,10 @@ enum rec_type {
 #define ARG_FLOAT      2
 #define ARG_STRING     4
 #define ARG_REBASE     8
+/* Added within version 1 (readers before ignore them): the type kind in bits 4-6, named. */
+#define ARG_TYPE_SHIFT 4
+#define ARG_TYPE_MASK  0x70
+#define ARG_NAMED      0x80
 
 static uint8_t host_order(void)
 {
@@ -438,7 +442,9 @@ static int encode_desc(struct sdt_buf *b, const struct sdt_trace_event_desc *d)
 			  ?: b_byte(b, (uint8_t)((a->is_signed ? ARG_SIGNED : 0) |
 						 (a->is_float ? ARG_FLOAT : 0) |
 						 (a->is_string ? ARG_STRING : 0) |
-						 (a->rebase ? ARG_REBASE : 0)));
+						 (a->rebase ? ARG_REBASE : 0) |
+						 ((a->type << ARG_TYPE_SHIFT) & ARG_TYPE_MASK) |
+						 (a->named ? ARG_NAMED : 0)));
 		err = err ?: b_varint(b, zigzag(a->field));
 		err = err ?: b_str(b, a->unavailable);
 	}
@@ -930,6 +936,8 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 		a->is_float = fl & ARG_FLOAT;
 		a->is_string = fl & ARG_STRING;
 		a->rebase = fl & ARG_REBASE;
+		a->type = (uint8_t)((fl & ARG_TYPE_MASK) >> ARG_TYPE_SHIFT);
+		a->named = fl & ARG_NAMED;
 		a->field = (int)unzigzag(get_bounded(c, 2 * SDT_TRACE_MAX_FIELDS));
 		a->unavailable = get_str(c);
 	}
@@ -1489,6 +1497,16 @@ size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k)
 const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i)
 {
 	return i < k->d.nargs ? k->d.args[i].name : NULL;
+}
+
+bool sdt_trace_kind__arg_named(const struct sdt_trace_kind *k, size_t i)
+{
+	return i < k->d.nargs && k->d.args[i].named;
+}
+
+enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i)
+{
+	return i < k->d.nargs ? (enum sdt_type_kind)k->d.args[i].type : SDT_TYPE_DEFAULT;
 }
 
 const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i)

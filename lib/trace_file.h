@@ -17,7 +17,10 @@
  *	                str event, tp_id, nsites, nsites x site address, nfields, per field
  *	                {str name, offset, size, u8 flags (1 signed, 2 __data_loc)},
  *	                zigzag ip_field, nargs, per arg {str name, str spec, size, u8 flags
- *	                (1 signed, 2 float, 4 string, 8 rebase), zigzag field, str unavailable}
+ *	                (1 signed, 2 float, 4 string, 8 rebase, bits 4-6 the type kind to show
+ *	                it as (enum sdt_type_kind), 0x80 named by a type), zigzag field,
+ *	                str unavailable}; flags 0x10-0x80 came later in version 1: older readers
+ *	                ignore them
  *	type 3 SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid,
  *	                zigzag (tid - pid), then the raw tracefs record from its first field on:
  *	                the 8-byte common header is not stored, the record ends with the last

@@ -24,7 +24,9 @@ struct ev_extra {
 	const struct sdt_file *file;
 	size_t *sites; /* indices into file's sites */
 	size_t nsites, cap;
-	char **fetch; /* the fetch list (borrowed from the first site), nargs entries */
+	/* per argument: the fetch type ("u64", "string", "b8@8/64"), NULL when unavailable; owned
+	 */
+	char **ftype;
 };
 
 struct poked {
@@ -130,22 +132,162 @@ const char *sdt_uprobe_set__group(const struct sdt_uprobe_set *s)
 	return s->group;
 }
 
+/*
+ * One site's arguments as the uprobe line will have them: names, fetches, and the description
+ * the reader decodes them with. Two sites share an event when everything but the fetch
+ * expressions agrees (the kernel's rule is names and types; the description must agree too).
+ */
+struct site_args {
+	struct sdt_trace_arg *args; /* nargs entries, owned until moved into an event */
+	char **fetch;		    /* the fetcharg text, NULL when unavailable; owned */
+	size_t nargs;
+};
+
+static void site_args_release(struct site_args *sa)
+{
+	size_t i;
+
+	for (i = 0; i < sa->nargs; i++) {
+		if (sa->args) {
+			free(sa->args[i].name);
+			free(sa->args[i].spec);
+			free(sa->args[i].unavailable);
+		}
+		if (sa->fetch)
+			free(sa->fetch[i]);
+	}
+	free(sa->args);
+	free(sa->fetch);
+	memset(sa, 0, sizeof(*sa));
+}
+
+/* The type part of a fetcharg: "u64" of "%bx:u64", "string" of "+0(%bx):string". */
+static const char *fetch_type(const char *fetch)
+{
+	const char *c = fetch ? strrchr(fetch, ':') : NULL;
+
+	return c ? c + 1 : "";
+}
+
+/*
+ * Build argument @i of site @st with @type (NULL or SDT_TYPE_DEFAULT: the note's). A type that
+ * cannot be applied to this site's operand (a string through a constant) gives way to the note's
+ * fetch; the name stays. Returns 0 or -errno.
+ */
+static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t i,
+		     const struct sdt_arg_type *type, struct sdt_trace_arg *t, char **fetch)
+{
+	const struct sdt_arg *a = &st->args[i];
+	enum sdt_type_kind kind = type ? type->kind : SDT_TYPE_DEFAULT;
+	int err;
+
+	*fetch = NULL;
+	t->name = type && type->name ? sdt_strdup(type->name) : sdt_asprintf("arg%zu", i + 1);
+	t->named = type && type->name;
+	t->spec = sdt_strdup(a->spec ? a->spec : "");
+	t->size = a->size;
+	t->field = -1;
+	if (!t->name || !t->spec)
+		return sdt_err(-ENOMEM, "out of memory");
+	if (t->named && !sdt_type__valid_name(t->name))
+		return sdt_err(-EINVAL, "%s:%s: '%s' is not a valid argument name", st->provider,
+			       st->name, t->name);
+	if (!a->fetch) {
+		t->unavailable = sdt_strdup(a->unavailable ? a->unavailable : "unavailable");
+		t->type = (uint8_t)kind;
+		t->is_signed = a->is_signed;
+		t->is_float = a->is_float;
+		return t->unavailable ? 0 : sdt_err(-ENOMEM, "out of memory");
+	}
+	if (kind != SDT_TYPE_DEFAULT) {
+		err = sdt_arg__typed_fetch(f, st, i, type, fetch);
+		if (err == -ENOTSUP) {
+			sdt_err_clear();
+			kind = SDT_TYPE_DEFAULT;
+		} else if (err) {
+			return err;
+		}
+	}
+	if (!*fetch) {
+		*fetch = sdt_strdup(a->fetch);
+		if (!*fetch)
+			return sdt_err(-ENOMEM, "out of memory");
+	}
+	t->type = (uint8_t)kind;
+	t->is_string = kind == SDT_TYPE_STRING;
+	t->is_float = kind == SDT_TYPE_FLOAT ||
+		      ((kind == SDT_TYPE_DEFAULT || kind == SDT_TYPE_CHAR) && a->is_float);
+	t->is_signed = kind == SDT_TYPE_INT   ? type->is_signed
+		       : kind == SDT_TYPE_HEX ? false
+					      : a->is_signed;
+	t->rebase = kind != SDT_TYPE_STRING && sdt_arg__needs_rebase(a);
+	return 0;
+}
+
+/* Site @st's arguments with @types (st->nargs entries, or NULL) into @sa. 0 or -errno. */
+static int build_site_args(const struct sdt_file *f, const struct sdt_site *st,
+			   const struct sdt_arg_type *types, struct site_args *sa)
+{
+	size_t i, j;
+	int err;
+
+	memset(sa, 0, sizeof(*sa));
+	if (!st->nargs)
+		return 0;
+	sa->args = calloc(st->nargs, sizeof(*sa->args));
+	sa->fetch = calloc(st->nargs, sizeof(*sa->fetch));
+	if (!sa->args || !sa->fetch) {
+		free(sa->args);
+		free(sa->fetch);
+		sa->args = NULL;
+		sa->fetch = NULL;
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	sa->nargs = st->nargs;
+	for (i = 0; i < st->nargs; i++) {
+		err = build_arg(f, st, i, types ? &types[i] : NULL, &sa->args[i], &sa->fetch[i]);
+		if (err)
+			goto fail;
+		for (j = 0; j < i; j++) {
+			if (!strcmp(sa->args[j].name, sa->args[i].name)) {
+				err = sdt_err(
+				    -EINVAL, "%s:%s: arguments %zu and %zu are both named '%s'",
+				    st->provider, st->name, j + 1, i + 1, sa->args[i].name);
+				goto fail;
+			}
+		}
+	}
+	return 0;
+fail:
+	site_args_release(sa);
+	return err;
+}
+
 static bool same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Does site @st have the same fetch list as event @e's? */
+/* Can a site with arguments @sa join event @e: names, types and descriptions all equal? */
 static bool same_layout(const struct ev_extra *x, const struct sdt_trace_event_desc *e,
-			const struct sdt_site *st)
+			const struct site_args *sa)
 {
 	size_t i;
 
-	if (e->nargs != st->nargs)
+	if (e->nargs != sa->nargs)
 		return false;
-	for (i = 0; i < st->nargs; i++)
-		if (!same_str(x->fetch[i], st->args[i].fetch))
+	for (i = 0; i < sa->nargs; i++) {
+		const struct sdt_trace_arg *p = &e->args[i], *q = &sa->args[i];
+
+		if (!!x->ftype[i] != !!sa->fetch[i] ||
+		    (sa->fetch[i] && strcmp(x->ftype[i], fetch_type(sa->fetch[i]))))
 			return false;
+		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
+		    p->size != q->size || p->is_signed != q->is_signed ||
+		    p->is_float != q->is_float || p->is_string != q->is_string ||
+		    p->rebase != q->rebase || !same_str(p->unavailable, q->unavailable))
+			return false;
+	}
 	return true;
 }
 
@@ -195,13 +337,13 @@ static bool path_ok(const char *p)
 	return true;
 }
 
+/* A new event for site @st, taking @sa's arguments over (on success). */
 static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path,
-		     const struct sdt_site *st)
+		     const struct sdt_site *st, struct site_args *sa)
 {
 	struct sdt_trace_event_desc *e;
 	struct ev_extra *x;
 	size_t cap = s->cap, i;
-	int err = -ENOMEM;
 
 	if (s->nevents >= MAX_EVENTS)
 		return sdt_err(-E2BIG, "more than %d events in one session", MAX_EVENTS);
@@ -231,74 +373,74 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 	if (!e->provider || !e->name || !e->path || (f->build_id && !e->build_id) || !e->group ||
 	    !e->event)
 		goto fail;
-	if (st->nargs) {
-		e->args = calloc(st->nargs, sizeof(*e->args));
-		x->fetch = calloc(st->nargs, sizeof(*x->fetch));
-		if (!e->args || !x->fetch)
+	if (sa->nargs) {
+		x->ftype = calloc(sa->nargs, sizeof(*x->ftype));
+		if (!x->ftype)
 			goto fail;
+		for (i = 0; i < sa->nargs; i++) {
+			if (!sa->fetch[i])
+				continue;
+			x->ftype[i] = sdt_strdup(fetch_type(sa->fetch[i]));
+			if (!x->ftype[i])
+				goto fail;
+		}
 	}
-	e->nargs = st->nargs;
-	for (i = 0; i < st->nargs; i++) {
-		const struct sdt_arg *a = &st->args[i];
-		struct sdt_trace_arg *t = &e->args[i];
-
-		x->fetch[i] = a->fetch;
-		t->name = sdt_asprintf("arg%zu", i + 1);
-		t->spec = sdt_strdup(a->spec ? a->spec : "");
-		t->size = a->size;
-		t->is_signed = a->is_signed;
-		t->is_float = a->is_float;
-		t->rebase = sdt_arg__needs_rebase(a);
-		t->field = -1;
-		if (!a->fetch)
-			t->unavailable =
-			    sdt_strdup(a->unavailable ? a->unavailable : "unavailable");
-		if (!t->name || !t->spec || (!a->fetch && !t->unavailable))
-			goto fail;
-	}
+	/* the arguments move into the event; the fetches stay with the caller (for the line) */
+	e->args = sa->args;
+	e->nargs = sa->nargs;
+	sa->args = NULL;
 	s->nevents++;
 	return 0;
 fail:
 	s->nevents++; /* so that the release below reaches it */
 	sdt_trace_event_desc_release(e);
-	free(x->fetch);
+	for (i = 0; x->ftype && i < sa->nargs; i++)
+		free(x->ftype[i]);
+	free(x->ftype);
+	x->ftype = NULL;
 	s->nevents--;
 oom:
-	return sdt_err(err, "out of memory");
+	return sdt_err(-ENOMEM, "out of memory");
 }
 
-static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path, size_t si)
+static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path, size_t si,
+		    const struct sdt_arg_type *types)
 {
 	const struct sdt_site *st = &f->sites[si];
 	struct sdt_trace_event_desc *e = NULL;
+	struct site_args sa;
 	struct ev_extra *x = NULL;
 	struct sdt_buf *l;
 	size_t i, ecap;
 	int err;
 
+	err = build_site_args(f, st, types, &sa);
+	if (err)
+		return err;
 	for (i = 0; i < s->nevents; i++) {
 		if (s->extra[i].file == f && !strcmp(s->events[i].provider, st->provider) &&
 		    !strcmp(s->events[i].name, st->name) &&
-		    same_layout(&s->extra[i], &s->events[i], st)) {
+		    same_layout(&s->extra[i], &s->events[i], &sa)) {
 			e = &s->events[i];
 			x = &s->extra[i];
 			break;
 		}
 	}
 	if (!e) {
-		err = new_event(s, f, path, st);
+		err = new_event(s, f, path, st, &sa);
 		if (err)
-			return err;
+			goto out;
 		e = &s->events[s->nevents - 1];
 		x = &s->extra[s->nevents - 1];
 	}
+	err = -ENOMEM;
 	ecap = x->cap;
 	if (sdt_grow((void **)&x->sites, &ecap, x->nsites + 1, sizeof(*x->sites)))
-		return sdt_err(-ENOMEM, "out of memory");
+		goto out;
 	x->cap = ecap;
 	ecap = x->nsites;
 	if (sdt_grow((void **)&e->site_addrs, &ecap, x->nsites + 1, sizeof(*e->site_addrs)))
-		return sdt_err(-ENOMEM, "out of memory");
+		goto out;
 	x->sites[x->nsites++] = si;
 	e->site_addrs[e->nsites++] = st->address;
 
@@ -306,16 +448,26 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 	err = sdt_buf_addf(l, "p:%s/%s %s:0x%" PRIx64, s->group, e->event, path, st->file_offset);
 	if (!err && s->use_ref_ctr && st->semaphore && st->has_semaphore_offset)
 		err = sdt_buf_addf(l, "(0x%" PRIx64 ")", st->semaphore_offset);
-	for (i = 0; !err && i < st->nargs; i++)
-		if (st->args[i].fetch)
-			err = sdt_buf_addf(l, " arg%zu=%s", i + 1, st->args[i].fetch);
+	for (i = 0; !err && i < e->nargs; i++)
+		if (sa.fetch[i])
+			err = sdt_buf_addf(l, " %s=%s", e->args[i].name, sa.fetch[i]);
 	if (!err)
 		err = sdt_buf_addstr(l, "\n");
-	return err ? sdt_err(-ENOMEM, "out of memory") : 0;
+out:
+	if (err == -ENOMEM)
+		err = sdt_err(-ENOMEM, "out of memory");
+	site_args_release(&sa);
+	return err;
 }
 
 int sdt_uprobe_set__add(struct sdt_uprobe_set *s, const struct sdt_file *f, const size_t *sites,
 			size_t n)
+{
+	return sdt_uprobe_set__add_typed(s, f, sites, n, NULL);
+}
+
+int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f,
+			      const size_t *sites, size_t n, struct sdt_arg_type *const *types)
 {
 	char *path;
 	size_t i;
@@ -341,7 +493,7 @@ int sdt_uprobe_set__add(struct sdt_uprobe_set *s, const struct sdt_file *f, cons
 			err = sdt_err(-ERANGE, "'%s': no site %zu", path, sites[i]);
 			goto out;
 		}
-		err = add_site(s, f, path, sites[i]);
+		err = add_site(s, f, path, sites[i], types ? types[i] : NULL);
 		if (err)
 			goto out;
 	}
@@ -549,7 +701,7 @@ void sdt_uprobe_emergency_remove(void)
 
 void sdt_uprobe_set__free(struct sdt_uprobe_set *s)
 {
-	size_t i;
+	size_t i, j;
 
 	if (!s)
 		return;
@@ -557,9 +709,11 @@ void sdt_uprobe_set__free(struct sdt_uprobe_set *s)
 	if (s->registered && sdt_uprobe_set__remove(s) < 0)
 		registry_del(s); /* cannot do more; a later sdtrace removes it as stale */
 	for (i = 0; i < s->nevents; i++) {
+		for (j = 0; s->extra[i].ftype && j < s->events[i].nargs; j++)
+			free(s->extra[i].ftype[j]);
+		free(s->extra[i].ftype);
 		sdt_trace_event_desc_release(&s->events[i]);
 		free(s->extra[i].sites);
-		free(s->extra[i].fetch);
 		sdt_buf_free(&s->lines[i]);
 	}
 	free(s->events);

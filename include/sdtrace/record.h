@@ -27,6 +27,11 @@
  *	    sdt_recorder__run(r, &sink) == 0)
  *		printf("exit status %d\n", sdt_recorder__exit_status(r));
  *	sdt_recorder__free(r);
+ *
+ * Typed arguments (sdtrace/types.h): sdt_recorder__add_typed() with the types
+ * sdt_types__resolve() gives per site names the arguments and fetches strings:
+ *	p:sdtrace_1234_5678_0/python_function__entry /usr/bin/python3.11:0x5a1c3(0x68326c)
+ *	    filename=+0(%r14):string funcname=+0(%r15):string lineno=%ax:s32
  */
 #ifndef SDTRACE_RECORD_H
 #define SDTRACE_RECORD_H
@@ -42,6 +47,7 @@
 extern "C" {
 #endif
 
+struct sdt_arg_type;
 struct sdt_file;
 struct sdt_recorder;
 /* Defined in lib/trace_event.h (the recorder's and the reader's shared description). */
@@ -110,6 +116,19 @@ SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_rec
  */
 SDT_API int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
 			      size_t n);
+/*
+ * The same with argument names and types: @types[k] (NULL: the note's own) has one entry per
+ * argument of site @sites[k] (sdt_file__site()->nargs), as sdt_types__resolve() returns them;
+ * @types may be NULL. The types are copied. An argument keeps its number whatever its name; a
+ * `string` is recorded as the string its pointer points to; sites of one provider:event share a
+ * tracefs event when their names and types agree. Returns 0, -EINVAL when a type's size does not
+ * fit the note (the message names provider:event, the argument and both sizes), -ERANGE (a site
+ * index), -E2BIG, -ENOMEM. Two arguments of one site with the same name (a type naming argument 2
+ * "arg1" while argument 1 is unnamed) fail sdt_recorder__run() with -EINVAL before anything starts.
+ */
+SDT_API int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f,
+				    const size_t *sites, size_t n,
+				    struct sdt_arg_type *const *types);
 /*
  * Arm, record until the end, disarm. Returns 0, or -errno with the message set; whatever it
  * created is removed in every case.

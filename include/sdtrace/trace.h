@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include <sdtrace/common.h>
+#include <sdtrace/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +133,13 @@ SDT_API const char *sdt_trace_kind__build_id(const struct sdt_trace_kind *k); /*
 SDT_API size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k);
 SDT_API const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i);
 SDT_API const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i);
+/* Whether argument @i's name came from a type (the event spec's or a provider file's). */
+SDT_API bool sdt_trace_kind__arg_named(const struct sdt_trace_kind *k, size_t i);
+/*
+ * The type argument @i was recorded with, for showing it (SDT_TYPE_HEX in hex, SDT_TYPE_CHAR as
+ * a character); SDT_TYPE_DEFAULT when it had none (the value's kind says the rest).
+ */
+SDT_API enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i);
 /* Why argument @i was not recorded, or NULL when it was. */
 SDT_API const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i);
 /* Events of this kind read so far. */

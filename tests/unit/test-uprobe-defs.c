@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Building uprobe definitions (lib/uprobe.c) without a kernel: the `p:` lines, grouping of sites
- * with identical fetchargs, event naming, unavailable arguments keeping their number, semaphores,
- * the removal text, and the event descriptions.
+ * with identical argument names and types, event naming, unavailable arguments keeping their
+ * number, semaphores, the removal text, and the event descriptions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,7 +59,7 @@ static void set_site(struct sdt_site *s, const char *prov, const char *name, uin
 static struct sdt_file *make_file(const char *path)
 {
 	static const struct arg_init ax[] = {{"-4@%eax", "%ax:s32"}, {"-4@(%rdi,%rsi,4)", NULL}};
-	static const struct arg_init bx[] = {{"-4@%ebx", "%bx:s32"}, {"-4@(%rdi,%rsi,4)", NULL}};
+	static const struct arg_init bx[] = {{"4@%ebx", "%bx:u32"}, {"-4@(%rdi,%rsi,4)", NULL}};
 	static const struct arg_init one[] = {{"-4@$5", "\\5:s32"}};
 	struct sdt_file *f = calloc(1, sizeof(*f));
 
@@ -70,7 +70,7 @@ static struct sdt_file *make_file(const char *path)
 	f->sites = calloc(6, sizeof(*f->sites));
 	set_site(&f->sites[0], "ex", "a", 0x1100, 0x100, 0, ax, 2);
 	set_site(&f->sites[1], "ex", "a", 0x1200, 0x200, 0, ax, 2); /* same layout as 0 */
-	set_site(&f->sites[2], "ex", "a", 0x1300, 0x300, 0, bx, 2); /* differs: own event */
+	set_site(&f->sites[2], "ex", "a", 0x1300, 0x300, 0, bx, 2); /* another type: own event */
 	set_site(&f->sites[3], "ex", "b", 0x1400, 0x400, 0x4000, one, 1);
 	set_site(&f->sites[4], LONG40, LONG40, 0x1500, 0x500, 0, NULL, 0);
 	set_site(&f->sites[5], "ex", "b", 0x1600, 0x600, 0x4000, one, 1); /* same semaphore */
@@ -102,7 +102,7 @@ static void definitions_and_grouping(void **state)
 	snprintf(expect, sizeof(expect),
 		 "p:sdtrace_test/ex_a %1$s:0x100 arg1=%%ax:s32\n"
 		 "p:sdtrace_test/ex_a %1$s:0x200 arg1=%%ax:s32\n"
-		 "p:sdtrace_test/ex_a_2 %1$s:0x300 arg1=%%bx:s32\n"
+		 "p:sdtrace_test/ex_a_2 %1$s:0x300 arg1=%%bx:u32\n"
 		 "p:sdtrace_test/ex_b %1$s:0x400(0x4000) arg1=\\5:s32\n"
 		 "p:sdtrace_test/ex_b %1$s:0x600(0x4000) arg1=\\5:s32\n"
 		 "p:sdtrace_test/" LONG40 "_a123456789b123456789_e3 %1$s:0x500\n",
