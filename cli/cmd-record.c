@@ -31,7 +31,19 @@ static const char record_usage[] =
     "  sdtrace record -x ./myprog -e '%%myprov:*' -- ./myprog --flag\n"
     "  sdtrace record -e '%%postgresql:query__*' -p $(pgrep -d, postgres)\n"
     "  sdtrace record -e %%hotspot:thread__start -a --duration 10\n"
-    "  sdtrace report                 # then read it\n";
+    "  sdtrace record -e '%%python:function__entry(file:string, func:string, line:s32)' \\\n"
+    "      -- python3 app.py          # named, typed arguments: func=\"main\" in the report\n"
+    "  sdtrace record --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types from a .d file\n"
+    "  sdtrace report                 # then read it\n"
+    "\n"
+    "Argument names and types: an event spec's (name[:type], ...) wins; else a provider type file\n"
+    "declaring provider:event (--types FILE, then ~/.config/sdtrace/providers/*.d, then the "
+    "shipped\n"
+    "ones: python, postgresql, hotspot, ...), where its sizes agree with the note. A `string`\n"
+    "records the text a pointer argument points to. A spec whose type's size differs from the\n"
+    "note's is an error (exit 1) naming provider:event, the argument and both sizes; an unknown\n"
+    "type or a bad name is a usage error (exit 2). `report --json` adds \"fields\" {name: "
+    "value}.\n";
 
 struct record_ctx {
 	struct sdt_trace_writer *w;

@@ -25,7 +25,8 @@ static const char stat_usage[] =
     "\n"
     "examples:\n"
     "  sdtrace stat -e '%%python:*' -- python3 -c 'import json'\n"
-    "  sdtrace stat -e '%%postgresql:transaction__*' -p $(pgrep -d, postgres) --duration 5\n";
+    "  sdtrace stat -e '%%postgresql:transaction__*' -p $(pgrep -d, postgres) --duration 5\n"
+    "  sdtrace stat --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types are checked too\n";
 
 struct stat_row {
 	char *provider;

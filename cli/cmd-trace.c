@@ -37,7 +37,10 @@ static const char trace_usage[] =
 	"examples:\n"
 	"  sdtrace trace -e '%%python:gc__*' -- /usr/bin/python3.11 -c 'import gc; gc.collect()'\n"
 	"  sdtrace trace -e '%%postgresql:query__start' -p $(pgrep -o postgres)\n"
-	"  sdtrace trace -e '%%example:*' --json -- ./sdt-example | jq .args\n";
+	"  sdtrace trace -e '%%example:*' --json -- ./sdt-example | jq .args\n"
+	"  sdtrace trace -e '%%python:function__entry' -- python3 app.py   # shipped types:\n"
+	"                                 # filename=\"app.py\" funcname=\"main\" lineno=3\n"
+	"  sdtrace trace -e '%%myprov:req(path:string, len:u32)' --json -- ./srv | jq .fields\n";
 
 struct trace_ctx {
 	struct sdt_trace_writer *w;

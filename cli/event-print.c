@@ -66,8 +66,33 @@ static void put_float(double v, unsigned int size)
 	fputs(buf, stdout);
 }
 
-static void text_value(const struct sdt_trace_value *v)
+/* A character between single quotes, escaped like strings are. */
+static void put_char(unsigned char c)
 {
+	putchar('\'');
+	if (c == '\'' || c == '\\')
+		printf("\\%c", c);
+	else if (c < 0x20 || c >= 0x7f)
+		printf("\\x%02x", c);
+	else
+		putchar(c);
+	putchar('\'');
+}
+
+static void text_value(const struct sdt_trace_value *v, enum sdt_type_kind type)
+{
+	if (type == SDT_TYPE_HEX && (v->kind == SDT_VALUE_INT || v->kind == SDT_VALUE_UINT)) {
+		uint64_t u = v->u;
+
+		if (v->size && v->size < 8)
+			u &= (UINT64_C(1) << (v->size * 8)) - 1;
+		printf("0x%" PRIx64, u);
+		return;
+	}
+	if (type == SDT_TYPE_CHAR && (v->kind == SDT_VALUE_INT || v->kind == SDT_VALUE_UINT)) {
+		put_char((unsigned char)v->u);
+		return;
+	}
 	switch (v->kind) {
 	case SDT_VALUE_INT:
 		printf("%" PRId64, v->i);
@@ -128,7 +153,7 @@ void print_event_text(const struct sdt_trace_event *ev)
 		cli_put_escaped(
 		    stdout, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
 		putchar('=');
-		text_value(&v);
+		text_value(&v, sdt_trace_kind__arg_type(k, i));
 	}
 	putchar('\n');
 }
@@ -152,6 +177,30 @@ static void json_value(struct json *j, const struct sdt_trace_value *v)
 		json_null(j);
 		break;
 	}
+}
+
+/* "fields": {name: value} of the arguments a type named, when there are any. */
+static void print_fields(struct json *j, const struct sdt_trace_event *ev)
+{
+	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
+	struct sdt_trace_value v;
+	bool open = false;
+	size_t i;
+
+	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+		if (!sdt_trace_kind__arg_named(k, i) || !sdt_trace_kind__arg_name(k, i))
+			continue;
+		if (!open) {
+			json_key(j, "fields");
+			json_begin_object(j);
+			open = true;
+		}
+		sdt_trace_event__arg(ev, i, &v);
+		json_key(j, sdt_trace_kind__arg_name(k, i));
+		json_value(j, &v);
+	}
+	if (open)
+		json_end_object(j);
 }
 
 void print_event_json(struct json *j, const struct sdt_trace_event *ev)
@@ -189,7 +238,7 @@ void print_event_json(struct json *j, const struct sdt_trace_event *ev)
 		json_value(j, &v);
 	}
 	json_end_array(j);
+	print_fields(j, ev);
 	json_end_object(j);
 	json_newline(j);
 }
-
