@@ -32,6 +32,7 @@ int cmd_cache(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 /* sdtrace list without -x/-p: from the cache (list-cache.c). Returns the exit code. */
 int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json);
 

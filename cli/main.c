@@ -24,6 +24,7 @@ static const struct cli_command commands[] = {
 	{"stat", cmd_stat, "count SDT events in the kernel, without recording them"},
 	{"report", cmd_report, "print a recording (sdtrace.data): text, JSON Lines or counts"},
 	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
+	{"probe", cmd_probe, "define user probes (functions, offsets, returns) in the SDT cache"},
 };
 
 static void usage(FILE *fp)

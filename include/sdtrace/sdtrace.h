@@ -54,5 +54,6 @@ SDT_API const char *sdt_errmsg(void);
 #include <sdtrace/trace.h>
 #include <sdtrace/cache.h>
 #include <sdtrace/record.h>
+#include <sdtrace/probe.h>
 
 #endif

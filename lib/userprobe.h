@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * User probes (`sdtrace probe add`): what must hold for a name, an argument and a location before
+ * any of it reaches a `p:` line of uprobe_events or a `probes` file. See include/sdtrace/probe.h.
+ */
+#ifndef SDT_USERPROBE_H
+#define SDT_USERPROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest argument (NAME=FETCH:TYPE) we accept, and the most arguments per probe (the kernel's
+ * MAX_TRACE_ARGS is 128). */
+#define SDT_UPROBE_ARG_MAX  256
+#define SDT_UPROBE_MAX_ARGS 32
+/* Deepest +N(...) nesting (the kernel allows more; no real use needs it). */
+#define SDT_UPROBE_MAX_DEPTH 4
+
+/*
+ * Is @arg a fetcharg the kernel's uprobe parser takes, in the strict form we store:
+ * NAME=FETCH[:TYPE], NAME [A-Za-z_][A-Za-z0-9_]*, FETCH one of %REG (a pt_regs name of @machine),
+ * +N(FETCH) / -N(FETCH), $stackN, $stack, $comm, $retval (only when @is_return), \IMM, @+N;
+ * TYPE u8..u64, s8..s64, x8..x64, string, ustring, a bitfield bW@O/S, or a type with [N].
+ * Returns true, or false with *why pointing at a static reason.
+ */
+bool sdt_uprobe_arg_valid(const char *arg, unsigned int machine, int elfclass, bool is_return,
+			  const char **why);
+
+/* Does @reg (without '%') name a pt_regs register of @machine/@elfclass? */
+bool sdt_uprobe_reg_valid(const char *reg, size_t len, unsigned int machine, int elfclass);
+
+/* "probe_" + the file's base name up to its first '.', other bytes than [A-Za-z0-9_] as '_'. */
+char *sdt_uprobe_group(const char *path);
+
+#endif
