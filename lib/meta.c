@@ -75,6 +75,21 @@ void sdt_meta_release(struct sdt_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * %XX -> the byte (never NUL). Exactly two hex digits, read within the @n bytes: the text is not
+ * NUL-terminated, and sscanf("%2x") would both run past it and take " f" or "+f" as a number.
+ */
 static char *unescape(const char *s, size_t n)
 {
 	char *out = malloc(n + 1), *o = out;
@@ -83,10 +98,11 @@ static char *unescape(const char *s, size_t n)
 	if (!out)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		unsigned int c;
+		int hi = n - i >= 3 && s[i] == '%' ? hex_digit(s[i + 1]) : -1;
+		int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
 
-		if (s[i] == '%' && n - i >= 3 && sscanf(s + i + 1, "%2x", &c) == 1 && c) {
-			*o++ = (char)c;
+		if (lo >= 0 && (hi || lo)) {
+			*o++ = (char)(hi << 4 | lo);
 			i += 2;
 		} else {
 			*o++ = s[i];

@@ -289,9 +289,14 @@ int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 			continue;
 		/* elf_getdata, not elf_rawdata: only it byte-swaps the note headers. */
 		data = elf_getdata(scn, NULL);
-		if (!data)
-			return sdt_file_diag(f, "section .note.stapsdt cannot be read: %s",
-					     elf_errmsg(-1));
+		if (!data) {
+			/* the sites of an earlier section still get their arguments rendered */
+			err = sdt_file_diag(f, "section .note.stapsdt cannot be read: %s",
+					    elf_errmsg(-1));
+			if (err)
+				return err;
+			continue;
+		}
 		while (off < data->d_size &&
 		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 			const char *nm = (const char *)data->d_buf + name_off;

@@ -51,6 +51,10 @@ run() {
 		fail "$_name" "an injected line reached the output"
 		return
 	fi
+	if grep -q '(null)' "$T/run.out" "$T/run.err"; then
+		fail "$_name" "a NULL string was printed: $*" "$(grep '(null)' "$T/run.out" "$T/run.err" | head -n 3)"
+		return
+	fi
 	pass "$_name"
 }
 
@@ -107,6 +111,10 @@ check_eq "1,000,000 notes: one name, listed" "$H/notes-1000000.elf:%hostile:many
 check "a zero-byte file: not an ELF file" grep -q "not an ELF file" "$T/z.err"
 "$S" list -x "$H/addr-sem-odd.elf" >/dev/null 2>"$T/odd.err"
 check "an odd semaphore address is reported" grep -q "not 2-byte aligned" "$T/odd.err"
+"$S" list -x "$H/second-note-section-past-end.elf" -v >"$T/two.out" 2>"$T/two.err"
+check "an unreadable second note section: the first's args are still rendered" \
+	grep -q "8@%rdi  *%di:u64" "$T/two.out"
+check "an unreadable second note section is reported" grep -q "cannot be read" "$T/two.err"
 "$S" cache list >"$T/cl.out" 2>&1
 check "the cache holds no hostile name" sh -c "! grep -q \"$MARK\" '$T/cl.out'"
 if [ -d "$SDTRACE_CACHE_DIR" ]; then

@@ -97,7 +97,7 @@ class Layout:
         if shdr_patch:
             for name, patch in shdr_patch.items():
                 for i, s in enumerate(self.sections):
-                    if s[0] == name:
+                    if s[0] == name or i == name:
                         shdrs[i + 1].update(patch)
         for sh in shdrs:
             out += struct.pack(e + "II" + w * 4 + "II" + w * 2, sh["name"], sh["type"],
@@ -261,6 +261,11 @@ def cases(big_count):
                                   shdr_patch={".note.gnu.build-id": {"size": 0xFFFFFFFF}})
     c["shstrtab-name-bad"] = build(one(b"hostile", b"ok"),
                                    shdr_patch={".note.stapsdt": {"name": 0x7FFFFFF0}})
+    # a second .note.stapsdt that cannot be read: the first one's sites stay whole
+    lay, _ = base_layout(lambda t, b, s: stapsdt(t + 4, b, 0, b"hostile", b"first", b"8@%rdi"),
+                         extra=[(".note.stapsdt", SHT_NOTE, 0,
+                                 stapsdt(0x84, 0, 0, b"hostile", b"second", b"8@%rdi"))])
+    c["second-note-section-past-end"] = lay.build(shdr_patch={5: {"offset": 0x7FFFFFF0}})
     # many notes (a scan must stay linear and bounded)
     # (every site at its own address: each would be a uprobe of its own)
     c["notes-%d" % big_count] = build(
