@@ -274,7 +274,8 @@ static int add_args(struct sdt_buf *b, const struct sdt_user_probe *p)
 }
 
 /* %PROVIDER:EVENT: one line per site of the event, with its semaphore */
-static int define_sdt(struct sdt_user_probe *p, struct sdt_file *f, const char *loc, size_t *cap)
+static int define_sdt(struct sdt_user_probe *p, struct sdt_file *f, const char *loc, size_t *cap,
+		      uint64_t *addr)
 {
 	const char *colon = strchr(loc + 1, ':');
 	struct sdt_buf b = {0};
@@ -290,6 +291,8 @@ static int define_sdt(struct sdt_user_probe *p, struct sdt_file *f, const char *
 		if (strlen(s->provider) != plen || memcmp(s->provider, loc + 1, plen) ||
 		    strcmp(s->name, colon + 1))
 			continue;
+		if (!p->nlines)
+			*addr = s->address;
 		if (sdt_buf_addf(&b, "p:%s/%s %s:0x%llx", p->group, p->name, p->path,
 				 (unsigned long long)s->file_offset) ||
 		    (s->semaphore && s->has_semaphore_offset &&
@@ -313,7 +316,7 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 	struct sdt_elf e;
 	bool elf_open = false;
 	size_t i, cap = 0;
-	uint64_t off = 0;
+	uint64_t off = 0, sdt_addr = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -381,7 +384,7 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 		p.nargs++;
 	}
 	if (location[0] == '%') {
-		err = define_sdt(&p, f, location, &cap);
+		err = define_sdt(&p, f, location, &cap, &sdt_addr);
 	} else if (sdt_buf_addf(&b, "%c:%s/%s %s:0x%llx", p.is_return ? 'r' : 'p', p.group, p.name,
 				p.path, (unsigned long long)off) ||
 		   add_args(&b, &p) || add_line(&p, &cap, &b)) {
@@ -389,7 +392,15 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 	}
 	if (err)
 		goto out;
-	if (sdt_buf_addf(&b, "%s:%s=%s", p.group, p.name, p.location) || add_args(&b, &p)) {
+	/*
+	 * perf parses every header of the file and gives up on the whole file at one it cannot
+	 * parse; it has no syntax for an SDT site under another name, so such a probe's header
+	 * names its (first) site by address, which perf takes.
+	 */
+	if ((location[0] == '%'
+		 ? sdt_buf_addf(&b, "%s:%s=0x%llx", p.group, p.name, (unsigned long long)sdt_addr)
+		 : sdt_buf_addf(&b, "%s:%s=%s", p.group, p.name, p.location)) ||
+	    add_args(&b, &p)) {
 		err = -ENOMEM;
 		goto out;
 	}

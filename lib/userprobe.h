@@ -30,7 +30,8 @@ bool sdt_uprobe_arg_valid(const char *arg, unsigned int machine, int elfclass, b
 /* Does @reg (without '%') name a pt_regs register of @machine/@elfclass? */
 bool sdt_uprobe_reg_valid(const char *reg, size_t len, unsigned int machine, int elfclass);
 
-/* "probe_" + the file's base name up to its first '.', other bytes than [A-Za-z0-9_] as '_'. */
+/* "probe_" + the file's base name up to its first byte not in [A-Za-z0-9_], as perf names it
+ * ("prog-x" -> "probe_prog", "libc.so.6" -> "probe_libc"). */
 char *sdt_uprobe_group(const char *path);
 
 #endif

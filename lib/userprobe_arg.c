@@ -357,12 +357,12 @@ char *sdt_uprobe_group(const char *path)
 	base = base ? base + 1 : path;
 	if (sdt_buf_addstr(&b, "probe_"))
 		return NULL;
-	for (i = 0; base[i] && base[i] != '.' && i < 48; i++) {
+	for (i = 0; i < 48; i++) {
 		char c = base[i];
-		bool ok =
-		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_digit(c);
 
-		if (sdt_buf_add(&b, ok ? &c : "_", 1)) {
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_digit(c)))
+			break;
+		if (sdt_buf_add(&b, &c, 1)) {
 			sdt_buf_free(&b);
 			return NULL;
 		}
