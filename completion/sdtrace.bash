@@ -5,7 +5,7 @@
 # bash-completion package), or sourced by hand: `. completion/sdtrace.bash`. It needs nothing
 # from bash-completion.
 #
-# Completes commands, cache subcommands, options, option values, and the event names of -e from
+# Completes commands, subcommands, options, option values, and the event names of -e from
 # the cache: `sdtrace list PATTERN` goes through the cache's event index (no rescan of binaries
 # that did not change); the typed prefix narrows the pattern, so only binaries with a matching
 # provider are read. --cache-dir and -x on the line are honoured.
@@ -15,7 +15,7 @@
 # compares the three). An option that takes a value ends with '=' when written --opt=VALUE;
 # what its value is completed with is in _sdtrace_value() below.
 
-_sdtrace_commands='list record trace stat report cache help'
+_sdtrace_commands='list record trace stat report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
@@ -27,13 +27,25 @@ _sdtrace_opts_stat='--json -e --event --types -x --exec -p --pid -a --all-cpus -
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= -h --help'
 _sdtrace_opts_cache='-h --help'
-_sdtrace_cache_subcommands='add remove list purge update check'
+_sdtrace_subcommands_cache='add remove list purge update check'
 _sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy -h --help'
 _sdtrace_opts_cache_remove='-h --help'
 _sdtrace_opts_cache_list='--json -h --help'
 _sdtrace_opts_cache_purge='-h --help'
 _sdtrace_opts_cache_update='-h --help'
 _sdtrace_opts_cache_check='--repair -h --help'
+_sdtrace_opts_probe='-h --help'
+_sdtrace_subcommands_probe='add list remove'
+_sdtrace_opts_probe_add='-x --exec --json -h --help'
+_sdtrace_opts_probe_list='--json -v --verbose -h --help'
+_sdtrace_opts_probe_remove='-x --exec -h --help'
+
+# Does command $1 have subcommands (cache add, probe list)?
+_sdtrace_has_subcommands()
+{
+	local v=_sdtrace_subcommands_$1
+	[[ ${!v+set} ]]
+}
 
 # Does option $1 take a value (as the next word)?
 _sdtrace_takes_value()
@@ -164,7 +176,7 @@ _sdtrace()
 		*)
 			if [[ ! $cmd ]]; then
 				cmd=$w
-			elif [[ $cmd == cache && ! $sub ]]; then
+			elif [[ ! $sub ]] && _sdtrace_has_subcommands "$cmd"; then
 				sub=$w
 			fi ;;
 		esac
@@ -192,11 +204,13 @@ _sdtrace()
 	elif [[ $cmd == help ]]; then
 		[[ $prev == help ]] &&
 			COMPREPLY=($(compgen -W "${_sdtrace_commands% help}" -- "$cur"))
-	elif [[ $cmd == cache && ! $sub ]]; then
+	elif [[ ! $sub ]] && _sdtrace_has_subcommands "$cmd"; then
+		optvar=_sdtrace_opts_$cmd
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "$_sdtrace_opts_cache" -- "$cur"))
+			COMPREPLY=($(compgen -W "${!optvar}" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "$_sdtrace_cache_subcommands" -- "$cur"))
+			optvar=_sdtrace_subcommands_$cmd
+			COMPREPLY=($(compgen -W "${!optvar}" -- "$cur"))
 		fi
 	else
 		optvar=_sdtrace_opts_$cmd${sub:+_$sub}
@@ -211,6 +225,13 @@ _sdtrace()
 				cache list 2>/dev/null | awk '{ print $NF }' | sort -u)
 			local IFS=$'\n'
 			COMPREPLY=($(compgen -W "$paths" -- "$cur"))
+		elif [[ $cmd == probe && ($sub == remove || $sub == list) ]]; then
+			# the names of the user probes of the cache
+			local names dir=${_sdtrace_cache_dir:-${SDTRACE_CACHE_DIR:-$HOME/.debug}}
+			[[ -d $dir ]] && names=$("$_sdtrace_bin" \
+				${_sdtrace_cache_dir:+--cache-dir "$_sdtrace_cache_dir"} probe list \
+				2>/dev/null | awk '{ print $1 }' | sort -u)
+			COMPREPLY=($(compgen -W "$names" -- "$cur"))
 		elif [[ $cmd == cache && $sub == add ]]; then
 			_sdtrace_files -f "$cur"
 		fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The options of every command (and cache subcommand, and the global ones) are the same in four
+# The options of every command (and subcommand, and the global ones) are the same in four
 # places: `sdtrace CMD --help`, the man page (man/sdtrace-CMD.1.scd), the bash completion
 # (completion/sdtrace.bash, asked as bash asks it), and the command's getopt table in cli/.
 # Also: `sdtrace help CMD` prints what `sdtrace CMD --help` prints; every command has a man
@@ -75,11 +75,16 @@ def help_opts(text, words):
     return opts - HELP
 
 # ---- man pages ---------------------------------------------------------------------------------
+subpages = set()  # the pages of commands with subcommands
+
 def man_parse(page):
     """{sub or None: options}, {sub or None: [example lines]}, commands of sdtrace(1)."""
     opts, examples, commands = {}, {}, []
     section, sub, literal = None, None, False
-    with open(os.path.join(src, "man", page + ".1.scd")) as f:
+    path = os.path.join(src, "man", page + ".1.scd")
+    if not os.path.exists(path):
+        return opts, examples, commands
+    with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("```"):
@@ -88,11 +93,10 @@ def man_parse(page):
             if literal:
                 s = line.strip()
                 if section == "EXAMPLES" and s.startswith("sdtrace"):
-                    w = s.split()
-                    exsub = w[2] if page == "sdtrace-cache" and len(w) > 2 else None
-                    if page == "sdtrace-cache":
+                    exsub = None
+                    if page in subpages:
                         # sdtrace [--cache-dir DIR] cache SUB ...
-                        m = re.search(r"\bcache\s+([a-z]+)", s)
+                        m = re.search(r"\b%s\s+([a-z]+)" % page[len("sdtrace-"):], s)
                         exsub = m.group(1) if m else None
                     examples.setdefault(exsub, []).append(s)
                 continue
@@ -149,18 +153,31 @@ for c in commands:
            "%s: has a man page (man/sdtrace-%s.1.scd)" % (c, c))
 
 # (cmd, sub): cmd None = the global options
-units = [(None, None)] + [(c, None) for c in commands if c != "cache"]
-rc, cache_help, _ = run("cache", "--help")
-subs = re.findall(r"^  ([a-z]+)\b(?! *$)", cache_help.split("\nexamples:")[0], re.M)
-result(len(subs) >= 6, "sdtrace cache --help lists the subcommands", cache_help)
-man_cache_opts, _, _ = man_parse("sdtrace-cache")
-comp_subs, e = complete("sdtrace cache ")
-result(set(subs) == set(comp_subs), "the completion offers the same cache subcommands",
-       "--help: %s\ncompletion: %s" % (sorted(subs), sorted(comp_subs)))
-result(set(subs) <= set(k for k in man_cache_opts) | set(
-    re.findall(r"^## ([a-z]+)", open(os.path.join(src, "man", "sdtrace-cache.1.scd")).read(), re.M)),
-       "sdtrace-cache(1) has a section per subcommand")
-units += [("cache", s) for s in subs]
+# Commands with subcommands (cache, probe): their --help has a line per subcommand,
+# "  SUB [OPTIONS] ARGS   what it does", whose options count as the subcommand's.
+units = [(None, None)]
+subline_opts = {}
+for c in commands:
+    rc, chelp, _ = run(c, "--help")
+    if "<subcommand>" not in chelp:
+        units.append((c, None))
+        continue
+    subpages.add("sdtrace-" + c)
+    subs = []
+    for m in re.finditer(r"^  ([a-z]+)\b(.*)$", chelp.split("\nexamples:")[0], re.M):
+        if not m.group(2).strip():
+            continue
+        subs.append(m.group(1))
+        subline_opts[(c, m.group(1))] = set(OPT.findall(re.split(r"\s{2,}", m.group(2).strip())[0])) - HELP
+    result(len(subs) >= 2, "sdtrace %s --help lists the subcommands" % c, chelp)
+    comp_subs, e = complete("sdtrace %s " % c)
+    result(set(subs) == set(comp_subs), "the completion offers the same %s subcommands" % c,
+           "--help: %s\ncompletion: %s" % (sorted(subs), sorted(comp_subs)))
+    page = os.path.join(src, "man", "sdtrace-%s.1.scd" % c)
+    sections = re.findall(r"^## ([a-z]+)", open(page).read(), re.M) if os.path.exists(page) else []
+    result(set(subs) <= set(sections), "sdtrace-%s(1) has a section per subcommand" % c,
+           "subcommands: %s\nsections: %s" % (sorted(subs), sorted(sections)))
+    units += [(c, s) for s in subs]
 
 source_union = {}
 for cmd, sub in units:
@@ -168,7 +185,7 @@ for cmd, sub in units:
     words = [w for w in (cmd, sub) if w]
     rc, text, err = help_text(cmd, sub)
     result(rc == 0 and text and not err, "%s --help: exit 0, on stdout" % name, err)
-    h = help_opts(text, words)
+    h = help_opts(text, words) | subline_opts.get((cmd, sub), set())
     if cmd and not sub:
         rc2, text2, err2 = run("help", *words)
         result(rc2 == 0 and text2 == text, "'sdtrace help %s' prints what '%s --help' prints" % (" ".join(words), name),

@@ -69,7 +69,8 @@ check_eq "-x BIN -e: the binary's events without a cache" "$inline" \
 check_eq "list -x BIN PATTERN" "$inline" "$(SDTRACE_CACHE_DIR=$T/nocache3 comp "list -x $T/bin/uncached %")"
 
 # ---- options and values ------------------------------------------------------------------------
-check_eq "commands" "cache help list record report stat trace" "$(comp "")"
+check_eq "commands" "record report" "$(comp "re")"
+check_eq "probe subcommands" "list" "$(comp "probe l")"
 check_eq "help COMMAND" "record report" "$(comp "help re")"
 check_eq "cache subcommands" "purge" "$(comp "cache pu")"
 check_eq "--semaphore=: the methods" "auto poke refctr" "$(comp "record --semaphore=")"
