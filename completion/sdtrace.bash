@@ -109,7 +109,7 @@ _sdtrace_files()
 # %provider:event (provider:event when $1 is typed without the '%').
 _sdtrace_events()
 {
-	local cur=$1 pct=% pat line names= i
+	local cur=$1 pct=% pat names i
 	local -a args=()
 	# never create a cache by pressing TAB: ask only an existing one (or the -x binaries)
 	local dir=${_sdtrace_cache_dir:-${SDTRACE_CACHE_DIR:-$HOME/.debug}}
@@ -127,11 +127,11 @@ _sdtrace_events()
 	else
 		pat="%$pat*:*"
 	fi
-	while IFS= read -r line; do
-		names+="$pct${line##*:%}"$'\n'
-	done < <("${_sdtrace_bin:-sdtrace}" "${args[@]}" "$pat" 2>/dev/null)
+	# PATH:%provider:event lines -> [%]provider:event (sed: a read loop in bash is 10x slower)
+	names=$("${_sdtrace_bin:-sdtrace}" "${args[@]}" "$pat" 2>/dev/null |
+		sed -n "s/.*:%/$pct/p" | sort -u)
 	local IFS=$'\n'
-	COMPREPLY=($(compgen -W "$(printf '%s' "$names" | sort -u)" -- "$cur"))
+	COMPREPLY=($(compgen -W "$names" -- "$cur"))
 }
 
 _sdtrace()
