@@ -50,7 +50,7 @@ emit_growth() {
 import json, sys
 print(json.dumps({"growth": sys.argv[1], "x": sys.argv[2], "values": sys.argv[3:]}))
 PY
-	printf '  %s: %s\n' "$1" "$*"
+	shift; printf "  %s\n" "$*"
 }
 
 # Milliseconds since some start, with a decimal: now_ms

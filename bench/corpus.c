@@ -19,5 +19,6 @@ void _start(void)
 	STAP_PROBE3(PROV, ev_d, v, v + 1, SEED);
 	corpus_sink = v + SEED;
 	for (;;)
-		__asm__ volatile("mov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall" ::: "rax", "rdi", "memory");
+		__asm__ volatile("mov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall" ::
+				     : "rax", "rdi", "memory");
 }

@@ -12,8 +12,10 @@ export BENCH_OUT=${BENCH_OUT:-$(cd "$build" && pwd)/bench.jsonl}
 export BENCH_MODE=$mode
 : >"$BENCH_OUT"
 echo "bench: mode $mode, results in $BENCH_OUT"
+start=$(date +%s)
 for b in "$here"/b[0-9]*.sh; do
-	echo "== $(basename "$b")"
+	echo "== $(basename "$b") ($(date -u +%H:%M:%S))"
 	sh "$b"
 done
+echo "bench: $mode mode took $(($(date +%s) - start)) s"
 python3 "$here/report.py" "$BENCH_OUT"
