@@ -323,6 +323,15 @@ static int add_target(struct rec_setup *s, const struct sdt_target *t)
 		cli_error("out of memory");
 		goto out;
 	}
+	/* user probes: the names their definition gives */
+	if (t->types) {
+		free(types);
+		free(ntypes);
+		if (!sdt_recorder__add_typed(s->rec, t->file, t->sites, t->nsites, t->types))
+			return 0;
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
 	for (k = 0; k < t->nsites; k++) {
 		const struct sdt_spec *spec =
 		    t->spec && t->spec[k] < s->nspecs_parsed ? s->specs[t->spec[k]] : NULL;

@@ -86,4 +86,15 @@ int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char 
 /* Remove the entry (path, bid): link first, then its directory and empty parents. */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
 
+/* Free what a target owns (not the struct). */
+void sdt_target_release(struct sdt_target *t);
+
+/*
+ * The user probes @specs name (userprobe_resolve.c): targets for them in *out, and handled[k]
+ * set for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
+ */
+int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
+			  size_t *nout);
+
 #endif

@@ -138,19 +138,30 @@ static char *spec_text(const struct sdt_spec *s)
 	return sdt_asprintf("%%%s:%s", sdt_spec__provider(s), sdt_spec__event(s));
 }
 
+void sdt_target_release(struct sdt_target *t)
+{
+	size_t k;
+
+	free(t->path);
+	free(t->build_id);
+	sdt_file__free(t->file);
+	for (k = 0; t->types && k < t->nsites; k++)
+		sdt_arg_types__free(t->types[k], t->ntypes[k]);
+	free(t->types);
+	free(t->ntypes);
+	free(t->sites);
+	free(t->spec);
+	memset(t, 0, sizeof(*t));
+}
+
 void sdt_targets_free(struct sdt_target *t, size_t n)
 {
 	size_t i;
 
 	if (!t)
 		return;
-	for (i = 0; i < n; i++) {
-		free(t[i].path);
-		free(t[i].build_id);
-		sdt_file__free(t[i].file);
-		free(t[i].sites);
-		free(t[i].spec);
-	}
+	for (i = 0; i < n; i++)
+		sdt_target_release(&t[i]);
 	free(t);
 }
 
@@ -262,7 +273,7 @@ static int ambiguous(const struct work_target *t, size_t n, const bool *hit, con
 	return err;
 }
 
-int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
 		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
 		       size_t *nout)
 {
@@ -464,5 +475,76 @@ out:
 		*out = NULL;
 		*nout = 0;
 	}
+	return err;
+}
+
+/* User probes first; the other specs through the SDT lookup above; one list of targets. */
+int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
+		       size_t *nout)
+{
+	struct sdt_resolve_opts o = {.sz = sizeof(o)};
+	struct sdt_target *ut = NULL, *st = NULL, *all;
+	struct sdt_spec **rest = NULL;
+	size_t nut = 0, nst = 0, nrest = 0, *map = NULL, i, j;
+	bool *handled;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	if (opts_in)
+		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
+	handled = calloc(nspecs ? nspecs : 1, sizeof(*handled));
+	rest = calloc(nspecs ? nspecs : 1, sizeof(*rest));
+	map = calloc(nspecs ? nspecs : 1, sizeof(*map));
+	if (!handled || !rest || !map) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	err = sdt_userprobe_resolve(c, specs, nspecs, &o, handled, &ut, &nut);
+	if (err)
+		goto out;
+	for (i = 0; i < nspecs; i++) {
+		if (handled[i])
+			continue;
+		map[nrest] = i;
+		rest[nrest++] = specs[i];
+	}
+	if (nrest || !nut) {
+		err = resolve_sdt(c, rest, nrest, &o, &st, &nst);
+		if (err)
+			goto out;
+	}
+	/* the SDT targets' spec indices are into @rest: back to @specs */
+	for (i = 0; i < nst; i++) {
+		for (j = 0; j < st[i].nsites; j++)
+			st[i].spec[j] = map[st[i].spec[j]];
+	}
+	if (!nut || !nst) {
+		*out = nut ? ut : st;
+		*nout = nut ? nut : nst;
+		ut = nut ? NULL : ut;
+		st = nut ? st : NULL;
+		goto out;
+	}
+	all = sdt_reallocarray(NULL, nut + nst, sizeof(*all));
+	if (!all) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(all, st, nst * sizeof(*all));
+	memcpy(all + nst, ut, nut * sizeof(*all));
+	free(st);
+	free(ut);
+	*out = all;
+	*nout = nst + nut;
+	st = ut = NULL;
+	nst = nut = 0;
+out:
+	sdt_targets_free(ut, nut);
+	sdt_targets_free(st, nst);
+	free(handled);
+	free(rest);
+	free(map);
 	return err;
 }

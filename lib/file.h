@@ -16,6 +16,7 @@ struct sdt_site {
 	uint64_t semaphore_offset;
 	bool has_semaphore_offset;
 	uint64_t text_bias; /* p_vaddr - p_offset of the segment holding address */
+	bool is_return;	    /* a user probe's return probe (r: line); never for an SDT note */
 	struct sdt_arg *args;
 	size_t nargs;
 };

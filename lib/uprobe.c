@@ -214,7 +214,9 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 			return sdt_err(-ENOMEM, "out of memory");
 	}
 	t->type = (uint8_t)kind;
-	t->is_string = kind == SDT_TYPE_STRING;
+	/* a user probe's argument may be fetched as a string already (+0(%di):string) */
+	t->is_string = kind == SDT_TYPE_STRING || !strcmp(fetch_type(*fetch), "string") ||
+		       !strcmp(fetch_type(*fetch), "ustring");
 	t->is_float = kind == SDT_TYPE_FLOAT ||
 		      ((kind == SDT_TYPE_DEFAULT || kind == SDT_TYPE_CHAR) && a->is_float);
 	t->is_signed = kind == SDT_TYPE_INT   ? type->is_signed
@@ -445,7 +447,8 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 	e->site_addrs[e->nsites++] = st->address;
 
 	l = &s->lines[e->index];
-	err = sdt_buf_addf(l, "p:%s/%s %s:0x%" PRIx64, s->group, e->event, path, st->file_offset);
+	err = sdt_buf_addf(l, "%c:%s/%s %s:0x%" PRIx64, st->is_return ? 'r' : 'p', s->group,
+			   e->event, path, st->file_offset);
 	if (!err && s->use_ref_ctr && st->semaphore && st->has_semaphore_offset)
 		err = sdt_buf_addf(l, "(0x%" PRIx64 ")", st->semaphore_offset);
 	for (i = 0; !err && i < e->nargs; i++)

@@ -45,6 +45,7 @@
 #include <sdtrace/common.h>
 #include <sdtrace/scan.h>
 #include <sdtrace/spec.h>
+#include <sdtrace/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,6 +203,13 @@ struct sdt_target {
 	 */
 	uint64_t dev, ino, size;
 	int64_t mtime_sec, mtime_nsec;
+	/*
+	 * User probes (sdtrace/probe.h): their sites are appended to @file, and for each site the
+	 * names of its arguments (sdt_recorder__add_typed()'s @types): ntypes[k] entries of
+	 * types[k]. NULL for a target of SDT events only. Owned.
+	 */
+	struct sdt_arg_type **types;
+	size_t *ntypes;
 };
 
 /* Told about a changed file that was rescanned, or (skip_missing) a vanished one. */
@@ -222,6 +230,9 @@ struct sdt_resolve_opts {
 /*
  * Resolve @specs to the binaries and sites to probe. A spec naming a binary
  * (/path/bin:%prov:ev) is looked up in that file only; the others through the event index.
+ * A spec naming a user probe (NAME, or GROUP:NAME with GROUP "probe_...", see sdtrace/probe.h)
+ * gives the sites of that probe, with their argument names in ->types; a probe whose binary is
+ * another build now is an error (-ESTALE).
  * Errors: -ENOENT nothing matches (or a cached file vanished), -ENOTUNIQ a provider:event is in
  * more than one binary (the message lists each candidate and how to name one).
  * On success *out is an array of *n targets (free with sdt_targets_free()).
