@@ -252,6 +252,40 @@ static int cache_named(struct sdt_cache *c, struct rec_setup *s, bool quiet)
 	return 0;
 }
 
+/*
+ * With several -x binaries a spec without a binary is looked up in each of them, and must match
+ * in at least one (not in every one): resolve with allow_empty, then check each spec here.
+ */
+static int check_each_matched(struct rec_setup *s)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < s->nspecs; i++) {
+		struct sdt_spec *sp;
+		bool found = false;
+
+		if (sdt_spec__parse(s->specs_text[i], &sp))
+			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
+		for (j = 0; j < s->ntargets && !found; j++) {
+			const struct sdt_target *t = &s->targets[j];
+
+			for (k = 0; k < t->nsites && !found; k++) {
+				const struct sdt_site *site = sdt_file__site(t->file, t->sites[k]);
+
+				found = sdt_spec__match(sp, sdt_site__provider(site),
+							sdt_site__name(site));
+			}
+		}
+		sdt_spec__free(sp);
+		if (!found) {
+			cli_error("no SDT event matches '%s' in any of the %zu -x binaries",
+				  s->specs_text[i], s->npaths);
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 static int resolve(struct rec_setup *s)
 {
 	SDT_OPTS(sdt_resolve_opts, ro, .notify = notify);
@@ -270,7 +304,12 @@ static int resolve(struct rec_setup *s)
 	ret = cache_named(c, s, false);
 	if (ret)
 		goto out;
+	ro.allow_empty = s->npaths > 1;
 	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets, &s->ntargets);
+	if (!err && s->npaths > 1) {
+		ret = check_each_matched(s);
+		goto out;
+	}
 	if (err == -ENOENT && !s->npaths && (s->argv || s->npids == 1)) {
 		/* Not in the cache: the command's executable (or the process's) may have it. */
 		char link[64], *saved = strdup(sdt_errmsg());

@@ -66,8 +66,9 @@ run inline prog-inline -x "$P/prog-inline" -e '%inline:*'
 run many prog-many-args -x "$P/prog-many-args" -e '%many:*'
 run sem-pie prog-semaphore -x "$P/prog-semaphore" -e '%sem:*'
 run sem-nopie prog-semaphore-nopie -x "$P/prog-semaphore-nopie" -e '%sem:*'
-# (inline paths: a spec without one would have to match in each -x binary)
 run lib prog-uselib -e "$P/prog-uselib:%uselib:*" -e "$P/libprog-lib.so:%lib:*"
+# with two -x binaries, each spec must match in one of them (not in both)
+run lib-x prog-uselib -x "$P/prog-uselib" -x "$P/libprog-lib.so" -e '%uselib:*' -e '%lib:*'
 
 # the comparisons can fail: a value off by one, a shifted arg, a missing event
 if [ -s sizes.json ] && [ -s unavail.json ]; then

@@ -36,6 +36,8 @@ fails_cleanly "unknown event, stat" "no SDT event matches '%nosuch:event'" \
 	"$SDTRACE" stat -e %nosuch:event -- "$P/prog-sizes"
 fails_cleanly "unknown event in -x" "no SDT event matches .*%sizes:nosuch" \
 	$R -x "$P/prog-sizes" -e %sizes:nosuch -- "$P/prog-sizes"
+fails_cleanly "unknown event in two -x" "no SDT event matches '%nosuch:\*' in any of the 2 -x" \
+	$R -x "$P/prog-sizes" -x "$P/prog-const" -e '%sizes:*' -e '%nosuch:*' -- "$P/prog-sizes"
 fails_cleanly "not ELF" "'/etc/passwd': not an ELF file" \
 	$R -x /etc/passwd -e %sizes:min -- "$P/prog-sizes"
 fails_cleanly "not ELF, stat" "'/etc/passwd': not an ELF file" \
