@@ -46,8 +46,15 @@ for n in $sizes; do
 	$(python3 -c "import json; r = json.load(open('$tmp/lookup$n.json'))['rows']; print(' '.join('%.2f' % x['median_ms'] for x in r))")
 	EOT
 	[ -n "$first_ours" ] || first_ours=$lo
-	emit_growth "cache size N: sdtrace cache add -r (ms) | perf buildid-cache --add (ms) | sdtrace list (ms) | perf probe --dry-run (ms) | perf list sdt (ms) | cache du sdtrace | cache du perf" \
-		"$n" "$add_ours" "$add_perf" "$lo" "$lp" "$ll" "$(du -sh "$d" | cut -f1)" "$(du -sh "$p" | cut -f1)"
+	# instructions of our lookup (callgrind; immune to the machine's load)
+	ins=n/a
+	if command -v valgrind >/dev/null; then
+		eval "valgrind --tool=callgrind --callgrind-out-file=$tmp/cg.out $ours" >/dev/null 2>"$tmp/cg.err" &&
+			ins=$(sed -n 's/^summary: //p' "$tmp/cg.out")
+		rm -f "$tmp/cg.out"
+	fi
+	emit_growth "cache size N: sdtrace cache add -r (ms) | perf buildid-cache --add (ms) | sdtrace list (ms) | sdtrace list (instructions) | perf probe --dry-run (ms) | perf list sdt (ms) | cache du sdtrace | cache du perf" \
+		"$n" "$add_ours" "$add_perf" "$lo" "$ins" "$lp" "$ll" "$(du -sh "$d" | cut -f1)" "$(du -sh "$p" | cut -f1)"
 	if [ "$n" = 1000 ]; then
 		emit "lookup one event, 1,000 cached binaries" "$lo ms" "perf probe --dry-run sdt_h9c500:ev_b" "$lp ms" "$(ratio "$lo" "$lp")" "<= 0.01"
 	fi
