@@ -5,10 +5,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "fetch.h"
 #include "json.h"
 #include "sdtrace/sdtrace.h"
 
@@ -34,6 +36,7 @@ static const char cache_usage[] =
 
 static const char add_usage[] =
     "usage: sdtrace cache add [-r] [-j N] [--no-copy] PATH...\n"
+    "       sdtrace cache add --build-id BUILD-ID...\n"
     "\n"
     "Scan ELF files for SDT notes and cache them per build-id (perf's layout). Symlinks are\n"
     "resolved to the real path; non-ELF files are skipped and counted; FIFOs and devices are "
@@ -43,10 +46,15 @@ static const char add_usage[] =
     "  -r, --recursive   walk directories recursively (else only their direct files)\n"
     "  -j, --jobs N      worker threads (default: the number of CPUs)\n"
     "      --no-copy     do not store the binary as `elf` (perf's probes work without it)\n"
+    "      --build-id    the arguments are build-ids: fetch each binary from the debuginfod\n"
+    "                    servers of $DEBUGINFOD_URLS and cache it (under the path it had on the\n"
+    "                    server when the server says it); no network when DEBUGINFOD_URLS is\n"
+    "                    unset; the downloaded file must have the build-id asked for\n"
     "\n"
     "examples:\n"
     "  sdtrace cache add /usr/bin/python3.11\n"
-    "  sdtrace cache add -r -j 4 /usr/lib\n";
+    "  sdtrace cache add -r -j 4 /usr/lib\n"
+    "  DEBUGINFOD_URLS=https://debuginfod.debian.net sdtrace cache add --build-id 571d98e0...\n";
 
 static const char remove_usage[] =
     "usage: sdtrace cache remove PATH|BUILD-ID...\n"
@@ -61,8 +69,9 @@ static const char remove_usage[] =
 static const char list_usage[] =
     "usage: sdtrace cache list [--json]\n"
     "\n"
-    "Every cached binary: build-id, path, number of events and sites, and its state: ok (the file\n"
-    "on disk is the one cached), changed, gone, or broken.\n"
+    "Every cached binary: build-id, path, number of SDT events and sites, of user probes\n"
+    "(sdtrace probe; --json names them), and its state: ok (the file on disk is the one cached),\n"
+    "changed, gone, or broken.\n"
     "\n"
     "examples:\n"
     "  sdtrace cache list\n"
@@ -100,10 +109,22 @@ static int open_cache(struct sdt_cache **c, bool no_copy)
 {
 	SDT_OPTS(sdt_cache_opts, o, .no_copy = no_copy);
 
+	const char *su = getenv("SUDO_USER");
+	struct stat st;
+
 	if (sdt_cache__open(cli.cache_dir, &o, c)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
+	/*
+	 * sudo: the cache is root's (HOME=/root), which the user's own `sdtrace list` never reads.
+	 * Root writing into the user's cache would leave root-owned files there: say it instead.
+	 */
+	if (su && *su && strcmp(su, "root") && geteuid() == 0 && !stat(sdt_cache__root(*c), &st) &&
+	    st.st_uid == 0)
+		cli_warn("using root's cache '%s', not the cache of '%s' (who ran sudo); "
+			 "--cache-dir DIR chooses another",
+			 sdt_cache__root(*c), su);
 	return 0;
 }
 
@@ -168,20 +189,18 @@ static void on_error(const char *path, int err, const char *msg, void *ctx)
 static int cache_add(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"recursive", no_argument, NULL, 'r'},
-	    {"jobs", required_argument, NULL, 'j'},
-	    {"no-copy", no_argument, NULL, 'N'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"recursive", no_argument, NULL, 'r'}, {"jobs", required_argument, NULL, 'j'},
+	    {"no-copy", no_argument, NULL, 'N'},   {"build-id", no_argument, NULL, 'B'},
+	    {"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
 	};
 	struct progress prog = {.tty = isatty(2)};
 	SDT_OPTS(sdt_cache_add_opts, ao, .progress = on_progress, .error = on_error, .ctx = &prog);
 	struct sdt_cache_summary s;
 	struct sdt_cache *c;
-	bool no_copy = false;
+	bool no_copy = false, by_build_id = false;
 	char *end;
 	long jobs;
-	int opt, ret;
+	int opt, ret, i;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+rj:h", longopts, NULL)) != -1) {
@@ -199,6 +218,9 @@ static int cache_add(int argc, char **argv)
 		case 'N':
 			no_copy = true;
 			break;
+		case 'B':
+			by_build_id = true;
+			break;
 		case 'h':
 			fputs(add_usage, stdout);
 			return cli_finish(0);
@@ -211,6 +233,14 @@ static int cache_add(int argc, char **argv)
 	ret = open_cache(&c, no_copy);
 	if (ret)
 		return ret;
+	if (by_build_id) {
+		for (i = optind; i < argc; i++) {
+			if (cli_fetch_to_cache(c, argv[i]))
+				ret = EXIT_RUNTIME;
+		}
+		sdt_cache__free(c);
+		return cli_finish(ret);
+	}
 	ret = sdt_cache__add_paths(c, (const char *const *)argv + optind, (size_t)(argc - optind),
 				   &ao, &s);
 	if (prog.shown)
@@ -289,7 +319,7 @@ static int cache_list(int argc, char **argv)
 	struct sdt_cache *c;
 	bool json = false;
 	struct json j;
-	size_t n, i;
+	size_t n, i, k;
 	int ret;
 
 	ret = simple_opts(argc, argv, list_usage, "--json", &json);
@@ -324,11 +354,16 @@ static int cache_list(int argc, char **argv)
 			json_bool(&j, e[i].state == SDT_ENTRY_OK);
 			json_key(&j, "written_by");
 			json_string(&j, e[i].ours ? "sdtrace" : "perf");
+			json_key(&j, "user_probes");
+			json_begin_array(&j);
+			for (k = 0; k < e[i].nprobes; k++)
+				json_string(&j, e[i].probes[k]);
+			json_end_array(&j);
 			json_end_object(&j);
 			continue;
 		}
-		printf("%s %-8s %4zu events %4zu sites  ", e[i].build_id, state_name(e[i].state),
-		       e[i].nevents, e[i].nsites);
+		printf("%s %-8s %4zu events %4zu sites %3zu probes  ", e[i].build_id,
+		       state_name(e[i].state), e[i].nevents, e[i].nsites, e[i].nprobes);
 		cli_put_escaped(stdout, e[i].path);
 		putchar('\n');
 	}
