@@ -72,7 +72,7 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	struct sdt_probes p = {0};
 	struct stat st;
 	char *text = NULL, *bid = NULL;
-	size_t len, i;
+	size_t len, i, probes_cap = 0;
 	bool stat_ok = false;
 	int err;
 
@@ -83,10 +83,24 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 		goto out;
 	}
 	for (i = 0; i < p.n; i++) {
+		const char *h = p.entries[i].header, *colon = strchr(h, ':');
+		char *name;
+
 		if (p.entries[i].kind == '%') {
 			e->nevents++;
 			e->nsites += p.entries[i].nlines;
+			continue;
 		}
+		/* a user probe: "GROUP:NAME=..." */
+		if (!colon || e->nprobes >= SDT_PROBES_MAX_NAMES)
+			continue;
+		name = sdt_strndup(colon + 1, strcspn(colon + 1, "= "));
+		if (!name ||
+		    sdt_grow((void **)&e->probes, &probes_cap, e->nprobes + 1, sizeof(char *))) {
+			free(name);
+			continue; /* out of memory: the count stays short */
+		}
+		e->probes[e->nprobes++] = name;
 	}
 	free(text);
 	text = NULL;
@@ -143,11 +157,14 @@ int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t
 
 void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		free(e[i].build_id);
 		free(e[i].path);
+		for (k = 0; k < e[i].nprobes; k++)
+			free(e[i].probes[k]);
+		free(e[i].probes);
 	}
 	free(e);
 }
@@ -245,7 +262,10 @@ static int refresh(struct sdt_cache *c, const struct sdt_cache_entry *e, enum sd
 	err = sdt_cache_scan(e->path, &f, &st, &fd);
 	if (err)
 		return err;
-	if (!sdt_file__build_id(f) || !sdt_file__site_count(f)) {
+	/* an entry of user probes only stays while the file is the same build */
+	if (!sdt_file__build_id(f) ||
+	    (!sdt_file__site_count(f) &&
+	     (!e->nprobes || strcmp(sdt_file__build_id(f), e->build_id)))) {
 		*res = SDT_CACHE_NO_SDT;
 		goto out;
 	}
@@ -278,7 +298,7 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 		 * Only what the SDT cache is about: perf also caches every DSO it recorded (no
 		 * events), which `perf report` of old recordings still needs.
 		 */
-		if (e[i].state == SDT_ENTRY_OK || (!e[i].ours && !e[i].nevents))
+		if (e[i].state == SDT_ENTRY_OK || (!e[i].ours && !e[i].nevents && !e[i].nprobes))
 			continue;
 		/* touched but the same build: keep it */
 		if (e[i].state == SDT_ENTRY_CHANGED && !sdt_cache_file_build_id(e[i].path, &bid) &&
@@ -316,7 +336,8 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 		enum sdt_cache_result res = SDT_CACHE_UNCHANGED;
 		char *bid = NULL;
 
-		if (e[i].state != SDT_ENTRY_CHANGED || (!e[i].ours && !e[i].nevents))
+		if (e[i].state != SDT_ENTRY_CHANGED ||
+		    (!e[i].ours && !e[i].nevents && !e[i].nprobes))
 			continue;
 		err = refresh(c, &e[i], &res, &bid);
 		if (err) {
@@ -330,10 +351,16 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 			sdt_cache_remove_entry(c, e[i].path, e[i].build_id);
 			report(fn, ctx, "'%s': new build %s replaces %s", e[i].path, bid,
 			       e[i].build_id);
+			if (e[i].nprobes)
+				report(fn, ctx,
+				       "'%s': its %zu user probes were of build %s: define them "
+				       "again with 'sdtrace probe add'",
+				       e[i].path, e[i].nprobes, e[i].build_id);
 		} else if (!bid) {
 			sdt_cache_remove_entry(c, e[i].path, e[i].build_id);
-			report(fn, ctx, "'%s': no SDT notes or build-id any more: removed",
-			       e[i].path);
+			report(fn, ctx, "'%s': no SDT notes or build-id any more%s: removed",
+			       e[i].path,
+			       e[i].nprobes ? " (its user probes were of the old build)" : "");
 		} else {
 			report(fn, ctx, "'%s': same build %s, metadata refreshed", e[i].path, bid);
 		}

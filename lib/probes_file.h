@@ -37,6 +37,9 @@ struct sdt_probes {
 	size_t bad_lines; /* lines that belong to no entry or carry bad names: skipped */
 };
 
+/* Most user-probe names listed per entry (sdt_cache__entries()). */
+#define SDT_PROBES_MAX_NAMES 4096
+
 /* Upper bound on the size of a probes file we read (perf's are a few hundred KiB at most). */
 #define SDT_PROBES_MAX_SIZE (64u << 20)
 

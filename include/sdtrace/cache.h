@@ -142,6 +142,8 @@ struct sdt_cache_entry {
 	size_t nsites;	/* p: lines */
 	bool ours;	/* has our sdtrace.meta (else written by perf) */
 	enum sdt_entry_state state;
+	char **probes;	/* the names of its user probes ('#' entries: sdtrace/probe.h) */
+	size_t nprobes;
 };
 
 /*
