@@ -262,13 +262,18 @@ static int check_each_matched(struct rec_setup *s)
 
 	for (i = 0; i < s->nspecs; i++) {
 		struct sdt_spec *sp;
+		char *own = NULL; /* the spec's own binary, when it names one */
 		bool found = false;
 
 		if (sdt_spec__parse(s->specs_text[i], &sp))
 			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
+		if (sdt_spec__path(sp))
+			own = realpath(sdt_spec__path(sp), NULL);
 		for (j = 0; j < s->ntargets && !found; j++) {
 			const struct sdt_target *t = &s->targets[j];
 
+			if (own && strcmp(own, t->path))
+				continue;
 			for (k = 0; k < t->nsites && !found; k++) {
 				const struct sdt_site *site = sdt_file__site(t->file, t->sites[k]);
 
@@ -276,12 +281,15 @@ static int check_each_matched(struct rec_setup *s)
 							sdt_site__name(site));
 			}
 		}
-		sdt_spec__free(sp);
-		if (!found) {
+		if (!found && sdt_spec__path(sp))
+			cli_error("no SDT event matches '%s'", s->specs_text[i]);
+		else if (!found)
 			cli_error("no SDT event matches '%s' in any of the %zu -x binaries",
 				  s->specs_text[i], s->npaths);
+		sdt_spec__free(sp);
+		free(own);
+		if (!found)
 			return EXIT_RUNTIME;
-		}
 	}
 	return 0;
 }
