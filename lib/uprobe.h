@@ -22,8 +22,8 @@
  * An unavailable argument is left out of the line but keeps its number (arg2 above), so the
  * reader never shifts arguments. Typed arguments (sdt_uprobe_set__add_typed()) carry their names:
  *
- *	p:sdtrace_4242_81234_0/python_function__entry /usr/bin/python3.11:0x5a1c3(0x68326c)
- *	    filename=+0(%r14):string funcname=+0(%r15):string lineno=%ax:s32
+ *	p:sdtrace_4242_81234_0/python_function__entry /usr/bin/python3.11:0xf20a1(0x683260)
+ *	    filename=+0(%bp):string funcname=+0(%r12):string lineno=%ax:s32
  *
  * Semaphores: with use_ref_ctr, each site's semaphore file offset goes into the line
  * `(0xREFCTR)` and the kernel counts it while the event is enabled. Otherwise the caller pokes the

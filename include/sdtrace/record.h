@@ -30,8 +30,8 @@
  *
  * Typed arguments (sdtrace/types.h): sdt_recorder__add_typed() with the types
  * sdt_types__resolve() gives per site names the arguments and fetches strings:
- *	p:sdtrace_1234_5678_0/python_function__entry /usr/bin/python3.11:0x5a1c3(0x68326c)
- *	    filename=+0(%r14):string funcname=+0(%r15):string lineno=%ax:s32
+ *	p:sdtrace_1234_5678_0/python_function__entry /usr/bin/python3.11:0xf20a1(0x683260)
+ *	    filename=+0(%bp):string funcname=+0(%r12):string lineno=%ax:s32
  */
 #ifndef SDTRACE_RECORD_H
 #define SDTRACE_RECORD_H
