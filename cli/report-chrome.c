@@ -10,7 +10,8 @@
  *	{"ph":"E","name":"example:job","cat":"example","ts":20.101,"pid":7,"tid":7,"args":{...}}
  *	],"displayTimeUnit":"ns","otherData":{...counts...}}
  *
- * Probe pairs (lib/latency.h decides which) are B/E slices, every other event an instant event
+ * Events are taken in time order (report-sort.c: the file holds them as the per-CPU rings were
+ * drained). Probe pairs (lib/latency.h decides which) are B/E slices, every other event an instant event
  * on its thread; args carry the names the recording gives them. Timestamps are microseconds from
  * the start of the recording, fixed-point with 3 decimals (nanosecond precision, never an
  * exponent). Slices on a thread must nest (Perfetto's rule): an end without its start (the
@@ -124,10 +125,10 @@ static void meta(struct chrome *c, const char *what, unsigned int pid, unsigned 
 }
 
 /* Name a thread (and its process) when first seen or renamed. */
-static int names(struct chrome *c, const struct sdt_trace_event *ev)
+static int names(struct chrome *c, const struct report_event *ev)
 {
-	const char *comm = sdt_trace_event__comm(ev);
-	unsigned int pid = sdt_trace_event__pid(ev), tid = sdt_trace_event__tid(ev);
+	const char *comm = ev->comm;
+	unsigned int pid = ev->pid, tid = ev->tid;
 	struct named *n;
 
 	if (!comm || !tid)
@@ -158,16 +159,16 @@ static int names(struct chrome *c, const struct sdt_trace_event *ev)
 	return 0;
 }
 
-static void args(struct chrome *c, const struct sdt_trace_event *ev)
+static void args(struct chrome *c, const struct report_event *ev)
 {
-	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
-	struct sdt_trace_value v;
+	const struct sdt_trace_kind *k = ev->kind;
 	struct json j;
 	size_t i;
 
 	json_init(&j, c->out, false);
 	json_begin_object(&j);
-	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+	for (i = 0; i < ev->nargs; i++) {
+		const struct sdt_trace_value *v = &ev->args[i];
 		const char *name = sdt_trace_kind__arg_name(k, i);
 		char fallback[32];
 
@@ -175,20 +176,19 @@ static void args(struct chrome *c, const struct sdt_trace_event *ev)
 			snprintf(fallback, sizeof(fallback), "arg%zu", i + 1);
 			name = fallback;
 		}
-		sdt_trace_event__arg(ev, i, &v);
 		json_key(&j, name);
-		switch (v.kind) {
+		switch (v->kind) {
 		case SDT_VALUE_INT:
-			json_int(&j, v.i);
+			json_int(&j, v->i);
 			break;
 		case SDT_VALUE_UINT:
-			json_uint(&j, v.u);
+			json_uint(&j, v->u);
 			break;
 		case SDT_VALUE_FLOAT:
-			json_double(&j, v.f);
+			json_double(&j, v->f);
 			break;
 		case SDT_VALUE_STRING:
-			json_string(&j, v.str);
+			json_string(&j, v->str);
 			break;
 		default:
 			json_null(&j);
@@ -227,11 +227,12 @@ static void synthetic(struct chrome *c, const char *ph, size_t pair, uint64_t t,
 		c->ends++;
 }
 
-static int event(struct chrome *c, const struct sdt_trace_event *ev)
+static int event(struct chrome *c, const struct report_event *ev)
 {
-	const char *provider = sdt_trace_event__provider(ev);
-	unsigned int pid = sdt_trace_event__pid(ev), tid = sdt_trace_event__tid(ev);
-	uint64_t t = sdt_trace_event__time_ns(ev);
+	const char *provider = sdt_trace_kind__provider(ev->kind);
+	const char *evname = sdt_trace_kind__name(ev->kind);
+	unsigned int pid = ev->pid, tid = ev->tid;
+	uint64_t t = ev->time_ns;
 	struct sdt_latency_step step;
 	char name[512];
 	size_t i;
@@ -239,8 +240,7 @@ static int event(struct chrome *c, const struct sdt_trace_event *ev)
 	if (t > c->last_ns)
 		c->last_ns = t;
 	c->events++;
-	if (names(c, ev) ||
-	    sdt_latency__event(c->l, provider, sdt_trace_event__name(ev), pid, tid, t, &step))
+	if (names(c, ev) || sdt_latency__event(c->l, provider, evname, pid, tid, t, &step))
 		return -ENOMEM;
 	switch (step.role) {
 	case SDT_LATENCY_START:
@@ -271,7 +271,7 @@ static int event(struct chrome *c, const struct sdt_trace_event *ev)
 		__attribute__((fallthrough));
 	default:
 		snprintf(name, sizeof(name), "%s:%s", provider ? provider : "?",
-			 sdt_trace_event__name(ev) ? sdt_trace_event__name(ev) : "?");
+			 evname ? evname : "?");
 		head(c, "i", name, provider, t, pid, tid);
 		c->instants++;
 		break;
@@ -296,35 +296,37 @@ static int close_at_end(void *ctx, unsigned int pid, unsigned int tid,
 int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs, FILE *out)
 {
 	struct chrome c = {.out = out, .first = true};
-	const struct sdt_trace_event *ev;
+	struct report_sorter *sorter = NULL;
+	const struct report_event *ev;
 	size_t shown = 0;
 	int err, ret;
 
 	ret = report_latency_new(pairs, &c.l);
 	if (ret)
 		return ret;
+	if (report_sorter_new(r, &sorter)) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	fputs("{\"traceEvents\":[", out);
-	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+	while ((err = report_sorter_next(sorter, &ev)) > 0) {
 		ret = report_latency_kinds(r, c.l, &shown);
 		if (ret)
 			goto out;
 		if (!c.have_base) {
 			/* the recording's start, unless an event came before it */
 			uint64_t start = sdt_trace_reader__start_monotonic_ns(r);
-			uint64_t t = sdt_trace_event__time_ns(ev);
 
-			c.base_ns = start && start <= t ? start : t;
+			c.base_ns = start && start <= ev->time_ns ? start : ev->time_ns;
 			c.have_base = true;
 		}
 		err = event(&c, ev);
-		if (err) {
-			cli_error("out of memory");
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
+		if (err)
+			break;
 	}
 	if (err < 0) {
-		cli_error("%s", sdt_errmsg());
+		cli_error("%s", err == -ENOMEM ? "out of memory" : sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -344,7 +346,12 @@ int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs, 
 	if (c.closed_at_end)
 		cli_warn("%" PRIu64 " pairs never ended: their slices end at the end of the trace",
 			 c.closed_at_end);
+	if (report_sorter_late(sorter))
+		cli_warn("%" PRIu64 " events came more than 1 s after newer ones: the timeline may "
+			 "not nest there",
+			 report_sorter_late(sorter));
 out:
+	report_sorter_free(sorter);
 	sdt_latency__free(c.l);
 	free_named(c.threads, c.threads_cap);
 	free_named(c.procs, c.procs_cap);

@@ -227,7 +227,8 @@ static void print_json(struct json *j, const struct sdt_latency *l, size_t pair)
 int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs, bool json,
 		   FILE *out)
 {
-	const struct sdt_trace_event *ev;
+	const struct report_event *ev;
+	struct report_sorter *sorter = NULL;
 	struct sdt_latency_step step;
 	struct sdt_latency *l;
 	size_t shown = 0, i, active = 0;
@@ -237,22 +238,31 @@ int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 	ret = report_latency_new(pairs, &l);
 	if (ret)
 		return ret;
-	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+	if (report_sorter_new(r, &sorter)) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	while ((err = report_sorter_next(sorter, &ev)) > 0) {
 		ret = report_latency_kinds(r, l, &shown);
 		if (ret)
 			goto out;
-		if (sdt_latency__event(l, sdt_trace_event__provider(ev), sdt_trace_event__name(ev),
-				       sdt_trace_event__pid(ev), sdt_trace_event__tid(ev),
-				       sdt_trace_event__time_ns(ev), &step)) {
+		if (sdt_latency__event(l, sdt_trace_kind__provider(ev->kind),
+				       sdt_trace_kind__name(ev->kind), ev->pid, ev->tid,
+				       ev->time_ns, &step)) {
 			err = -ENOMEM;
 			break;
 		}
 	}
 	if (err < 0) {
-		cli_error("%s", sdt_errmsg());
+		cli_error("%s", err == -ENOMEM ? "out of memory" : sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	if (report_sorter_late(sorter))
+		cli_warn("%" PRIu64
+			 " events came more than 1 s after newer ones: paired out of order",
+			 report_sorter_late(sorter));
 	sdt_latency__finish(l, NULL, NULL);
 	if (json) {
 		json_init(&j, out, false);
@@ -279,6 +289,7 @@ int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		cli_warn("no probe pairs in the recording: name them with --pair START,END");
 	}
 out:
+	report_sorter_free(sorter);
 	sdt_latency__free(l);
 	return ret;
 }

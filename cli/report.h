@@ -11,6 +11,29 @@
 
 struct sdt_latency;
 
+/* One event copied out of the reader (report-sort.c): its strings are its own. */
+struct report_event {
+	uint64_t time_ns;
+	uint64_t seq; /* position in the file */
+	unsigned int pid, tid, cpu;
+	const struct sdt_trace_kind *kind; /* valid until the reader is freed */
+	char *comm;			   /* or NULL */
+	size_t nargs;
+	struct sdt_trace_value *args; /* ->unavailable is NULL */
+};
+
+/*
+ * The events of @r in time order (a reorder window, see report-sort.c): report_sorter_next()
+ * returns 1 and *ev (valid until the next call), 0 at the end, or a negative errno (a corrupt
+ * file: message in sdt_errmsg(); -ENOMEM).
+ */
+struct report_sorter;
+int report_sorter_new(struct sdt_trace_reader *r, struct report_sorter **out);
+int report_sorter_next(struct report_sorter *s, const struct report_event **ev);
+/* Events that came later than the window allowed (passed on out of order). */
+uint64_t report_sorter_late(const struct report_sorter *s);
+void report_sorter_free(struct report_sorter *s);
+
 /* --pair START,END as given, in order. */
 struct report_pairs {
 	const char **start, **end;

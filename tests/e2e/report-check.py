@@ -95,7 +95,9 @@ def main():
         else:
             sys.exit("report-check.py: bad argument " + args[0])
 
-    events = [json.loads(l) for l in open(d + "/events.json")]
+    events_in_file = [json.loads(l) for l in open(d + "/events.json")]
+    # the analyses take events in time order (a recording holds them as the rings were drained)
+    events = sorted(events_in_file, key=lambda e: e["time_ns"])
     stats = json.load(open(d + "/stats.json"))
     kinds = [(k["provider"], k["name"]) for k in stats["events"]]
     check(stats["total"] == len(events), "stats total %d == events %d" % (stats["total"], len(events)))
@@ -238,7 +240,7 @@ def main():
           "csv: header %s" % head)
     check(len(head) == 10 + nargs, "csv: %d argument columns (the widest event)" % nargs)
     check(len(rows) == len(events), "csv: %d rows == %d events" % (len(rows), len(events)))
-    for row, ev in zip(rows, events):
+    for row, ev in zip(rows, events_in_file):
         ok = (len(row) == len(head) and int(row[0]) == ev["time_ns"] and int(row[3]) == ev["pid"] and
               int(row[4]) == ev["tid"] and row[5] == (ev["comm"] or "") and row[6] == ev["provider"] and
               row[7] == ev["name"] and re.fullmatch(r"\d+\.\d{3}", row[1]))

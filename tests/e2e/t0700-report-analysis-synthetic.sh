@@ -52,6 +52,18 @@ check "csv: a string with a comma and quotes is quoted (RFC 4180)" \
 	grep -q '"/a,""quoted"""' auto/events.csv
 check "csv: lines end in CRLF" sh -c 'head -n 1 auto/events.csv | od -c | grep -q "\\\\r  \\\\n"'
 
+# a thread's events out of time order in the file (two CPUs' rings): paired in time order
+check "write the migrate scenario" "$PAIRS" -o migrate.data migrate
+exports migrate.data migrate
+check "migrate: both pairs matched in time order, nothing unmatched" python3 -c '
+import json
+p = json.load(open("migrate/latency.json"))["pairs"]
+assert [(x["name"], x["count"], x["min_ns"], x["max_ns"], x["unmatched_starts"], x["unmatched_ends"])
+        for x in p] == [("mig:work", 2, 300, 400, 0, 0)], p
+o = json.load(open("migrate/chrome.json"))["otherData"]
+assert (o["dropped_ends"], o["closed_at_end"]) == (0, 0), o
+'
+
 # the text: every pair, its unmatched counts, histogram bars fitted to $COLUMNS
 check_eq "latency text: one block per pair" "4" "$(grep -c '^app:' auto/latency.txt)"
 check "latency text: unmatched are reported" grep -q "unmatched: 1 starts (never ended), 1 ends" \

@@ -5,10 +5,12 @@
  *
  *	sdtrace-test-pairs [-o FILE] pairs
  *	sdtrace-test-pairs [-o FILE] -n COUNT load
+ *	sdtrace-test-pairs [-o FILE] migrate
  *
  * pairs: every case of the pairing rules, on 3 threads of 2 processes: an end before any start
  *   (the recording began inside the pair), nesting, recursion, pairs of every naming convention,
  *   one pair crossing another, starts never ended, a thread renamed, string and negative args.
+ * migrate: one thread's events in the file out of time order, as two CPUs' rings give them.
  * load: COUNT events (pairs nested two deep and instants) on 8 threads of 2 processes, with
  *   pseudo-random durations: for memory and speed measurements.
  */
@@ -186,6 +188,26 @@ static void scenario_pairs(void)
 	emit(&tick, 500, 500, t += 1000, V(2), NULL);
 }
 
+/*
+ * A thread that moved between CPUs: the rings are drained CPU by CPU, so the file holds the
+ * second CPU's events (later) before the first's (earlier). In time order, every pair matches.
+ */
+static void scenario_migrate(void)
+{
+	struct kind s, d;
+	uint64_t t = TIME0 + 1000;
+
+	kind_init(&s, "mig", "work__start", "id");
+	kind_init(&d, "mig", "work__done", "id");
+	comm(800, 800, "migrant");
+	/* drained from CPU 0 first: work 1 done (t+500), work 2 start (t+600) */
+	emit(&d, 800, 800, t + 500, V(1), NULL);
+	emit(&s, 800, 800, t + 600, V(2), NULL);
+	/* then CPU 1: work 1 start (t+100), and after the move back work 2 done on CPU 1 */
+	emit(&s, 800, 800, t + 100, V(1), NULL);
+	emit(&d, 800, 800, t + 900, V(2), NULL);
+}
+
 static uint64_t rnd(uint64_t *x)
 {
 	*x ^= *x << 13;
@@ -250,14 +272,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind + 1 != argc || (strcmp(argv[optind], "pairs") && strcmp(argv[optind], "load"))) {
-		fprintf(stderr, "usage: sdtrace-test-pairs [-o FILE] [-n COUNT] pairs|load\n");
+	if (optind + 1 != argc || (strcmp(argv[optind], "pairs") && strcmp(argv[optind], "load") &&
+				   strcmp(argv[optind], "migrate"))) {
+		fprintf(stderr,
+			"usage: sdtrace-test-pairs [-o FILE] [-n COUNT] pairs|load|migrate\n");
 		return 2;
 	}
 	if (sdt_trace_writer__open(out, &meta, &w))
 		die("open");
 	if (!strcmp(argv[optind], "pairs"))
 		scenario_pairs();
+	else if (!strcmp(argv[optind], "migrate"))
+		scenario_migrate();
 	else
 		scenario_load(count);
 	if (sdt_trace_writer__finish(w, 0))
