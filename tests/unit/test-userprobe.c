@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * User probes: the fetcharg grammar (what may reach a `p:` line), perf's group names, locations
+ * resolved from the symbol tables of this very test program, an SDT site under a short name, and
+ * the round trip through a temporary cache (add, list, duplicate, remove).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sdt_elf.h"
+#include "userprobe.h"
+#include "sdtrace/sdtrace.h"
+
+__attribute__((noinline, used)) long userprobe_target(long a, long b);
+__attribute__((noinline, used)) long userprobe_target(long a, long b)
+{
+	__asm__ volatile("" ::: "memory");
+	return a * 3 + b;
+}
+
+static void test_grammar_accepts(void **state)
+{
+	static const char *const ok[] = {
+	    "a=%di",
+	    "size=%di:u64",
+	    "n=%r15:s32",
+	    "path=+0(%si):string",
+	    "p=+0(%si):ustring",
+	    "deep=+8(+0(-16(%bp))):x64",
+	    "neg=-4(%sp):s16",
+	    "hex=+0x10(%dx):u8",
+	    "s=$stack",
+	    "s3=$stack3:u32",
+	    "c=$comm",
+	    "cs=$comm:string",
+	    "k=\\42",
+	    "kn=\\-7:s32",
+	    "kx=\\0xff",
+	    "g=@+0x4010:u64",
+	    "arr=+0(%di):s32[4]",
+	    "bf=%ax:b8@8/64",
+	    "bf0=%ax:b1@0/8",
+	    "_x9=%ip",
+	};
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (!sdt_uprobe_arg_valid(ok[i], EM_X86_64, ELFCLASS64, false, &why))
+			fail_msg("refused '%s': %s", ok[i], why);
+	}
+	assert_true(sdt_uprobe_arg_valid("r=$retval:s64", EM_X86_64, ELFCLASS64, true, &why));
+	assert_true(sdt_uprobe_arg_valid("x=%x0:u64", EM_AARCH64, ELFCLASS64, false, &why));
+	assert_true(sdt_uprobe_arg_valid("x=%x30", EM_AARCH64, ELFCLASS64, false, &why));
+	assert_true(sdt_uprobe_arg_valid("x=%gpr3", EM_PPC64, ELFCLASS64, false, &why));
+	assert_true(sdt_uprobe_arg_valid("x=%a0", EM_RISCV, ELFCLASS64, false, &why));
+	assert_true(sdt_uprobe_arg_valid("x=%ds", EM_386, ELFCLASS32, false, &why));
+}
+
+static void test_grammar_refuses(void **state)
+{
+	static const char *const bad[] = {
+	    "",
+	    "%di", /* no name */
+	    "=%di",
+	    "1a=%di", /* name starts with a digit */
+	    "a-b=%di",
+	    "a=%rdi", /* assembler name, not pt_regs */
+	    "a=%eax",
+	    "a=%di:u128",
+	    "a=%di:u7",
+	    "a=%di:float",
+	    "a=%di:",
+	    "a=%di:string",		   /* a string needs memory */
+	    "a=%di\np:evil/x /bin/sh:0x0", /* a second line */
+	    "a=%di p:evil/x",		   /* a second token */
+	    "a=%di\t",
+	    "a=+0(%di",
+	    "a=+(%di)",
+	    "a=+0(%di))",
+	    "a=+1(+2(+3(+4(+5(%di)))))", /* too deep */
+	    "a=$retval",		 /* an entry probe */
+	    "a=$arg1",
+	    "a=$stack99999",
+	    "a=@sym", /* uprobes take no symbol */
+	    "a=@-8",
+	    "a=\\",
+	    "a=\\x",
+	    "a=+0(%di):s32[0]",
+	    "a=+0(%di):s32[65]",
+	    "a=+0(%di):s32[4",
+	    "a=%ax:b65@0/64",
+	    "a=%ax:b8@8/12",
+	    "common_pid=%di", /* the kernel's fields */
+	    "__probe_ip=%di",
+	    "a=0x10",
+	};
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (sdt_uprobe_arg_valid(bad[i], EM_X86_64, ELFCLASS64, false, &why))
+			fail_msg("accepted '%s'", bad[i]);
+		assert_non_null(why);
+		assert_true(why[0] != '\0');
+	}
+	/* registers of another architecture */
+	assert_false(sdt_uprobe_arg_valid("x=%di", EM_AARCH64, ELFCLASS64, false, &why));
+	assert_false(sdt_uprobe_arg_valid("x=%x31", EM_AARCH64, ELFCLASS64, false, &why));
+	assert_false(sdt_uprobe_arg_valid("x=%r8", EM_X86_64, ELFCLASS32, false, &why));
+	assert_false(sdt_uprobe_arg_valid("x=%di", 0xbeef, ELFCLASS64, false, &why));
+}
+
+static void test_group(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"/usr/bin/prog-userprobe", "probe_prog"},
+	    {"/lib/x86_64-linux-gnu/libc.so.6", "probe_libc"},
+	    {"/opt/pa_args_O2", "probe_pa_args_O2"},
+	    {"/x/.hidden", "probe_bin"},
+	    {"/x/ab\ncd", "probe_ab"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *g = sdt_uprobe_group(cases[i][0]);
+
+		assert_non_null(g);
+		assert_string_equal(g, cases[i][1]);
+		free(g);
+	}
+}
+
+static char *self_path(void)
+{
+	char *p = realpath("/proc/self/exe", NULL);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* the file offset in a "p:G/N PATH:0xOFF ..." line */
+static uint64_t line_offset(const char *line)
+{
+	const char *c = strstr(line, ":0x");
+
+	assert_non_null(c);
+	return strtoull(c + 3, NULL, 16);
+}
+
+static void test_define_locations(void **state)
+{
+	struct sdt_user_probe p, q;
+	const char *args[] = {"a=%di:s64", "b=%si:s64"};
+	const char *rargs[] = {"ret=$retval:s64"};
+	char *self = self_path(), loc[64], *expect;
+	struct sdt_elf e;
+	uint64_t value;
+
+	(void)state;
+	assert_int_equal(userprobe_target(1, 2), 5);
+	assert_int_equal(sdt_user_probe__define(self, "ent", "userprobe_target", args, 2, &p), 0);
+	assert_false(p.is_return);
+	assert_int_equal(p.nlines, 1);
+	assert_string_equal(p.group, "probe_test");
+	expect = NULL;
+	assert_true(asprintf(&expect, "probe_test:ent=userprobe_target a=%%di:s64 "
+				      "b=%%si:s64") > 0);
+	assert_string_equal(p.header, expect);
+	free(expect);
+	assert_true(!strncmp(p.lines[0], "p:probe_test/ent ", 17));
+	assert_non_null(strstr(p.lines[0], " a=%di:s64 b=%si:s64"));
+	assert_null(strchr(p.lines[0], '\n'));
+
+	/* the address form lands on the same offset */
+	assert_int_equal(sdt_elf_open(self, &e), 0);
+	assert_int_equal(sdt_elf_symbol(&e, "userprobe_target", &value), 0);
+	sdt_elf_close(&e);
+	snprintf(loc, sizeof(loc), "0x%llx", (unsigned long long)value);
+	assert_int_equal(sdt_user_probe__define(self, "byaddr", loc, NULL, 0, &q), 0);
+	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
+	sdt_user_probe_release(&q);
+
+	/* +0 is the same place, +1 inside the function another */
+	assert_int_equal(sdt_user_probe__define(self, "off0", "userprobe_target+0", NULL, 0, &q),
+			 0);
+	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
+	sdt_user_probe_release(&q);
+	assert_int_equal(sdt_user_probe__define(self, "off1", "userprobe_target+0x1", NULL, 0, &q),
+			 0);
+	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]) + 1);
+	sdt_user_probe_release(&q);
+
+	/* a return probe */
+	assert_int_equal(
+	    sdt_user_probe__define(self, "ret", "userprobe_target%return", rargs, 1, &q), 0);
+	assert_true(q.is_return);
+	assert_true(!strncmp(q.lines[0], "r:probe_test/ret ", 17));
+	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
+	sdt_user_probe_release(&q);
+	sdt_user_probe_release(&p);
+	free(self);
+}
+
+static void test_define_refuses(void **state)
+{
+	struct sdt_user_probe p;
+	const char *retval[] = {"r=$retval"};
+	const char *inject[] = {"a=%di\np:evil/x /bin/sh:0x0"};
+	char *self = self_path();
+
+	(void)state;
+	assert_int_equal(sdt_user_probe__define(self, "x", "no_such_function_here", NULL, 0, &p),
+			 -ENOENT);
+	assert_int_equal(sdt_user_probe__define(self, "x", "userprobe_target+100000", NULL, 0, &p),
+			 -ERANGE);
+	assert_non_null(strstr(sdt_errmsg(), "outside"));
+	assert_int_equal(
+	    sdt_user_probe__define(self, "x", "userprobe_target+1%return", NULL, 0, &p), -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "userprobe_target%entry", NULL, 0, &p),
+			 -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "userprobe_target", retval, 1, &p),
+			 -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "userprobe_target", inject, 1, &p),
+			 -EINVAL);
+	/* the message shows no control byte */
+	assert_null(strchr(sdt_errmsg(), '\n'));
+	assert_int_equal(
+	    sdt_user_probe__define(self, "x\np:evil/y", "userprobe_target", NULL, 0, &p), -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x y", "userprobe_target", NULL, 0, &p),
+			 -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "userprobe target", NULL, 0, &p),
+			 -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "0x1", NULL, 0, &p), -ERANGE);
+	assert_int_equal(sdt_user_probe__define(self, "x", "0xzz", NULL, 0, &p), -EINVAL);
+	assert_int_equal(sdt_user_probe__define(self, "x", "", NULL, 0, &p), -EINVAL);
+	assert_int_equal(sdt_user_probe__define("/nonexistent/x", "x", "f", NULL, 0, &p), -ENOENT);
+	assert_null(p.name);
+	free(self);
+}
+
+static void test_define_sdt_alias(void **state)
+{
+	struct sdt_user_probe p;
+	struct sdt_file *f;
+	const struct sdt_site *s;
+	char loc[256];
+	size_t i, n = 0;
+
+	(void)state;
+	assert_int_equal(sdt_file__open(FIXTURES_DIR "/x86_64.elf", NULL, &f), 0);
+	assert_true(sdt_file__site_count(f) > 0);
+	s = sdt_file__site(f, 0);
+	for (i = 0; i < sdt_file__site_count(f); i++) {
+		const struct sdt_site *t = sdt_file__site(f, i);
+
+		n += !strcmp(sdt_site__provider(t), sdt_site__provider(s)) &&
+		     !strcmp(sdt_site__name(t), sdt_site__name(s));
+	}
+	snprintf(loc, sizeof(loc), "%%%s:%s", sdt_site__provider(s), sdt_site__name(s));
+	assert_int_equal(
+	    sdt_user_probe__define(FIXTURES_DIR "/x86_64.elf", "alias", loc, NULL, 0, &p), 0);
+	assert_int_equal(p.nlines, n);
+	assert_int_equal(line_offset(p.lines[0]), sdt_site__file_offset(s));
+	/* perf parses the header: the site by address, not the SDT name */
+	assert_non_null(strstr(p.header, ":alias=0x"));
+	sdt_user_probe_release(&p);
+	assert_int_equal(sdt_user_probe__define(FIXTURES_DIR "/x86_64.elf", "alias",
+						"%no_such:provider", NULL, 0, &p),
+			 -ENOENT);
+	sdt_file__free(f);
+}
+
+static void test_cache_roundtrip(void **state)
+{
+	char dir[] = "/tmp/test-userprobe.XXXXXX", *self = self_path(), *path, *text = NULL;
+	const char *args[] = {"a=%di:s64"};
+	struct sdt_user_probe p, q, *list;
+	struct sdt_cache_entry *ent;
+	struct sdt_cache *c;
+	size_t n, len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sdt_cache__open(dir, NULL, &c), 0);
+	assert_int_equal(sdt_user_probe__define(self, "ent", "userprobe_target", args, 1, &p), 0);
+	assert_int_equal(
+	    sdt_user_probe__define(self, "ret", "userprobe_target%return", NULL, 0, &q), 0);
+	assert_int_equal(sdt_cache__probe_add(c, &p), 0);
+	assert_int_equal(sdt_cache__probe_add(c, &q), 0);
+	assert_int_equal(sdt_cache__probe_add(c, &p), -EEXIST);
+
+	/* perf's text: the header, then the line */
+	path = NULL;
+	assert_true(asprintf(&path, "%s%s/%s/probes", dir, p.path, p.build_id) > 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_true(getdelim(&text, &len, '\0', fp) > 0);
+	fclose(fp);
+	free(path);
+	path = NULL;
+	assert_true(
+	    asprintf(&path, "#%s\n%s\n#%s\n%s\n", p.header, p.lines[0], q.header, q.lines[0]) > 0);
+	assert_string_equal(text, path);
+	free(path);
+	free(text);
+
+	assert_int_equal(sdt_cache__probes(c, NULL, &list, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].name, "ent");
+	assert_string_equal(list[0].location, "userprobe_target");
+	assert_int_equal(list[0].nargs, 1);
+	assert_string_equal(list[0].args[0], "a=%di:s64");
+	assert_string_equal(list[0].lines[0], p.lines[0]);
+	assert_string_equal(list[0].build_id, p.build_id);
+	assert_string_equal(list[1].name, "ret");
+	assert_true(list[1].is_return);
+	sdt_user_probes_free(list, n);
+	assert_int_equal(sdt_cache__probes(c, "r*", &list, &n), 0);
+	assert_int_equal(n, 1);
+	sdt_user_probes_free(list, n);
+
+	assert_int_equal(sdt_cache__entries(c, &ent, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ent[0].nprobes, 2);
+	assert_string_equal(ent[0].probes[0], "ent");
+	sdt_cache_entries_free(ent, n);
+
+	assert_int_equal(sdt_cache__probe_remove(c, "nothing", NULL), 0);
+	assert_int_equal(sdt_cache__probe_remove(c, "ent", "/not/this/one"), 0);
+	assert_int_equal(sdt_cache__probe_remove(c, "ent", NULL), 1);
+	assert_int_equal(sdt_cache__probes(c, NULL, &list, &n), 0);
+	assert_int_equal(n, 1);
+	sdt_user_probes_free(list, n);
+	/* removed, the name is free again */
+	assert_int_equal(sdt_cache__probe_add(c, &p), 0);
+
+	sdt_user_probe_release(&p);
+	sdt_user_probe_release(&q);
+	sdt_cache__free(c);
+	free(self);
+	path = NULL;
+	assert_true(asprintf(&path, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(path), 0);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_grammar_accepts), cmocka_unit_test(test_grammar_refuses),
+	    cmocka_unit_test(test_group),	    cmocka_unit_test(test_define_locations),
+	    cmocka_unit_test(test_define_refuses),  cmocka_unit_test(test_define_sdt_alias),
+	    cmocka_unit_test(test_cache_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
