@@ -11,7 +11,7 @@ need_cmd timeout python3
 D="$T/tree"
 mkdir -p "$D/sub"
 build_prog "$D/prog" h8walk
-cp "$D/prog" "$D/sub/prog2" # same build-id, another path: a second entry
+build_prog "$D/sub/prog2" h8walk2
 
 # a socket (bound, then the process exits: the node stays)
 python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$D/sock" ||
@@ -40,8 +40,9 @@ while [ $i -lt 500 ]; do
 	i=$((i + 1))
 done
 mkdir -p "$p"
-cp "$D/prog" "$p/prog-deep"
+build_prog "$p/prog-deep" h8deep
 # deeper than PATH_MAX (4096): built by descending, since no path can name the bottom
+build_prog "$T/prog-abyss" h8abyss
 python3 -c '
 import os, shutil, sys
 os.mkdir(sys.argv[1])
@@ -50,7 +51,7 @@ for _ in range(2200):
     os.mkdir("d")
     os.chdir("d")
 shutil.copy(sys.argv[2], "prog-abyss")
-' "$D/abyss" "$D/prog" || skip "cannot build a tree deeper than PATH_MAX"
+' "$D/abyss" "$T/prog-abyss" || skip "cannot build a tree deeper than PATH_MAX"
 
 start=$(date +%s)
 timeout -s TERM 300 "$SDTRACE" --cache-dir "$T/sdt" cache add -r "$D" >"$T/out" 2>"$T/err"
