@@ -1,22 +1,26 @@
 #!/bin/sh
 # PostgreSQL 15 under pgbench, recorded end to end: a throw-away cluster in $T (initdb, pg_ctl on
-# a Unix socket in $T, no TCP, run as the `postgres` user or `nobody`: the server refuses root),
-# `pgbench -i`, then `sdtrace record -p POSTMASTER` while `pgbench -c 2 -t N` runs. The backends
-# pgbench connects are forked by the postmaster *after* the attach: -p must follow them (perf's
-# inherit). Checks: the commits recorded are at least the transactions pgbench reports, and each
-# of pgbench's two backends has exactly N start/commit pairs with the same xid; query__start and
-# query__done alternate on each thread with the same query; the query texts decode as strings
-# (pgbench's script: BEGIN; 3 UPDATEs, SELECT, INSERT, END; per transaction); report --latency
-# pairs every query and every transaction, with the durations the time-ordered events give; stat
-# -p counts the commits of a second run. The cluster is stopped on every path, also on failure.
+# a Unix socket in $T, no TCP, run as the `postgres` user or `nobody`: the server refuses root;
+# stopped on every path, also when a check fails), `pgbench -i`, then three runs of
+# `pgbench -n -c 2`:
+#  1. under `record -a`: the commits recorded are at least the transactions pgbench reports; each
+#     of pgbench's two backends (our postmaster's children, sampled while it runs) has exactly N
+#     commits, one in each END;, and its query texts decode as strings: N times the script's 7
+#     statements in order; start/commit alternate with the same xid and query__start/done with
+#     the same text on each thread; report --latency pairs every query (by convention) and every
+#     transaction (--pair), with the count, min and max the time-ordered events give.
+#  2. under `record -p POSTMASTER`: the backends forked after the attach are followed (inherit).
+#  3. under `stat -a`: the commits counted are at least the transactions pgbench reports.
+# uprobe_events' lines on postgres are as before (other sdtrace sessions' groups left out).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real-lib.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 for p in postgres initdb pg_ctl pgbench; do
 	[ -x "$PG_BIN/$p" ] || skip "'$PG_BIN/$p' is not installed (Debian: postgresql-15)"
 done
 need_tracefs
 need_cmd python3 setpriv
-uprobes_guard "^[p-r]:[^ ]+ $PG_BIN/postgres:"
+real_guard "$PG_BIN/postgres"
 cd "$T" || exit 1
 
 # The server's user: postgres (the Debian package's), else nobody, owning a directory in $T.
@@ -315,5 +319,5 @@ check "stat: commits counted >= transactions pgbench ran (${C3} >= ${P3:-none})"
 # the cluster stops cleanly (at_exit stops it too, when a check above ended the test early)
 as_u "$PG_BIN/pg_ctl" -D "$DATA" stop -m fast -w -t 30 >pgstop.out 2>&1
 check_eq "the cluster stopped" 0 $?
-uprobes_unchanged
+real_unchanged "$rp" "$rp2" "$sp"
 finish

@@ -1,0 +1,31 @@
+# Shared by the tests on real programs (tests/e2e/t10*-real-*.sh), sourced after lib.sh.
+#
+# Other sdtrace sessions (other tests, other users) may probe the same binary meanwhile and come
+# and go; lib.sh's uprobes_guard would see their groups. These compare the lines of one binary
+# before and after, leaving out the groups of every sdtrace session but ours:
+#	real_guard BINARY          snapshot now (needs TRACEFS: need_tracefs first)
+#	real_unchanged PID...      at the end, PID... being the sdtrace processes the test ran
+
+real_guard() {
+	_real_pat="^[p-r]:[^ ]+ $1:"
+	grep -E "$_real_pat" "$TRACEFS/uprobe_events" >"$T/.real-before" 2>/dev/null || true
+}
+# _real_filter FILE PID...: FILE's lines without the sdtrace groups of other processes
+_real_filter() {
+	_f=$1
+	shift
+	awk -v mine=" $* " '{
+		g = $1; sub(/^[p-r]:/, "", g); sub(/\/.*/, "", g)
+		if (g ~ /^sdtrace_[0-9]+_/) { split(g, w, "_"); if (index(mine, " " w[2] " ") == 0) next }
+		print }' "$_f"
+}
+real_unchanged() {
+	grep -E "$_real_pat" "$TRACEFS/uprobe_events" >"$T/.real-after" 2>/dev/null || true
+	_real_filter "$T/.real-before" "$@" >"$T/.real-before.f"
+	_real_filter "$T/.real-after" "$@" >"$T/.real-after.f"
+	if cmp -s "$T/.real-before.f" "$T/.real-after.f"; then
+		pass "uprobe_events unchanged (the lines on $(echo "$_real_pat" | sed 's/.* //'))"
+	else
+		fail "uprobe_events unchanged" "$(diff "$T/.real-before.f" "$T/.real-after.f" | head -n 20)"
+	fi
+}
