@@ -6,17 +6,21 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fetch.h"
 #include "json.h"
 #include "sdtrace/sdtrace.h"
 
 static const char list_usage[] =
 	"usage: sdtrace list -x PATH [-x PATH]... [-v] [--json] [PATTERN]...\n"
 	"       sdtrace list -p PID [-v] [--json] [PATTERN]...\n"
+	"       sdtrace list --build-id BUILD-ID [-v] [--json] [PATTERN]...\n"
 	"       sdtrace list [-v] [--json] [PATTERN]...     (the files of the cache)\n"
 	"\n"
 	"List SDT probes: one line per provider:event, written as it can be given back to -e.\n"
 	"\n"
 	"  -x, --exec PATH   the probes of this ELF file (repeatable)\n"
+	"      --build-id ID the probes of the binary with this build-id: from the cache, else\n"
+	"                    fetched from the debuginfod servers of $DEBUGINFOD_URLS (repeatable)\n"
 	"  -p, --pid PID     the probes of every ELF file the process maps (its executable and\n"
 	"                    libraries, read through /proc/PID/root)\n"
 	"  -v, --verbose     also every site (address, file offset, semaphore) and argument\n"
@@ -359,18 +363,20 @@ int cmd_list(int argc, char **argv)
 		{"verbose", no_argument, NULL, 'v'},
 		{"json", no_argument, NULL, 'J'},
 		{"types", required_argument, NULL, 'T'},
+		{"build-id", required_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct list_opts o = {0};
-	const char **paths = NULL, *pid = NULL;
-	size_t npaths = 0, i;
+	const char **paths = NULL, *pid = NULL, **bids = NULL;
+	size_t npaths = 0, nbids = 0, i;
 	int c, ret = 0;
 
 	paths = calloc((size_t)argc, sizeof(*paths));
+	bids = calloc((size_t)argc, sizeof(*bids));
 	o.specs = calloc((size_t)argc, sizeof(*o.specs));
 	o.type_files = calloc((size_t)argc, sizeof(*o.type_files));
-	if (!paths || !o.specs || !o.type_files) {
+	if (!paths || !bids || !o.specs || !o.type_files) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -389,6 +395,7 @@ int cmd_list(int argc, char **argv)
 		case 'v': o.verbose = true; break;
 		case 'J': o.json = true; break;
 		case 'T': o.type_files[o.ntype_files++] = optarg; break;
+		case 'B': bids[nbids++] = optarg; break;
 		case 'h':
 			fputs(list_usage, stdout);
 			ret = cli_finish(0);
@@ -407,11 +414,11 @@ int cmd_list(int argc, char **argv)
 			add_path(paths, &npaths, sdt_spec__path(o.specs[o.nspecs]));
 		o.nspecs++;
 	}
-	if (pid && npaths) {
-		ret = cli_usage_error("list", "-p and -x cannot be combined");
+	if (!!pid + !!npaths + !!nbids > 1) {
+		ret = cli_usage_error("list", "-p, -x and --build-id cannot be combined");
 		goto out;
 	}
-	if (!pid && !npaths) {
+	if (!pid && !npaths && !nbids) {
 		ret = list_cache(o.specs, o.nspecs, o.verbose, o.json);
 		goto out;
 	}
@@ -431,6 +438,18 @@ int cmd_list(int argc, char **argv)
 		ret = list_pid(&o, pid);
 	for (i = 0; i < npaths; i++)
 		list_path(&o, paths[i], paths[i], false, NULL);
+	for (i = 0; i < nbids; i++) {
+		char *open_path, *shown;
+
+		if (cli_find_build_id(bids[i], &open_path, &shown)) {
+			cli_error("%s", sdt_errmsg());
+			o.errors = true;
+			continue;
+		}
+		list_path(&o, open_path, shown, false, NULL);
+		free(open_path);
+		free(shown);
+	}
 	if (o.json) {
 		json_end_array(&o.j);
 		json_newline(&o.j);
@@ -443,6 +462,7 @@ out:
 		sdt_spec__free(o.specs[i]);
 	free(o.specs);
 	free(o.type_files);
+	free(bids);
 	sdt_types__free(o.types);
 	free(paths);
 	return ret;

@@ -178,7 +178,7 @@ int cmd_record(int argc, char **argv)
 	if (ret)
 		goto out;
 
-	cmdline = rec_cmdline(argc + 1, argv - 1);
+	cmdline = rec_cmdline(argc, argv);
 	meta.cmdline = cmdline;
 	existed = access(output, F_OK) == 0;
 	err = sdt_trace_writer__open(output, &meta, &rc.w);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fetch.h"
 #include "event-print.h"
 #include "json.h"
 #include "report.h"
@@ -310,6 +311,8 @@ static int report(struct report_opts *o)
 		ret = stats(o, r);
 	}
 out:
+	/* the kinds are all known once the file was read */
+	cli_fetch_recorded(r);
 	if (sdt_trace_reader__truncated(r))
 		cli_warn("'%s' is truncated (the recording was cut short): %" PRIu64
 			 " events read up to the last complete record",

@@ -206,7 +206,7 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	tc.read_fd = fds[0];
-	cmdline = rec_cmdline(argc + 1, argv - 1);
+	cmdline = rec_cmdline(argc, argv);
 	meta.cmdline = cmdline;
 	err = sdt_trace_writer__open_fd(fds[1], "<trace pipe>", &meta, &tc.w);
 	fds[1] = -1; /* the writer owns it now */

@@ -127,7 +127,7 @@ nomem:
 
 char *rec_cmdline(int argc, char **argv)
 {
-	size_t len = 1;
+	size_t len = sizeof("sdtrace ");
 	char *s, *p;
 	int i;
 
@@ -136,7 +136,8 @@ char *rec_cmdline(int argc, char **argv)
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	p = s;
+	memcpy(s, "sdtrace ", 8);
+	p = s + 8;
 	for (i = 0; i < argc; i++) {
 		size_t n = strlen(argv[i]);
 
@@ -145,7 +146,7 @@ char *rec_cmdline(int argc, char **argv)
 		*p++ = i + 1 < argc ? ' ' : '\0';
 	}
 	if (!argc)
-		*s = '\0';
+		s[7] = '\0';
 	return s;
 }
 

@@ -67,7 +67,7 @@ extern const char rec_setup_usage[];
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
 void rec_setup_release(struct rec_setup *s);
 
-/* The command line as one string (for the recording's metadata); malloc'ed. */
+/* "sdtrace " + the command's arguments as one string (the recording's metadata); malloc'ed. */
 char *rec_cmdline(int argc, char **argv);
 
 #endif

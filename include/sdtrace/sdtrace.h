@@ -53,6 +53,7 @@ SDT_API const char *sdt_errmsg(void);
 #include <sdtrace/proc.h>
 #include <sdtrace/trace.h>
 #include <sdtrace/cache.h>
+#include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>
 #include <sdtrace/probe.h>
 

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* Fetching binaries by build-id from debuginfod, for `cache add --build-id`, `list --build-id`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fetch.h"
+
+struct fetch_progress {
+	const char *build_id;
+	bool shown;
+};
+
+static void on_progress(long done, long total, void *ctx)
+{
+	struct fetch_progress *p = ctx;
+
+	if (total > 0)
+		fprintf(stderr, "\rsdtrace: downloading %.16s...: %ld of %ld KiB  ", p->build_id,
+			done / 1024, total / 1024);
+	else
+		fprintf(stderr, "\rsdtrace: downloading %.16s...: %ld KiB  ", p->build_id,
+			done / 1024);
+	p->shown = true;
+}
+
+int cli_fetch(const char *build_id, char **path, char **orig)
+{
+	struct fetch_progress p = {.build_id = build_id};
+	SDT_OPTS(sdt_debuginfod_opts, o, .ctx = &p);
+	int err;
+
+	if (isatty(2))
+		o.progress = on_progress;
+	err = sdt_debuginfod__find_executable(build_id, &o, path, orig);
+	if (p.shown)
+		fputc('\n', stderr);
+	return err;
+}
+
+int cli_fetch_to_cache(struct sdt_cache *c, const char *build_id)
+{
+	struct fetch_progress p = {.build_id = build_id};
+	SDT_OPTS(sdt_debuginfod_opts, o, .ctx = &p);
+	enum sdt_cache_result res;
+	int err;
+
+	if (isatty(2))
+		o.progress = on_progress;
+	err = sdt_cache__add_build_id(c, build_id, &o, &res);
+	if (p.shown)
+		fputc('\n', stderr);
+	if (err) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
+	}
+	switch (res) {
+	case SDT_CACHE_ADDED: printf("build-id %s: added\n", build_id); break;
+	case SDT_CACHE_UNCHANGED: printf("build-id %s: already cached\n", build_id); break;
+	default: printf("build-id %s: no SDT notes: not cached\n", build_id); break;
+	}
+	return 0;
+}
+
+int cli_find_build_id(const char *build_id, char **open_path, char **shown)
+{
+	struct sdt_cache_entry *e = NULL;
+	struct sdt_cache *c = NULL;
+	char *path = NULL, *orig = NULL;
+	size_t n = 0, i;
+	int err;
+
+	*open_path = *shown = NULL;
+	/* the local cache first: the file it was cached from, else the cached copy */
+	if (!sdt_cache__open(cli.cache_dir, NULL, &c) && !sdt_cache__entries(c, &e, &n)) {
+		for (i = 0; i < n; i++) {
+			if (!e[i].build_id || strcmp(e[i].build_id, build_id))
+				continue;
+			if (e[i].state == SDT_ENTRY_OK) {
+				*open_path = strdup(e[i].path);
+			} else if (asprintf(open_path, "%s%s/%s/elf", sdt_cache__root(c), e[i].path,
+					    build_id) < 0 ||
+				   access(*open_path, R_OK)) {
+				free(*open_path);
+				*open_path = NULL;
+				continue;
+			}
+			*shown = strdup(e[i].path);
+			break;
+		}
+	}
+	sdt_cache_entries_free(e, n);
+	sdt_cache__free(c);
+	if (*open_path && *shown)
+		return 0;
+	free(*open_path);
+	free(*shown);
+	*open_path = *shown = NULL;
+	/* then the debuginfod servers */
+	err = cli_fetch(build_id, &path, &orig);
+	if (err)
+		return err;
+	*open_path = path;
+	*shown = orig ? orig : strdup(path);
+	return *shown ? 0 : -ENOMEM;
+}
+
+/* Does the file at @path have build-id @bid now? */
+static bool file_has_build_id(const char *path, const char *bid)
+{
+	struct sdt_file *f;
+	bool yes;
+
+	if (sdt_file__open(path, NULL, &f))
+		return false;
+	yes = sdt_file__build_id(f) && !strcmp(sdt_file__build_id(f), bid);
+	sdt_file__free(f);
+	return yes;
+}
+
+void cli_fetch_recorded(const struct sdt_trace_reader *r)
+{
+	struct sdt_cache_entry *e = NULL;
+	struct sdt_cache *c = NULL;
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	size_t n = 0, i, j;
+
+
+	/* No servers, no network: the recording describes itself, nothing is needed. */
+	if (!urls || !*urls || !sdt_debuginfod__enabled())
+		return;
+	if (sdt_cache__open(cli.cache_dir, NULL, &c))
+		return;
+	/* an empty cache has no entries to list: not a reason to stop */
+	if (sdt_cache__entries(c, &e, &n)) {
+		e = NULL;
+		n = 0;
+	}
+	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
+		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, i);
+		const char *bid = sdt_trace_kind__build_id(k), *path = sdt_trace_kind__path(k);
+		enum sdt_cache_result res;
+		bool have = false;
+
+		if (!bid)
+			continue;
+		for (j = 0; j < i && !have; j++)
+			have = sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)) &&
+			       !strcmp(sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)), bid);
+		for (j = 0; j < n && !have; j++)
+			have = e[j].build_id && !strcmp(e[j].build_id, bid);
+		if (have || (path && file_has_build_id(path, bid)))
+			continue;
+		if (sdt_cache__add_build_id(c, bid, NULL, &res)) {
+			fprintf(stderr, "sdtrace: note: the binary of build-id %s (%s) is not here: %s\n",
+				bid, path ? path : "?", sdt_errmsg());
+
+		}
+	}
+	sdt_cache_entries_free(e, n);
+	sdt_cache__free(c);
+}

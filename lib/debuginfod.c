@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Binaries by build-id from debuginfod servers. See include/sdtrace/debuginfod.h.
+ *
+ * The server names the file it served in the response header X-DEBUGINFOD-FILE (the path it had
+ * there): that is the "original path" an entry is cached under. It is checked like every path
+ * that may reach uprobe_events or a probes file (absolute, printable, no whitespace, no "..").
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef SDT_HAVE_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
+
+#include "cache_internal.h"
+#include "index.h"
+#include "internal.h"
+#include "sdtrace/debuginfod.h"
+
+/* Longest build-id we accept (perf: 20 bytes; the GNU note allows more). */
+#define MAX_BUILD_ID_HEX 128
+
+bool sdt_debuginfod__enabled(void)
+{
+#ifdef SDT_HAVE_DEBUGINFOD
+	return true;
+#else
+	return false;
+#endif
+}
+
+static bool valid_build_id(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < 2 || n > MAX_BUILD_ID_HEX || n % 2)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return false;
+	}
+	return true;
+}
+
+#ifdef SDT_HAVE_DEBUGINFOD
+static int progress_fn(debuginfod_client *client, long a, long b)
+{
+	const struct sdt_debuginfod_opts *o = debuginfod_get_user_data(client);
+
+	if (o && o->progress)
+		o->progress(a, b, o->ctx);
+	return 0;
+}
+
+/* The X-DEBUGINFOD-FILE header's value, when it is a path we can use; else NULL. */
+static char *original_path(debuginfod_client *client)
+{
+	const char *h = debuginfod_get_headers(client), *p, *end;
+	static const char key[] = "x-debuginfod-file:";
+	char *path;
+	size_t i;
+
+	for (p = h; p && *p; p = end + (*end == '\n')) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		if ((size_t)(end - p) <= sizeof(key) - 1 || strncasecmp(p, key, sizeof(key) - 1))
+			continue;
+		p += sizeof(key) - 1;
+		while (p < end && *p == ' ')
+			p++;
+		while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+			end--;
+		if (p >= end || *p != '/' || end - p > 4096)
+			return NULL;
+		path = sdt_strndup(p, (size_t)(end - p));
+		if (!path)
+			return NULL;
+		for (i = 0; path[i]; i++) {
+			if ((unsigned char)path[i] <= ' ' || (unsigned char)path[i] >= 0x7f)
+				break;
+		}
+		if (path[i] || strstr(path, "/../") || strstr(path, "/./")) {
+			free(path);
+			return NULL;
+		}
+		return path;
+	}
+	return NULL;
+}
+#endif
+
+int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debuginfod_opts *o,
+				    char **path, char **orig)
+{
+#ifdef SDT_HAVE_DEBUGINFOD
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	debuginfod_client *client;
+	struct sdt_file *f = NULL;
+	char *p = NULL;
+	int fd, err;
+
+	*path = NULL;
+	if (orig)
+		*orig = NULL;
+	if (!valid_build_id(build_id))
+		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
+	if (!urls || !*urls)
+		return sdt_err(-ENOSYS, "cannot fetch build-id %s: DEBUGINFOD_URLS is not set (no "
+					"debuginfod server to ask)",
+			       build_id);
+	client = debuginfod_begin();
+	if (!client)
+		return sdt_err(-ENOMEM, "cannot start a debuginfod client");
+	debuginfod_set_user_data(client, (void *)o);
+	debuginfod_set_progressfn(client, progress_fn);
+	fd = debuginfod_find_executable(client, (const unsigned char *)build_id, 0, &p);
+	if (fd < 0) {
+		err = fd;
+		if (err == -ENOENT)
+			sdt_err(err, "build-id %s: no server in DEBUGINFOD_URLS has it", build_id);
+		else if (err == -ETIME || err == -ETIMEDOUT)
+			err = sdt_err(-ETIMEDOUT,
+				      "build-id %s: the debuginfod server did not answer in time "
+				      "(DEBUGINFOD_TIMEOUT)",
+				      build_id);
+		else
+			sdt_err(err, "build-id %s: debuginfod: %s", build_id, strerror(-err));
+		goto out;
+	}
+	close(fd);
+	/* Never trust the server: the file must be the build asked for. */
+	err = sdt_file__open(p, NULL, &f);
+	if (err) {
+		sdt_err_prefix(err, "build-id %s: the downloaded file", build_id);
+		goto out;
+	}
+	if (!sdt_file__build_id(f) || strcmp(sdt_file__build_id(f), build_id)) {
+		err = sdt_err(-EBADMSG,
+			      "build-id %s: the server sent a file with build-id %s: rejected",
+			      build_id, sdt_file__build_id(f) ? sdt_file__build_id(f) : "(none)");
+		goto out;
+	}
+	if (orig)
+		*orig = original_path(client);
+	*path = p;
+	p = NULL;
+	err = 0;
+out:
+	sdt_file__free(f);
+	free(p);
+	debuginfod_end(client);
+	return err;
+#else
+	(void)o;
+	(void)orig;
+	*path = NULL;
+	if (!valid_build_id(build_id))
+		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
+	return sdt_err(-ENOTSUP, "cannot fetch build-id %s: sdtrace was built without debuginfod",
+		       build_id);
+#endif
+}
+
+int sdt_cache__add_build_id(struct sdt_cache *c, const char *build_id,
+			    const struct sdt_debuginfod_opts *o, enum sdt_cache_result *res)
+{
+	enum sdt_cache_result r = SDT_CACHE_NO_SDT;
+	char *path = NULL, *orig = NULL;
+	struct sdt_file *f = NULL;
+	struct stat st;
+	int err, fd = -1;
+
+	err = sdt_debuginfod__find_executable(build_id, o, &path, &orig);
+	if (err)
+		return err;
+	err = sdt_cache_scan(path, &f, &st, &fd);
+	if (err)
+		goto out;
+	/* checked in find_executable; the file could have changed since */
+	if (!sdt_file__build_id(f) || strcmp(sdt_file__build_id(f), build_id)) {
+		err = sdt_err(-EBADMSG, "build-id %s: the downloaded file changed", build_id);
+		goto out;
+	}
+	if (sdt_file__site_count(f)) {
+		err = sdt_cache_write_entry(c, f, orig ? orig : path, &st, fd, &r);
+		if (!err && r == SDT_CACHE_ADDED)
+			err = sdt_index_rebuild(c);
+	}
+	if (!err && res)
+		*res = r;
+out:
+	if (fd >= 0)
+		close(fd);
+	sdt_file__free(f);
+	free(path);
+	free(orig);
+	return err;
+}
