@@ -15,6 +15,7 @@ struct sdt_latency;
 struct report_event {
 	uint64_t time_ns;
 	uint64_t seq; /* position in the file */
+	size_t size;  /* of the copy, in bytes */
 	unsigned int pid, tid, cpu;
 	const struct sdt_trace_kind *kind; /* valid until the reader is freed */
 	char *comm;			   /* or NULL */
