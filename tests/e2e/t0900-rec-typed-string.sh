@@ -6,8 +6,8 @@
 # program passed come back exactly: in `report` text (msg="round-3" len=7) and in `report --json`,
 # whose objects keep the ten keys time_ns cpu pid tid comm provider name path address args and add
 # "fields" {name: value} only for events with named arguments (a value equal to args[i]). Partly
-# named specs name only those arguments; a provider type file (--types) names and types them when
-# the spec has no list, and where its size disagrees with the note the note's type is kept (the
+# named specs name only those arguments; a provider type file (--types, or the user's directory
+# ~/.config/sdtrace/providers) names and types them when the spec has no list, and where its size disagrees with the note the note's type is kept (the
 # name stays). `trace --json` prints the same fields live. uprobe_events is left as it was.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
@@ -126,6 +126,22 @@ if json_check dfile.json dfile.out "message=text,length;literal=s" >dfile.check 
 else
 	fail "--types: names and types from the .d file" "$(cat dfile.check)" "$(cat dfile.err)"
 fi
+# the user's directory (~/.config/sdtrace/providers), without --types
+mkdir -p "$HOME/.config/sdtrace/providers"
+sed 's/text/utext/; s/length/ulength/' string.d >"$HOME/.config/sdtrace/providers/string.d"
+(
+	unset XDG_CONFIG_HOME
+	"$SDTRACE" record -o user.data -x "$P" -e '%string:message' -- "$P" 2 >user.out 2>user.err
+)
+check_eq "user's provider directory: record exits 0" 0 $?
+"$SDTRACE" report -i user.data --json >user.json 2>&1
+grep -v literal user.out >user.msg.out
+if json_check user.json user.msg.out "message=utext,ulength" >user.check 2>&1; then
+	pass "user's provider directory: its names are used ($(cat user.check))"
+else
+	fail "user's provider directory: its names are used" "$(cat user.check)" "$(cat user.err)"
+fi
+rm -r "$HOME/.config/sdtrace"
 # a declared size that disagrees (char for a 4-byte int): that argument keeps the note's type
 cat >bad.d <<'EOF'
 provider string { probe message(const char *text, char length); };
