@@ -17,8 +17,9 @@ end; --unordered: as multisets, for several processes). For each event:
   - args has exactly as many entries as the site has arguments (nothing dropped or shifted);
   - an argument marked unavailable is null; every other one is the program's value:
     integers as JSON integers (sign and size kept), floats as JSON numbers equal to the value
-    (a float argument also as the float32 nearest the printed value), a ":string" fetch as the
-    string, and a pointer the program printed as a string (no type known) as a non-zero integer.
+    (a float argument also as the float32 nearest the printed value), a ":string" fetch or a
+    typed string argument as the string, and a pointer the program printed as a string (no type
+    known) as a non-zero integer.
 --pid: only events of this process.
 Prints one summary line; on a mismatch the first ones and exit status 1.
 """
@@ -112,6 +113,9 @@ def check_value(want, got, arg):
         if type(got) is not int:
             return "%r is not an integer (expected %s)" % (got, want)
         return None if got == int(want) else "%d, expected %s" % (got, want)
+    if type(got) is str:
+        # a type (spec, provider file) made it a string
+        return None if got == want else "string %r, expected %r" % (got, want)
     if not is_float(want):
         # the program printed a string, the site has no type: the pointer was recorded
         if type(got) is int and got != 0:

@@ -5,7 +5,7 @@
 # integer extremes of each size and sign in registers (-O2) and in memory (-O0), constants,
 # globals in a PIE and a non-PIE, floats and doubles (registers and stack), one name with three
 # inlined sites, 6/7/12 args, semaphore-gated probes (PIE and not), a shared library's probes
-# (one gated), char * args (recorded as pointers: record does not apply types yet). Arguments
+# (one gated), char * args (pointers; strings with a provider type file). Arguments
 # the scanner marks unavailable (long double, an indexed global, a thread-local) are null, in
 # their places between the values.
 # uprobe_events is left as it was.
@@ -69,6 +69,27 @@ run sem-nopie prog-semaphore-nopie -x "$P/prog-semaphore-nopie" -e '%sem:*'
 run lib prog-uselib -e "$P/prog-uselib:%uselib:*" -e "$P/libprog-lib.so:%lib:*"
 # with two -x binaries, each spec must match in one of them (not in both)
 run lib-x prog-uselib -x "$P/prog-uselib" -x "$P/libprog-lib.so" -e '%uselib:*' -e '%lib:*'
+
+# typed: with a provider type file the char * args are recorded as the strings
+cat >t0600.d <<'EOF'
+provider string {
+	probe message(const char *text, int length);
+	probe literal(const char *text);
+};
+provider lib {
+	probe call(long round, const char *name);
+};
+EOF
+run strings prog-string --types t0600.d -x "$P/prog-string" -e '%string:*'
+run lib-typed prog-uselib --types t0600.d -e "$P/prog-uselib:%uselib:*" \
+	-e "$P/libprog-lib.so:%lib:*"
+check "strings: the char * args are JSON strings" python3 -c '
+import json
+got = [json.loads(l)["args"] for l in open("strings.json")]
+assert ["hello-sdt"] in got and ["round-2", 7] in got, got
+got = [json.loads(l)["args"] for l in open("lib-typed.json")]
+assert [2, "libprog"] in got, got
+'
 
 # the comparisons can fail: a value off by one, a shifted arg, a missing event
 if [ -s sizes.json ] && [ -s unavail.json ]; then
