@@ -89,6 +89,8 @@ int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bi
 /* Free what a target owns (not the struct). */
 void sdt_target_release(struct sdt_target *t);
 
+/* Can @spec name a user probe (NAME, GROUP:NAME with GROUP "probe_...")? */
+bool sdt_userprobe_spec(const struct sdt_spec *spec);
 /*
  * The user probes @specs name (userprobe_resolve.c): targets for them in *out, and handled[k]
  * set for each spec that named user probes (the SDT lookup skips those). 0 or -errno.

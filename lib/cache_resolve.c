@@ -479,9 +479,9 @@ out:
 }
 
 /* User probes first; the other specs through the SDT lookup above; one list of targets. */
-int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-		       size_t *nout)
+static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
+			size_t *nout)
 {
 	struct sdt_resolve_opts o = {.sz = sizeof(o)};
 	struct sdt_target *ut = NULL, *st = NULL, *all;
@@ -546,5 +546,33 @@ out:
 	free(handled);
 	free(rest);
 	free(map);
+	return err;
+}
+
+int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
+		       size_t *nout)
+{
+	char *first;
+	size_t i;
+	int err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+
+	if (err != -ENOENT)
+		return err;
+	/*
+	 * perf adds a user probe (`perf probe --cache`) by rewriting the probes file of an entry:
+	 * the links do not change, so the index looks fresh without it. Before saying a name is
+	 * nowhere, rebuild it (unchanged entries are reused) and look again.
+	 */
+	for (i = 0; i < nspecs && !sdt_userprobe_spec(specs[i]); i++)
+		;
+	if (i == nspecs)
+		return err;
+	first = sdt_strdup(sdt_errmsg());
+	if (!sdt_index_rebuild(c))
+		err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+	if (err == -ENOENT && first)
+		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
+	free(first);
 	return err;
 }

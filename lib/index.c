@@ -276,6 +276,21 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 		if (!seen && sdt_buf_addf(out, "%s:%s\n", e->provider, e->event))
 			err = -ENOMEM;
 	}
+	/* user probes after the events: "#NAME" ("GROUP:NAME=..." headers) */
+	for (i = 0; i < p.n && !err; i++) {
+		const struct sdt_probes_entry *e = &p.entries[i];
+		const char *colon = e->kind == '#' ? strchr(e->header, ':') : NULL;
+		size_t nl = colon ? strcspn(colon + 1, "= ") : 0;
+		char name[SDT_MAX_EVENT_NAME + 1];
+
+		if (!colon || !nl || nl > SDT_MAX_EVENT_NAME)
+			continue;
+		memcpy(name, colon + 1, nl);
+		name[nl] = '\0';
+		if (sdt_valid_event_name(name, SDT_MAX_EVENT_NAME) &&
+		    sdt_buf_addf(out, "#%s\n", name))
+			err = -ENOMEM;
+	}
 	sdt_probes_release(&p);
 	free(text);
 	return err;
@@ -309,7 +324,15 @@ static int add_entry_records(const char *bid, const char *path, void *ctx)
 		const char *colon;
 
 		nl = strchr(line, '\n');
-		colon = memchr(line, ':', (size_t)(nl - line));
+		if (nl && line[0] == '#') {
+			/* a user probe: u:NAME */
+			sdt_buf_reset(&key);
+			if (sdt_buf_addf(&key, "u:%.*s", (int)(nl - line - 1), line + 1) ||
+			    add_record(rs, key.buf, key.len, val.buf, val.len))
+				goto out;
+			continue;
+		}
+		colon = nl ? memchr(line, ':', (size_t)(nl - line)) : NULL;
 		if (!nl || !colon)
 			break;
 		sdt_buf_reset(&key);

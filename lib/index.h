@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event index: one CDB file at the cache root, `.sdtrace-index.cdb`, derived from the
- * build-id directories (which stay the truth). Records (several values per key):
+ * build-id directories (which stay the truth). Version 2 adds "u:NAME" (user probes).
+ * Records (several values per key):
  *
  *	"\1magic"           "sdtrace-index 1"
  *	"\1stamp"           the mtimes of .build-id/ and its xx/ directories when the index was
@@ -31,7 +32,7 @@ struct sdt_index;
 
 #define SDT_INDEX_NAME	".sdtrace-index.cdb"
 #define SDT_INDEX_LOCK	".sdtrace-index.lock"
-#define SDT_INDEX_MAGIC "sdtrace-index 1"
+#define SDT_INDEX_MAGIC "sdtrace-index 2"
 
 /* Call @fn for each `.build-id` link with a well-formed target; stop on a non-zero return. */
 typedef int (*sdt_link_fn)(const char *bid, const char *path, void *ctx);

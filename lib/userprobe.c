@@ -559,6 +559,12 @@ int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
 out:
 	if (lock >= 0)
 		sdt_lock_release(lock);
+	/* the probes file changed, not the links: the index must be told ("u:NAME") */
+	if (!err && sdt_index_rebuild(c))
+		err = sdt_err_prefix(-EIO,
+				     "'%s': the probe was stored but the index not rebuilt "
+				     "(run 'sdtrace cache check --repair')",
+				     c->root);
 	if (dfd >= 0)
 		close(dfd);
 	if (fd >= 0)
@@ -702,6 +708,18 @@ out:
 	return err;
 }
 
+int sdt_userprobe_entry(struct sdt_cache *c, const char *bid, const char *path, const char *pattern,
+			struct sdt_user_probe **out, size_t *n, size_t *cap)
+{
+	struct walk_ctx w = {.c = c, .pattern = pattern, .out = *out, .n = *n, .cap = *cap};
+	int err = visit(bid, path, &w);
+
+	*out = w.out;
+	*n = w.n;
+	*cap = w.cap;
+	return err;
+}
+
 static int cmp_probe(const void *pa, const void *pb)
 {
 	const struct sdt_user_probe *a = pa, *b = pb;
@@ -750,5 +768,10 @@ int sdt_cache__probe_remove(struct sdt_cache *c, const char *name, const char *p
 	free(real);
 	if (err < 0)
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+	if (w.removed && sdt_index_rebuild(c))
+		return sdt_err_prefix(-EIO,
+				      "'%s': removed, but the index was not rebuilt (run "
+				      "'sdtrace cache check --repair')",
+				      c->root);
 	return w.removed;
 }

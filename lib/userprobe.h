@@ -34,4 +34,14 @@ bool sdt_uprobe_reg_valid(const char *reg, size_t len, unsigned int machine, int
  * ("prog-x" -> "probe_prog", "libc.so.6" -> "probe_libc"). */
 char *sdt_uprobe_group(const char *path);
 
+struct sdt_cache;
+struct sdt_user_probe;
+
+/*
+ * Append to *out (*n entries, *cap allocated) the user probes of the cache entry (@bid, @path)
+ * whose names match the glob @pattern (NULL: all). 0 or -errno.
+ */
+int sdt_userprobe_entry(struct sdt_cache *c, const char *bid, const char *path, const char *pattern,
+			struct sdt_user_probe **out, size_t *n, size_t *cap);
+
 #endif

@@ -8,10 +8,11 @@
  *	-e GROUP:NAME         perf's full name (probe_prog:work), globs allowed in NAME
  *	-x PATH -e NAME       the probe NAME of PATH
  *
- * The probe's `p:`/`r:` lines become sites appended to the scanned file (provider = the group,
- * name = the probe's name), each argument fetched as stored, named as defined. The offsets in
- * the lines were computed from one build: a file whose build-id is not that one any more is an
- * error (define the probe again), never probed.
+ * Found through the event index ("u:NAME" -> the entries holding it), then read from those
+ * entries' probes files only. The probe's `p:`/`r:` lines become sites appended to the scanned file
+ *(provider = the group, name = the probe's name), each argument fetched as stored, named as
+ *defined. The offsets in the lines were computed from one build: a file whose build-id is not that
+ *one any more is an error (define the probe again), never probed.
  */
 #include <fnmatch.h>
 #include <limits.h>
@@ -22,10 +23,10 @@
 
 #include "cache_internal.h"
 #include "file.h"
+#include "index.h"
 #include "userprobe.h"
 
-/* Does @spec name user probes only (so that the SDT lookup does not see it)? */
-static bool user_spec(const struct sdt_spec *spec)
+bool sdt_userprobe_spec(const struct sdt_spec *spec)
 {
 	const char *prov = sdt_spec__provider(spec), *ev = sdt_spec__event(spec);
 
@@ -216,11 +217,110 @@ static int new_target(const struct sdt_user_probe *p, const struct sdt_resolve_o
 	return 0;
 }
 
+/* The entries the index names for a spec: (build-id, path) pairs */
+struct idx_hits {
+	char **bid, **path;
+	size_t n, cap, pcap;
+	const char *glob; /* for sdt_index_each(): the names to keep */
+};
+
+static int add_hit(struct idx_hits *h, const char *val, size_t len)
+{
+	const char *nul = memchr(val, '\0', len);
+	char *b, *p;
+	size_t i;
+
+	if (!nul)
+		return 0;
+	for (i = 0; i < h->n; i++) {
+		if (!strcmp(h->bid[i], val) &&
+		    strlen(h->path[i]) == len - (size_t)(nul + 1 - val) &&
+		    !memcmp(h->path[i], nul + 1, len - (size_t)(nul + 1 - val)))
+			return 0;
+	}
+	b = sdt_strdup(val);
+	p = sdt_strndup(nul + 1, len - (size_t)(nul + 1 - val));
+	if (!b || !p || sdt_grow((void **)&h->bid, &h->cap, h->n + 1, sizeof(char *)) ||
+	    sdt_grow((void **)&h->path, &h->pcap, h->n + 1, sizeof(char *))) {
+		free(b);
+		free(p);
+		return -ENOMEM;
+	}
+	h->bid[h->n] = b;
+	h->path[h->n++] = p;
+	return 0;
+}
+
+static int on_value(const char *val, size_t len, void *ctx)
+{
+	return add_hit(ctx, val, len);
+}
+
+static int on_record(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
+{
+	struct idx_hits *h = ctx;
+	char name[SDT_MAX_EVENT_NAME + 1];
+
+	if (klen < 3 || klen - 2 > SDT_MAX_EVENT_NAME)
+		return 0;
+	memcpy(name, key + 2, klen - 2);
+	name[klen - 2] = '\0';
+	return fnmatch(h->glob, name, 0) ? 0 : add_hit(h, val, vlen);
+}
+
+static void hits_release(struct idx_hits *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		free(h->bid[i]);
+		free(h->path[i]);
+	}
+	free(h->bid);
+	free(h->path);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The user probes spec @k may name: through the index ("u:NAME"), then their entries. */
+static int probes_for_spec(struct sdt_cache *c, struct sdt_index *idx, const struct sdt_spec *spec,
+			   struct sdt_user_probe **all, size_t *nall)
+{
+	const char *prov = sdt_spec__provider(spec), *ev = sdt_spec__event(spec);
+	struct idx_hits h = {0};
+	size_t cap = 0, i;
+	char key[SDT_MAX_EVENT_NAME + 3];
+	int err;
+
+	*all = NULL;
+	*nall = 0;
+	if (!strcmp(ev, "*") && strncmp(prov, "probe_", 6)) {
+		if (strlen(prov) > SDT_MAX_EVENT_NAME)
+			return 0;
+		snprintf(key, sizeof(key), "u:%s", prov);
+		err = sdt_index_find(idx, key, on_value, &h);
+	} else {
+		h.glob = ev;
+		err = sdt_index_each(idx, "u:", on_record, &h);
+	}
+	for (i = 0; !err && i < h.n; i++)
+		err = sdt_userprobe_entry(c, h.bid[i], h.path[i], h.glob ? h.glob : prov, all, nall,
+					  &cap);
+	hits_release(&h);
+	if (err) {
+		sdt_user_probes_free(*all, *nall);
+		*all = NULL;
+		*nall = 0;
+		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+	}
+	return 0;
+}
+
 int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
 			  size_t *nout)
 {
 	struct sdt_user_probe *all = NULL;
+	struct sdt_index *idx = NULL;
 	struct sdt_target *tg = NULL;
 	size_t nall = 0, ntg = 0, cap = 0, i, k, j;
 	bool any_user = false;
@@ -230,26 +330,27 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 	*nout = 0;
 	for (k = 0; k < nspecs; k++) {
 		handled[k] = false;
-		any_user |= user_spec(specs[k]);
+		any_user |= sdt_userprobe_spec(specs[k]);
 	}
 	if (!any_user)
 		return 0;
-	err = sdt_cache__probes(c, NULL, &all, &nall);
+	err = sdt_index_open(c, &idx, NULL);
 	if (err)
-		return err;
+		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	for (k = 0; k < nspecs && !err; k++) {
 		const char *path = sdt_spec__path(specs[k]);
 		char *real = NULL;
 		size_t first = SIZE_MAX, nmatch = 0;
 
-		if (!user_spec(specs[k]))
+		if (!sdt_userprobe_spec(specs[k]))
 			continue;
 		if (path) {
 			real = realpath(path, NULL);
 			if (!real)
 				continue;
 		}
-		for (i = 0; i < nall; i++) {
+		err = probes_for_spec(c, idx, specs[k], &all, &nall);
+		for (i = 0; i < nall && !err; i++) {
 			if (!all[i].build_id || !spec_matches(specs[k], real, &all[i]))
 				continue;
 			nmatch++;
@@ -263,12 +364,9 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 					      all[i].name, all[first].path, all[i].path,
 					      all[first].group, all[first].name);
 		}
-		if (err || !nmatch) {
-			free(real);
-			continue;
-		}
-		handled[k] = true;
-		for (i = 0; i < nall && !err; i++) {
+		if (!err && nmatch)
+			handled[k] = true;
+		for (i = 0; i < nall && !err && nmatch; i++) {
 			struct sdt_target *t = NULL;
 
 			if (!all[i].build_id || !spec_matches(specs[k], real, &all[i]))
@@ -296,9 +394,12 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 			}
 			err = add_sites(t->file, &all[i], t, k);
 		}
+		sdt_user_probes_free(all, nall);
+		all = NULL;
+		nall = 0;
 		free(real);
 	}
-	sdt_user_probes_free(all, nall);
+	sdt_index_close(idx);
 	if (err) {
 		sdt_targets_free(tg, ntg);
 		return err;

@@ -67,6 +67,9 @@ if command -v perf >/dev/null 2>&1; then
 	# ---- perf writes a user probe, sdtrace reads it -----------------------------------------
 	check "perf probe --cache (a named arg)" pp probe -q --cache -x "$BIN" "pfoo=up_name x=%si:s32"
 	pp probe -q -d "probe_$P:pfoo" >/dev/null 2>&1
+	# perf rewrote the probes file behind the index's back: found all the same
+	check "record -e pfoo right after perf added it" st record -o "$T/p.data" -e pfoo -- "$BIN" 2
+	check_eq "... 2 events" 2 "$(st report -i "$T/p.data" 2>/dev/null | grep -c "probe_$P:pfoo:")"
 	check "sdtrace probe list shows perf's" sh -c "'$SDTRACE' probe list pfoo | grep -q '^pfoo  $BIN  up_name x=%si:s32\$'"
 	check "probe add keeps perf's" st probe add -x "$BIN" another=up_name
 	check "cache add keeps perf's" st cache add "$BIN"
