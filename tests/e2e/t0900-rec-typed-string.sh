@@ -15,7 +15,7 @@ need_cmd python3
 P="$PROGS_DIR/prog-string"
 need_file "$P" "$SDTRACE"
 # our probes only (other sdtrace sessions on this machine may come and go meanwhile)
-uprobes_guard "^[p-r]:[^ ]+ $(realpath "$P"):"
+uprobes_guard "^[p-r]:[^ ]+ $(realpath "$PROGS_DIR")/"
 cd "$T" || exit 1
 export SDTRACE_PROVIDERS_DIR="$T/no-providers" # no shipped file names the string provider
 N=5
@@ -160,6 +160,26 @@ fi
 	>none.out 2>none.err
 check_eq "--types of a missing file: exit 1" 1 $?
 check "--types of a missing file: the message names it" grep -q "missing.d" none.err
+
+# 5. integer types change the sign and the base shown, char is a quoted character (prog-sizes:
+# sizes:min fires -128 255 -32768 65535 INT32_MIN UINT32_MAX INT64_MIN UINT64_MAX)
+PS="$PROGS_DIR/prog-sizes"
+if [ -x "$PS" ]; then
+	"$SDTRACE" record -o sizes.data -x "$PS" \
+		-e '%sizes:min(a:char, b:x8, c:u16, d, e:x32, f:s32, g:x64, h:s64)' -- "$PS" \
+		>sizes.out 2>sizes.err
+	check_eq "int types: record exits 0" 0 $?
+	"$SDTRACE" report -i sizes.data >sizes.txt 2>&1
+	check_eq "int types: text in the types' sign and base" \
+		"a='\\x80' b=0xff c=32768 d=65535 e=0x80000000 f=-1 g=0x8000000000000000 h=-1" \
+		"$(sed -n 's/.* sizes:min: //p' sizes.txt)"
+	"$SDTRACE" report -i sizes.data --json >sizes.json 2>&1
+	check_eq "int types: JSON numbers in the types' sign, fields = args" \
+		'[-128,255,32768,65535,2147483648,-1,9223372036854775808,-1] {"a":-128,"b":255,"c":32768,"d":65535,"e":2147483648,"f":-1,"g":9223372036854775808,"h":-1}' \
+		"$(sed -n 's/.*"args":\(\[[^]]*\]\),"fields":\({[^}]*}\)}$/\1 \2/p' sizes.json)"
+else
+	say "prog-sizes is not built: integer types not checked"
+fi
 
 # 4. trace --json: the same fields, live
 "$SDTRACE" trace --json -x "$P" -e '%string:message(msg:string, len:s32)' -- "$P" 3 \
