@@ -1,7 +1,8 @@
 #!/bin/sh
 # record -p PID on a running program (prog-wait, which fires its probes and its library's on
 # SIGUSR1): what it fires after the attach is recorded, with its values, and nothing from before;
-# the recording stops when the process exits, or on SIGINT (the process is left running).
+# the recording stops when the process exits, or on SIGINT (the process is left running); a
+# process that moved to another CPU has its events in time order.
 # record -a --duration 1: system-wide, two runs of a program started by someone else are
 # recorded, and it stops by itself. uprobe_events is left as it was.
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +105,31 @@ check_eq "-p, SIGINT: the process still runs its rounds after" 3 \
 check_eq "-p, SIGINT: the gate is lowered again after" 2 "$(grep -c '^probe lib:gated' w2.out)"
 kill -TERM "$wpid"
 wait "$wpid"
+
+# the process moves to another CPU between two rounds: report still gives them in time order
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+	taskset -c 1 "$W" "$T/w3.pid" >w3.out 2>&1 &
+	wpid=$!
+	at_exit "kill -9 $wpid 2>/dev/null"
+	wait_file w3.pid
+	"$SDTRACE" record -o p3.data -p "$wpid" -e "$W:%wait:tick" >p3.out 2>p3.err &
+	rpid=$!
+	at_exit "kill -9 $rpid 2>/dev/null"
+	check "moved: armed" armed "$rpid" "$W"
+	tick w3.out 1
+	taskset -pc 0 "$wpid" >/dev/null
+	tick w3.out 1
+	kill -INT "$rpid"
+	wait "$rpid"
+	kill -TERM "$wpid"
+	wait "$wpid"
+	check_eq "moved: two rounds on CPUs 1 then 0, in time order" "0:1 1:0" \
+		"$("$SDTRACE" report -i p3.data --json | python3 -c '
+import json, sys
+print(" ".join("%d:%d" % (e["args"][0], e["cpu"]) for e in map(json.loads, sys.stdin)))')"
+else
+	say "taskset or a second CPU is missing: the CPU move is not tested"
+fi
 
 # -a --duration 1
 start=$(date +%s)
