@@ -106,7 +106,7 @@ _sdtrace_files()
 }
 
 # The events of the cache (or of the -x binaries on the line) starting with $1, as
-# %provider:event (provider:event when $1 is typed without the '%').
+# %provider:event (provider:event and the names of user probes when $1 is typed without the '%').
 _sdtrace_events()
 {
 	local cur=$1 pct=% pat names i
@@ -130,6 +130,11 @@ _sdtrace_events()
 	# PATH:%provider:event lines -> [%]provider:event (sed: a read loop in bash is 10x slower)
 	names=$("${_sdtrace_bin:-sdtrace}" "${args[@]}" "$pat" 2>/dev/null |
 		sed -n "s/.*:%/$pct/p" | sort -u)
+	# typed without the '%': user probes too (sdtrace-probe(1)), which -e takes by name
+	if [[ $cur != %* && ${#_sdtrace_execs[@]} -eq 0 ]]; then
+		names+=$'\n'$("${_sdtrace_bin:-sdtrace}" "${args[@]:0:${#args[@]}-1}" probe list \
+			2>/dev/null | awk '{ print $1 }')
+	fi
 	local IFS=$'\n'
 	COMPREPLY=($(compgen -W "$names" -- "$cur"))
 }

@@ -68,6 +68,18 @@ check_eq "-x BIN -e: the binary's events without a cache" "$inline" \
 	"$(SDTRACE_CACHE_DIR=$T/nocache3 comp "record -x $T/bin/uncached -e %")"
 check_eq "list -x BIN PATTERN" "$inline" "$(SDTRACE_CACHE_DIR=$T/nocache3 comp "list -x $T/bin/uncached %")"
 
+# user probes: -e takes them by name
+if [ -f "$PROGS_DIR/prog-userprobe" ]; then
+	fn=$(nm "$PROGS_DIR/prog-userprobe" 2>/dev/null | awk '$2 == "T" && $3 !~ /^_/ && $3 != "main" { print $3; exit }')
+	if [ -n "$fn" ] && "$SDTRACE" probe add -x "$PROGS_DIR/prog-userprobe" "myuprobe=$fn" >"$T/padd" 2>&1; then
+		check_eq "-e my: the user probe's name" "myuprobe" "$(comp "record -e my")"
+		check_eq "-e %my: no user probes after a '%'" "" "$(comp "record -e %my")"
+		check_eq "probe remove: the user probes' names" "myuprobe" "$(comp "probe remove m")"
+	else
+		fail "probe add for the completion test" "$(cat "$T/padd")"
+	fi
+fi
+
 # ---- options and values ------------------------------------------------------------------------
 check_eq "commands" "record report" "$(comp "re")"
 check_eq "probe subcommands" "list" "$(comp "probe l")"
