@@ -6,9 +6,10 @@
  *
  * The two rules that keep a uprobe out of the middle of an instruction: a symbol must name one
  * address (a name defined twice at different addresses is refused, listing both), and an offset
- * must fall inside the function's st_size. Without a disassembler we cannot prove that an offset
- * inside the function starts an instruction: the caller is trusted with that (perf's rule with
- * no DWARF too), the start of a function always is one.
+ * must fall inside the function's st_size and start an instruction: on x86 decoded from the
+ * function's start (userprobe_insn.c, with capstone), on fixed-width instruction sets a multiple
+ * of the instruction size. Built without capstone, an x86 offset inside the function is trusted
+ * (perf's rule without DWARF); the start of a function always is a boundary.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -154,6 +155,64 @@ static int exec_offset(struct sdt_elf *e, uint64_t vaddr, uint64_t *off)
 	return -ERANGE;
 }
 
+/*
+ * Does @off (bytes into the function at @func, @what in messages) start an instruction? Decoded
+ * from the function's start (x86, with capstone), an alignment (fixed-width instruction sets), or
+ * not checkable (then allowed: the function's bounds were checked).
+ */
+static int check_boundary(struct sdt_elf *e, const char *loc, const char *what, uint64_t func,
+			  uint64_t size, uint64_t off)
+{
+	unsigned int machine = e->ehdr.e_machine;
+	unsigned char *code;
+	uint64_t foff, start;
+	size_t len;
+	ssize_t n;
+	int err;
+
+	if (!off)
+		return 0;
+	if (machine == EM_AARCH64 || machine == EM_PPC || machine == EM_PPC64) {
+		if (off % 4)
+			return sdt_err(-EINVAL,
+				       "'%s': offset %llu in '%s' is not a multiple of 4 "
+				       "(the instruction size)",
+				       loc, (unsigned long long)off, what);
+		return 0;
+	}
+	if (machine != EM_X86_64 && machine != EM_386)
+		return 0;
+	if (off > (1u << 20))
+		return sdt_err(-EINVAL, "'%s': cannot check an offset this far (%llu) into '%s'",
+			       loc, (unsigned long long)off, what);
+	if (e->fd < 0 || exec_offset(e, func, &foff))
+		return 0;
+	len = (size_t)(size && size - off < 16 ? size : off + 16);
+	code = malloc(len);
+	if (!code)
+		return sdt_err(-ENOMEM, "out of memory");
+	n = pread(e->fd, code, len, (off_t)foff);
+	if (n < 0 || (size_t)n <= off) {
+		free(code);
+		return sdt_err(-EIO, "'%s': cannot read the code of '%s'", loc, what);
+	}
+	err = sdt_insn_boundary(machine, e->elfclass, code, (size_t)n, off, &start);
+	free(code);
+	if (err == -ENOTSUP)
+		return 0; /* built without a decoder: the bounds check is all we have */
+	if (err == -ERANGE)
+		return sdt_err(-EINVAL,
+			       "'%s': offset %llu is inside the instruction at %s+%llu: a uprobe "
+			       "there would corrupt it",
+			       loc, (unsigned long long)off, what, (unsigned long long)start);
+	if (err == -EILSEQ)
+		return sdt_err(-EINVAL,
+			       "'%s': the bytes of '%s' before offset %llu do not decode as "
+			       "instructions: cannot tell whether one starts there",
+			       loc, what, (unsigned long long)off);
+	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+}
+
 /* "sym", "sym+off", "sym%return", "0xaddr": the file offset to probe */
 static int resolve_symbolic(struct sdt_elf *e, const char *path, const char *loc, bool *is_return,
 			    uint64_t *off)
@@ -188,6 +247,14 @@ static int resolve_symbolic(struct sdt_elf *e, const char *path, const char *loc
 			return sdt_err(-ERANGE,
 				       "'%s': 0x%llx is not in an executable segment of '%s'", loc,
 				       (unsigned long long)vaddr, path);
+		/* inside a known function: from its start (outside any, nothing to decode from) */
+		if (s.nhits == 1 && vaddr != s.hits[0].value) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "0x%llx", (unsigned long long)s.hits[0].value);
+			return check_boundary(e, loc, what, s.hits[0].value, s.hits[0].size,
+					      vaddr - s.hits[0].value);
+		}
 		return 0;
 	}
 	plus = memchr(loc, '+', nlen);
@@ -246,7 +313,7 @@ static int resolve_symbolic(struct sdt_elf *e, const char *path, const char *loc
 			       (unsigned long long)s.hits[0].size);
 	if (exec_offset(e, s.hits[0].value + offset, off))
 		return sdt_err(-ERANGE, "'%s': not in an executable segment of '%s'", loc, path);
-	return 0;
+	return check_boundary(e, loc, name, s.hits[0].value, s.hits[0].size, offset);
 }
 
 static int add_line(struct sdt_user_probe *p, size_t *cap, struct sdt_buf *b)

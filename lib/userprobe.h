@@ -34,6 +34,15 @@ bool sdt_uprobe_reg_valid(const char *reg, size_t len, unsigned int machine, int
  * ("prog-x" -> "probe_prog", "libc.so.6" -> "probe_libc"). */
 char *sdt_uprobe_group(const char *path);
 
+/*
+ * Decode the @len bytes of a function's code (from its first byte) up to @off. Returns 0 when
+ * @off starts an instruction, -ERANGE when it falls inside one (*insn_start: where that one
+ * starts), -EILSEQ when the bytes before it do not decode, -ENOTSUP without a decoder for
+ * @machine (built without capstone, or not x86), -ENOMEM. (userprobe_insn.c)
+ */
+int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *code, size_t len,
+		      uint64_t off, uint64_t *insn_start);
+
 struct sdt_cache;
 struct sdt_user_probe;
 

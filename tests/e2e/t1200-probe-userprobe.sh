@@ -30,6 +30,36 @@ check "add at symbol+0 (an offset)" st probe add -x "$BIN" addo=up_add+0
 ADDR=$(nm "$BIN" | sed -n 's/^0*\([0-9a-f]*\) T up_name$/\1/p')
 check "add at an address (0x$ADDR, up_name)" st probe add -x "$BIN" "namea=0x$ADDR"
 
+# ---- an offset inside the function: on an instruction boundary only ---------------------------
+# the first instruction of up_name longer than one byte, from objdump
+INS=$(objdump -d --no-show-raw-insn "$BIN" | sed -n '/<up_name>:/,/^$/p' |
+	sed -n 's/^ *\([0-9a-f]*\):.*/\1/p' | tr '\n' ' ')
+START=$(printf '%d' "0x$ADDR")
+prev=""
+OFF=""
+for a in $INS; do
+	a=$(printf '%d' "0x$a")
+	if [ -n "$prev" ] && [ $((a - prev)) -ge 2 ] && [ $((prev - START)) -gt 0 ]; then
+		OFF=$((prev - START))
+		break
+	fi
+	prev=$a
+done
+[ -n "$OFF" ] || fail "an instruction of 2+ bytes inside up_name (objdump: $INS)"
+if "$SDTRACE" --version | grep -q '+capstone'; then
+	check "add at up_name+$OFF (an instruction starts there)" st probe add -x "$BIN" \
+		"namei=up_name+$OFF"
+	check_fails "up_name+$((OFF + 1)) (inside that instruction) is refused" \
+		st probe add -x "$BIN" "namex=up_name+$((OFF + 1))"
+	cp "$T/.out" "$T/err"
+	check "... as inside an instruction" grep -q "is inside the instruction at up_name+$OFF" "$T/err"
+	check_fails "the same place as an address is refused" \
+		st probe add -x "$BIN" "namex=0x$(printf %x $((START + OFF + 1)))"
+else
+	say "built without capstone: offsets inside a function are only checked against its size"
+	check "add at up_name+$OFF" st probe add -x "$BIN" "namei=up_name+$OFF"
+fi
+
 # ---- refused -------------------------------------------------------------------------------
 before=$(probes_sum)
 check_fails "a symbol defined twice" st probe add -x "$BIN" d=dup_fn
@@ -55,7 +85,7 @@ check_eq "the exit status of a missing -x is 2" 2 "$(st probe add d=up_add >/dev
 check "no probes file holds an 'evil' line" sh -c "! find '$SDTRACE_CACHE_DIR' -name probes -exec cat {} + | grep -q evil"
 
 # ---- list ----------------------------------------------------------------------------------
-check_eq "list shows 7 probes" 7 "$(st probe list | wc -l)"
+check_eq "list shows 8 probes" 8 "$(st probe list | wc -l)"
 check_eq "list with a glob" "addo addp addr" "$(st probe list 'add*' | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
 st probe list --json >"$T/list.json"
 check "list --json is JSON with the return probe" python3 -c "
@@ -65,7 +95,7 @@ r = [p for p in l if p['name'] == 'addr'][0]
 assert r['return'] is True and r['args'] == ['ret=\$retval:s64'], r
 assert r['lines'][0].startswith('r:'), r
 assert all(p['build_id'] for p in l)
-assert len(l) == 7
+assert len(l) == 8
 "
 
 # ---- the lines load into the kernel and report what the program did ----------------------------
@@ -82,7 +112,7 @@ cleanup() {
 at_exit cleanup
 find "$SDTRACE_CACHE_DIR" -name probes -exec cat {} + | grep -E '^[pr]:probe_' |
 	sed "s#^\\([pr]\\):[^/]*/#\\1:$GRP/#" >"$T/lines"
-check_eq "7 p:/r: lines stored" 7 "$(wc -l <"$T/lines")"
+check_eq "8 p:/r: lines stored" 8 "$(wc -l <"$T/lines")"
 ok=1
 while read -r l; do
 	printf '%s\n' "$l" >>"$TRACEFS/uprobe_events" || { ok=0; fail "the kernel takes: $l"; }
@@ -96,7 +126,7 @@ echo 1 >"$INST/events/$GRP/enable"
 echo 0 >"$INST/events/$GRP/enable"
 cat "$INST/trace" >"$T/trace"
 check_eq "the program ran" "calls 7 sum $(cut -d' ' -f4 "$T/prog.out")" "$(cat "$T/prog.out")"
-for ev in addp addr namep tick2 addo namea; do
+for ev in addp addr namep tick2 addo namea namei; do
 	check_eq "$ev fired 7 times" 7 "$(grep -c " $ev: " "$T/trace")"
 done
 check_eq "ppid (libc getppid) fired 7 times, all in our program" "7 7" \
@@ -120,7 +150,7 @@ cleanup
 uprobes_unchanged "uprobe_events as before"
 
 # ---- remove --------------------------------------------------------------------------------
-check "remove one and a glob of two" st probe remove addp 'name*'
+check "remove one and a glob of three" st probe remove addp 'name*'
 check_eq "4 left" 4 "$(st probe list | wc -l)"
 check_fails "removing a missing one fails" st probe remove addp
 check "remove the libc one by path" st probe remove -x "$LIBC" ppid
