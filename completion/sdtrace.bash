@@ -17,7 +17,7 @@
 
 _sdtrace_commands='list record trace stat report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
-_sdtrace_opts_list='-x --exec -p --pid -v --verbose --types --json -h --help'
+_sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= -m --mmap-pages -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
@@ -28,7 +28,7 @@ _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency -
 	--format= -h --help'
 _sdtrace_opts_cache='-h --help'
 _sdtrace_subcommands_cache='add remove list purge update check'
-_sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy -h --help'
+_sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy --build-id -h --help'
 _sdtrace_opts_cache_remove='-h --help'
 _sdtrace_opts_cache_list='--json -h --help'
 _sdtrace_opts_cache_purge='-h --help'
@@ -53,7 +53,7 @@ _sdtrace_takes_value()
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
 		--duration | --semaphore | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
-		--pair | --format)
+		--pair | --format | --build-id)
 		return 0 ;;
 	esac
 	return 1
@@ -80,6 +80,13 @@ _sdtrace_value()
 		COMPREPLY=($(compgen -W 'auto refctr poke' -- "$cur")) ;;
 	--format)
 		COMPREPLY=($(compgen -W 'text json chrome csv' -- "$cur")) ;;
+	--build-id)
+		# the build-ids of the cache (list --build-id reads the cache first)
+		local ids dir=${_sdtrace_cache_dir:-${SDTRACE_CACHE_DIR:-$HOME/.debug}}
+		[[ -d $dir ]] && ids=$("$_sdtrace_bin" \
+			${_sdtrace_cache_dir:+--cache-dir "$_sdtrace_cache_dir"} cache list 2>/dev/null |
+			awk '{ print $1 }')
+		COMPREPLY=($(compgen -W "$ids" -- "$cur")) ;;
 	--pair)
 		# START,END: two event specs
 		if [[ $cur == *,* ]]; then

@@ -91,7 +91,8 @@ def man_parse(page):
                 literal = not literal
                 continue
             if literal:
-                s = line.strip()
+                # "VAR=value sdtrace ...": the command after the environment
+                s = re.sub(r"^([A-Za-z_]\w*=\S*\s+)+", "", line.strip())
                 if section == "EXAMPLES" and s.startswith("sdtrace"):
                     exsub = None
                     if page in subpages:
