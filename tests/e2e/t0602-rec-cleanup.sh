@@ -69,7 +69,8 @@ for sig in INT TERM HUP; do
 		"wait:tick 0 lib:call 0 lib:gated 0 wait:tick 1 lib:call 1 lib:gated 1 " \
 		"$("$SDTRACE" report -i "$sig.data" --json | python3 -c '
 import json, sys
-for e in (json.loads(l) for l in sys.stdin):
+# by time: report prints the file order, each CPU ring as drained (see t0606)
+for e in sorted((json.loads(l) for l in sys.stdin), key=lambda e: e["time_ns"]):
     print("%s:%s %d" % (e["provider"], e["name"], e["args"][0]), end=" ")' 2>&1)"
 	check "SIG$sig: says how many were recorded" grep -q "^sdtrace: 6 events recorded" "$sig.err"
 done
