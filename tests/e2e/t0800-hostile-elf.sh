@@ -130,14 +130,18 @@ if [ "$have_tracefs" = 1 ]; then
 	check "an odd semaphore does not stop recording" grep -q "events recorded" "$T/rec.err"
 fi
 
-# A file rewritten in place (same inode) between full and cut while sdtrace scans it.
-cp "$H/notes-1000000.elf" "$T/big.elf"
-head -c 20000000 "$H/notes-1000000.elf" >"$T/big-cut"
+# A file rewritten in place (same inode) between full and cut while sdtrace scans it (100,000
+# notes: a scan long enough to be cut in the middle, short enough to run it a few times).
+python3 "$SRC_DIR/tests/hostile/gen.py" "$T/h2" --big 100000 >/dev/null 2>&1
+B=$T/h2/notes-100000.elf
+check "gen.py --big 100000" test -s "$B"
+cp "$B" "$T/big.elf"
+head -c 3000000 "$B" >"$T/big-cut"
 (
 	i=0
 	while [ ! -e "$T/stop-writer" ] && [ $i -lt 2000 ]; do
 		cat "$T/big-cut" >"$T/big.elf"
-		cat "$H/notes-1000000.elf" >"$T/big.elf"
+		cat "$B" >"$T/big.elf"
 		: >"$T/big.elf"
 		cat "$H/valid.elf" >"$T/big.elf"
 		i=$((i + 1))
@@ -146,7 +150,7 @@ head -c 20000000 "$H/notes-1000000.elf" >"$T/big-cut"
 writer=$!
 at_exit "touch '$T/stop-writer'; kill $writer 2>/dev/null; wait $writer 2>/dev/null"
 i=0
-while [ $i -lt 6 ]; do
+while [ $i -lt 10 ]; do
 	run "changing file, scan $i: list -x" "$S" list -x "$T/big.elf"
 	run "changing file, scan $i: cache add" "$S" cache add "$T/big.elf"
 	i=$((i + 1))
