@@ -359,10 +359,12 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 			else if (!o->all_matches && !strcmp(all[i].name, all[first].name) &&
 				 strcmp(all[i].path, all[first].path))
 				err = sdt_err(-ENOTUNIQ,
-					      "the probe '%s' is in more than one binary ('%s', "
-					      "'%s'): name one with -x PATH or %s:%s",
-					      all[i].name, all[first].path, all[i].path,
-					      all[first].group, all[first].name);
+					      "the probe '%s' is in more than one binary: %s:%s "
+					      "('%s') and %s:%s ('%s'); name one so, or with "
+					      "-x PATH",
+					      all[i].name, all[first].group, all[first].name,
+					      all[first].path, all[i].group, all[i].name,
+					      all[i].path);
 		}
 		if (!err && nmatch)
 			handled[k] = true;
