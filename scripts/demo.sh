@@ -20,7 +20,7 @@ export SDTRACE_CACHE_DIR="$out/cache"
 [ -n "${COLUMNS:-}" ] || COLUMNS=$(tput cols 2>/dev/null || echo 80)
 export COLUMNS
 
-if [ -t 1 ]; then bold='\033[1m' dim='\033[2m' off='\033[0m'; else bold= dim= off=; fi
+if [ -t 1 ]; then bold='\033[1m' dim='\033[2m' off='\033[0m'; else bold='' dim='' off=''; fi
 # q ARG...: the arguments as one would type them (single-quoted where the shell would need it)
 q() {
 	for a in "$@"; do

@@ -48,10 +48,10 @@ as_u "$PG_BIN/pg_ctl" -D "$DATA" -l "$PGT/log" -w -t 60 \
 	-o "-k $PGT -c listen_addresses= -p $PGPORT -c fsync=off" start >pgctl.out 2>&1
 check_eq "the cluster started (pg_ctl start)" 0 $?
 PM=$(head -n 1 "$DATA/postmaster.pid" 2>/dev/null)
-[ -n "$PM" ] && kill -0 "$PM" 2>/dev/null || {
+if [ -z "$PM" ] || ! kill -0 "$PM" 2>/dev/null; then
 	fail "the postmaster runs" "$(tail -n 5 "$PGT/log" 2>&1)"
 	finish
-}
+fi
 "$PG_BIN/pgbench" -i -s 1 -q >pgbench-i.out 2>&1
 check_eq "pgbench -i" 0 $?
 
