@@ -120,7 +120,9 @@ static void print_text(const struct sdt_latency *l, size_t pair, unsigned int wi
 	uint64_t most = 0;
 
 	sdt_latency__stats(l, pair, &s);
-	fprintf(out, "%s  (", sdt_latency__pair_name(l, pair));
+	/* names come from the file: escaped */
+	cli_put_escaped(out, sdt_latency__pair_name(l, pair));
+	fputs("  (", out);
 	cli_put_escaped(out, sdt_latency__pair_start(l, pair));
 	fputs(" -> ", out);
 	cli_put_escaped(out, sdt_latency__pair_end(l, pair));
@@ -147,7 +149,7 @@ static void print_text(const struct sdt_latency *l, size_t pair, unsigned int wi
 			most = sdt_latency__log2(l, pair, i);
 	/* "  [512, 1K)  12345678 |@@@@   |": 2 + 14 + 1 + 10 + 2 + bar + 1 */
 	bar = width > 30 + 10 ? width - 30 : 10;
-	fprintf(out, "  %-14s %10s\n", "ns", "count");
+	fprintf(out, "  %-14s %10s\n", "ns (K=1024)", "count");
 	for (i = lo; i <= hi; i++) {
 		uint64_t n = sdt_latency__log2(l, pair, i);
 		unsigned int w = (unsigned int)((double)n * bar / (double)most + 0.5), k;
