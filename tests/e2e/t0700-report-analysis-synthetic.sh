@@ -38,6 +38,9 @@ got = {p["name"]: p for p in json.load(open("explicit/latency.json"))["pairs"]}
 assert sorted(got) == ["%app:io_*t,app:io_end", "%app:req__start,%app:req__done"], sorted(got)
 assert got["%app:req__start,%app:req__done"]["count"] == 2
 '
+check_eq "--pair: a spec's typed list may hold commas" 2 "$("$SDTRACE" report -i pairs.data \
+	--latency --json --pair '%app:req__start(id, url:string),%app:req__done' |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["pairs"][0]["count"])')"
 check "chrome: the crossing io/req is split, the unmatched end dropped" python3 -c '
 import json
 o = json.load(open("auto/chrome.json"))["otherData"]
