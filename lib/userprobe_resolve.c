@@ -127,6 +127,21 @@ static int add_sites(struct sdt_file *f, const struct sdt_user_probe *p, struct 
 				break;
 			}
 		}
+		/* the cache file may have been edited by anyone: its text is checked again */
+		if (!sdt_valid_event_name(p->group, SDT_MAX_EVENT_NAME))
+			return sdt_err(-EINVAL, "'%s': the probe '%s' has a bad group in the cache",
+				       p->path, p->name);
+		for (i = 0; i < p->nargs; i++) {
+			const char *why;
+
+			if (strchr(p->args[i], '=') &&
+			    !sdt_uprobe_arg_valid(p->args[i], f->machine, f->elfclass, s.is_return,
+						  &why))
+				return sdt_err(-EINVAL,
+					       "'%s': argument %zu of the probe '%s' in the cache: "
+					       "%s",
+					       p->path, i + 1, p->name, why);
+		}
 		s.provider = sdt_strdup(p->group);
 		s.name = sdt_strdup(p->name);
 		s.args_text = sdt_strdup("");

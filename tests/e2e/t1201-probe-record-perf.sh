@@ -99,6 +99,13 @@ check_fails "record -e addp is ambiguous now" st record -o "$T/d.data" -e addp -
 cp "$T/.out" "$T/err"
 check "... and says how to name one" grep -q "probe_$P:addp" "$T/err"
 check "record -e probe_$P:addp names one" st record -o "$T/d.data" -e "probe_$P:addp" -- "$BIN" 1
+# a probes file edited by hand: its arguments are checked again before they reach tracefs
+check "add tamp" st probe add -x "$T/v$$" tamp=up_add a=%di:s64
+f=$(grep -l '^#probe_v[0-9]*:tamp=' $(find "$SDTRACE_CACHE_DIR" -name probes))
+sed -i 's/^\(#probe_v[0-9]*:tamp=up_add a=%di:s64\)$/\1)/' "$f"
+check_fails "a tampered argument is refused" st record -o "$T/t.data" -e tamp -- "$T/v$$" 1
+cp "$T/.out" "$T/err"
+check "... naming the probe" grep -q "argument 1 of the probe 'tamp' in the cache" "$T/err"
 cp "$PROGS_DIR/prog-sizes" "$BIN"
 check_fails "a replaced binary is refused" st record -o "$T/e.data" -e "probe_$P:addp" -- "$BIN" 1
 cp "$T/.out" "$T/err"
