@@ -15,6 +15,7 @@
 #include "meta.h"
 #include "probes_file.h"
 #include "sdt_elf.h"
+#include "userprobe.h"
 
 int sdt_cache_file_build_id(const char *path, char **bid)
 {
@@ -442,6 +443,41 @@ static void sweep_tmp(struct checker *k, const char *rel)
 	closedir(dir);
 }
 
+/* The '#' entries (user probes) of an entry's probes file: malformed ones reported, or dropped. */
+static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e, const char *rel,
+			      const struct sdt_probes *p)
+{
+	bool *drop = calloc(p->n ? p->n : 1, sizeof(*drop));
+	size_t i, ndrop = 0;
+	int dfd;
+
+	if (!drop)
+		return;
+	for (i = 0; i < p->n; i++) {
+		const char *why;
+
+		if (p->entries[i].kind != '#')
+			continue;
+		why = sdt_userprobe_entry_problem(&p->entries[i]);
+		if (!why)
+			continue;
+		k->problems++;
+		drop[i] = true;
+		ndrop++;
+		report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s': %s%s", e->path, e->build_id,
+		       p->entries[i].header, why, k->repair ? ": removed" : "");
+	}
+	if (ndrop && k->repair) {
+		dfd = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
+		if (dfd < 0 || sdt_probes_write_without(dfd, p, drop))
+			report(k->fn, k->ctx, "'%s' (%s): cannot rewrite its probes file", e->path,
+			       e->build_id);
+		if (dfd >= 0)
+			close(dfd);
+	}
+	free(drop);
+}
+
 static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 {
 	struct sdt_probes p = {0};
@@ -474,6 +510,8 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 		why = sdt_asprintf("%zu malformed lines in its probes file", p.bad_lines);
 	free(text);
 	text = NULL;
+	if (!why)
+		check_user_probes(k, e, rel, &p);
 	if (!why &&
 	    !sdt_cache_read_entry_file(k->c, e->path, e->build_id, SDT_META_NAME, &text, &len)) {
 		struct sdt_meta m;

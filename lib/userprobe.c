@@ -544,6 +544,49 @@ static int entry_dir(struct sdt_cache *c, const char *path, const char *bid)
 	return dfd;
 }
 
+const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e)
+{
+	char *group, *name = header_name(e->header, &group);
+	const char *why = NULL;
+	size_t i, gl, nl;
+
+	if (!name || !sdt_valid_event_name(group, SDT_MAX_EVENT_NAME)) {
+		why = "the header is not GROUP:NAME=... with names tracefs takes";
+		goto out;
+	}
+	if (!e->nlines) {
+		why = "no p: or r: line";
+		goto out;
+	}
+	gl = strlen(group);
+	nl = strlen(name);
+	for (i = 0; i < e->nlines && !why; i++) {
+		const char *l = e->lines[i];
+
+		/* perf names a return probe's event NAME__return */
+		if ((l[0] != 'p' && l[0] != 'r') || l[1] != ':' || strncmp(l + 2, group, gl) ||
+		    l[2 + gl] != '/' || strncmp(l + 3 + gl, name, nl) ||
+		    (l[3 + gl + nl] != ' ' && strncmp(l + 3 + gl + nl, "__return ", 9)) ||
+		    !strstr(l, ":0x"))
+			why = "a line that is not p:GROUP/NAME PATH:0xOFFSET of its header";
+	}
+out:
+	free(name);
+	free(group);
+	return why;
+}
+
+int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop)
+{
+	struct sdt_buf b = {0};
+	int err = render_all(p, drop, &b);
+
+	if (!err)
+		err = sdt_atomic_write(dfd, "probes", b.buf ? b.buf : "", b.len, SDT_SYNC_FILE);
+	sdt_buf_free(&b);
+	return err;
+}
+
 int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
 {
 	enum sdt_cache_result res;

@@ -45,6 +45,16 @@ int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *c
 
 struct sdt_cache;
 struct sdt_user_probe;
+struct sdt_probes;
+struct sdt_probes_entry;
+
+/*
+ * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names
+ * tracefs takes, followed by p:/r: lines of that GROUP/NAME), or NULL. For `cache check`.
+ */
+const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e);
+/* Rewrite the probes file in @dfd without the entries flagged in @drop. 0 or -errno. */
+int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop);
 
 /*
  * Append to *out (*n entries, *cap allocated) the user probes of the cache entry (@bid, @path)

@@ -156,4 +156,17 @@ check_fails "removing a missing one fails" st probe remove addp
 check "remove the libc one by path" st probe remove -x "$LIBC" ppid
 check_eq "3 left" 3 "$(st probe list | wc -l)"
 check "the SDT entries stay" sh -c "find '$SDTRACE_CACHE_DIR' -name probes -exec cat {} + | grep -q '^%sdt_up:tick='"
+
+# ---- cache list and check cover the user probes ---------------------------------------------
+check "cache list counts them" sh -c "'$SDTRACE' cache list | grep -q ' 3 probes  $BIN\$'"
+check "cache list --json names them" sh -c "'$SDTRACE' cache list --json | grep -q '\"user_probes\":\[\"addr\",\"tick2\",\"addo\"\]'"
+check "cache check: fine" st cache check
+f=$(grep -l '^#probe_up[0-9]*:addo=' $(find "$SDTRACE_CACHE_DIR" -name probes))
+sed -i 's#^p:probe_up[0-9]*/addo #p:elsewhere/addo #' "$f"
+check_fails "cache check: a user probe line of another group" st cache check
+cp "$T/.out" "$T/err"
+check "... named" grep -q "user probe 'probe_up[0-9]*:addo=up_add+0'" "$T/err"
+check "cache check --repair drops it" st cache check --repair
+check "cache check: fine again" st cache check
+check_eq "addr is left" "addr" "$(st probe list "add*" | cut -d' ' -f1)"
 finish
