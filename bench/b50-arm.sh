@@ -15,6 +15,8 @@ need_root_tracefs
 jvm=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
 [ -e "$jvm" ] || { echo "bench: SKIP $(basename "$0"): $jvm missing"; exit 0; }
 at_exit "P probe -q -d 'sdt_hotspot:*' >/dev/null 2>&1; P probe -q -d 'sdt_hotspot_jni:*' >/dev/null 2>&1"
+# quick mode: one run of each (the 531-site run takes tens of seconds on this kernel, see
+# BENCHMARKS.md); full mode: three
 runs=1
 [ "$BENCH_MODE" = full ] && runs=3
 rec="$SDTRACE --cache-dir $tmp/sc record -x $jvm -o $tmp/r.data"
@@ -32,7 +34,9 @@ o=$(median <"$tmp/one")
 h=$(median <"$tmp/hs")
 echo "  $sites sites: $a ms; 1 site: $o ms; 46 hotspot events: $h ms (median of $runs)"
 # the split, from one run under strace
-strace -f -T -e trace=write,perf_event_open,close -o "$tmp/strace" sh -c "$all" >/dev/null 2>&1
+[ "$BENCH_MODE" = full ] || { echo "  quick mode: no strace split (full mode only)"; skip_split=1; }
+[ -n "${skip_split:-}" ] || strace -f -T -e trace=write,perf_event_open,close -o "$tmp/strace" sh -c "$all" >/dev/null 2>&1
+[ -e "$tmp/strace" ] || : >"$tmp/strace"
 read -r arm rm_close rm_write nclose_slow <<-EOT
 $(awk -F'<' '
 	/perf_event_open\(/ { arm += $NF + 0 }
@@ -41,7 +45,7 @@ $(awk -F'<' '
 	/ close\([0-9]+\)/ { rmc += $NF + 0; if ($NF + 0 > 0.01) slow++ }
 	END { printf "%.1f %.1f %.1f %d\n", arm * 1e3, rmc * 1e3, rmw * 1e3, slow }' "$tmp/strace")
 EOT
-echo "  under strace: arm $arm ms (p: writes + perf_event_open); remove: close() $rm_close ms ($nclose_slow closes > 10 ms), -: writes $rm_write ms"
+[ -n "${skip_split:-}" ] || echo "  under strace: arm $arm ms (p: writes + perf_event_open); remove: close() $rm_close ms ($nclose_slow closes > 10 ms), -: writes $rm_write ms"
 # perf
 P probe -x "$jvm" -a 'sdt_hotspot_jni:*' >"$tmp/e2big" 2>&1 && echo "  perf probe sdt_hotspot_jni:* succeeded" ||
 	echo "  perf probe -x libjvm.so -a 'sdt_hotspot_jni:*': $(grep -m1 -i 'error\|E2BIG\|too\|fail' "$tmp/e2big")"
@@ -55,11 +59,11 @@ pa=$(median <"$tmp/parm")
 pr=$(median <"$tmp/prec")
 pd=$(median <"$tmp/pdel")
 echo "  perf, 46 hotspot events: probe -a $pa ms, record -- true $pr ms, probe -d $pd ms (median of $runs)"
-emit "arm all $sites libjvm.so sites (uprobe_events writes + perf_event_open, strace -T)" "$arm ms" \
+[ -n "${skip_split:-}" ] || emit "arm all of libjvm.so, $sites, (uprobe_events writes + perf_event_open, strace -T)" "$arm ms" \
 	"perf probe -x libjvm.so -a 'sdt_hotspot:*' (46 events; 'sdt_hotspot_jni:*' fails)" "$pa ms" "$(ratio "$arm" "$pa")" "<= 100 ms"
-emit "remove all $sites libjvm.so sites (close of the perf events + -: writes, strace -T)" \
+[ -n "${skip_split:-}" ] || emit "remove all of libjvm.so, $sites, (close of the perf events + -: writes, strace -T)" \
 	"$(python3 -c "print('%.1f' % ($rm_close + $rm_write))") ms" \
 	"perf probe -d 'sdt_hotspot:*' (after perf record: $pr ms)" "$pd ms" \
 	"$(ratio "$(python3 -c "print($rm_close + $rm_write)")" "$pd")" "<= 100 ms"
-emit "sdtrace record of all $sites libjvm.so sites -- true, whole command" "$a ms" \
+emit "sdtrace record of all of libjvm.so, $sites, -- true, whole command" "$a ms" \
 	"the same with 1 site / 46 hotspot sites" "$o ms / $h ms" "$(ratio "$a" "$o")" ""
