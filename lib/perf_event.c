@@ -34,6 +34,10 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 		attr.wakeup_watermark = o->wakeup_bytes ? o->wakeup_bytes : 1;
 		attr.comm = o->comm;
 		attr.comm_exec = o->comm;
+		/* forks too: a new thread or process has its parent's name and no COMM record */
+		attr.task = o->comm;
+		/* COMM, FORK and LOST records carry TIME too: the rings are merged by time */
+		attr.sample_id_all = 1;
 	}
 	fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {

@@ -52,8 +52,20 @@ struct watched {
 	bool done;
 };
 
+/*
+ * The names of the threads seen (tid -> comm), so that a thread created by fork or clone, which
+ * gets no COMM record, is named after its parent. Open addressing, grown on demand, bounded.
+ */
+struct comm_slot {
+	uint32_t tid; /* 0: empty */
+	char comm[16];
+};
+#define COMM_MAP_MAX (1u << 20)
+
 struct sdt_recorder {
 	struct sdt_record_opts o;
+	struct comm_slot *comms;
+	size_t comms_cap, comms_n;
 	struct added *adds;
 	size_t nadds;
 	struct sdt_uprobe_set *set;
@@ -324,10 +336,73 @@ static int on_ring_sample(void *ctx, struct sdt_trace_sample *s)
 	return r->sink->on_sample ? r->sink->on_sample(r->sink->ctx, s) : 0;
 }
 
+static struct comm_slot *comm_find(struct sdt_recorder *r, uint32_t tid)
+{
+	size_t i, mask = r->comms_cap - 1;
+
+	if (!r->comms_cap)
+		return NULL;
+	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask) {
+		if (r->comms[i].tid == tid || !r->comms[i].tid)
+			return &r->comms[i];
+	}
+}
+
+/* Remember @tid's name (best effort: out of memory or too many threads only lose names). */
+static void comm_remember(struct sdt_recorder *r, uint32_t tid, const char *comm)
+{
+	struct comm_slot *slot;
+
+	if (!tid)
+		return;
+	if ((r->comms_n + 1) * 2 > r->comms_cap) {
+		size_t ncap = r->comms_cap ? r->comms_cap * 2 : 256, i;
+		struct comm_slot *old = r->comms, *nw;
+
+		if (ncap > COMM_MAP_MAX * 2)
+			return;
+		nw = calloc(ncap, sizeof(*nw));
+		if (!nw)
+			return;
+		r->comms = nw;
+		r->comms_cap = ncap;
+		r->comms_n = 0;
+		for (i = 0; old && i < ncap / 2; i++) {
+			if (old[i].tid) {
+				*comm_find(r, old[i].tid) = old[i];
+				r->comms_n++;
+			}
+		}
+		free(old);
+	}
+	slot = comm_find(r, tid);
+	if (!slot->tid)
+		r->comms_n++;
+	slot->tid = tid;
+	snprintf(slot->comm, sizeof(slot->comm), "%s", comm);
+}
+
 static void on_ring_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
 {
 	struct sdt_recorder *r = ctx;
 
+	comm_remember(r, tid, comm);
+	if (r->sink->on_comm)
+		r->sink->on_comm(r->sink->ctx, pid, tid, comm);
+}
+
+/* A new thread or process carries its parent thread's name until it execs or renames itself. */
+static void on_ring_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	struct sdt_recorder *r = ctx;
+	struct comm_slot *parent = comm_find(r, ptid);
+	char comm[16];
+
+	(void)ppid;
+	if (!parent || parent->tid != ptid || tid == ptid)
+		return;
+	memcpy(comm, parent->comm, sizeof(comm));
+	comm_remember(r, tid, comm);
 	if (r->sink->on_comm)
 		r->sink->on_comm(r->sink->ctx, pid, tid, comm);
 }
@@ -535,6 +610,7 @@ static void process_comms(struct sdt_recorder *r, pid_t pid)
 			continue;
 		comm[n] = '\0';
 		comm[strcspn(comm, "\n")] = '\0';
+		comm_remember(r, (uint32_t)tid, comm);
 		r->sink->on_comm(r->sink->ctx, (uint32_t)pid, (uint32_t)tid, comm);
 	}
 	closedir(dir);
@@ -762,15 +838,9 @@ static void close_events(struct sdt_recorder *r)
 
 static int drain_all(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
-	size_t i;
-	int n;
+	int n = r->nrings ? sdt_rings_drain(r->rings, r->nrings, ops) : 0;
 
-	for (i = 0; i < r->nrings; i++) {
-		n = sdt_ring_drain(&r->rings[i], ops);
-		if (n < 0)
-			return n;
-	}
-	return 0;
+	return n < 0 ? n : 0;
 }
 
 /* Sum each event's counters (counting mode). */
@@ -911,7 +981,8 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			if (tag < PID_TAG) {
 				if (r->o.count_only || tag >= r->nrings)
 					continue;
-				err = sdt_ring_drain(&r->rings[tag], ops);
+				/* all of them, merged in time order (ring.c) */
+				err = drain_all(r, ops);
 				if (err < 0)
 					return err;
 			} else if (tag - PID_TAG < r->nwatch) {
@@ -935,7 +1006,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink)
 {
 	static const struct sdt_record_sink no_sink;
-	struct sdt_ring_ops ops = {r, on_ring_sample, on_ring_comm, on_ring_lost};
+	struct sdt_ring_ops ops = {r, on_ring_sample, on_ring_comm, on_ring_lost, on_ring_fork};
 	bool poke = false, cmd = r->o.argv && r->o.argv[0];
 	char msg[1024];
 	size_t i;
@@ -1126,6 +1197,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 		free(r->adds[i].sites);
 	}
 	free(r->adds);
+	free(r->comms);
 	free(r->fds);
 	free(r->fd_event);
 	free(r->fd_cpu);

@@ -105,6 +105,18 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 			ops->comm(ops->ctx, u32[0], u32[1], comm);
 		return 0;
 	}
+	case PERF_RECORD_FORK: {
+		uint32_t ids[4]; /* pid, ppid, tid, ptid */
+
+		if (NEED(off, 16, len)) {
+			r->malformed++;
+			return 0;
+		}
+		memcpy(ids, rec + off, 16);
+		if (ops->fork)
+			ops->fork(ops->ctx, ids[0], ids[1], ids[2], ids[3]);
+		return 0;
+	}
 	case PERF_RECORD_LOST:
 		if (NEED(off, 16, len)) {
 			r->malformed++;
@@ -170,5 +182,117 @@ int sdt_ring_drain(struct sdt_ring *r, const struct sdt_ring_ops *ops)
 		tail += h.size;
 	}
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	return err < 0 ? err : samples;
+}
+
+/*
+ * Draining every ring at once, in time order.
+ *
+ * Each ring holds its CPU's records in time order, but a thread that moved from CPU 1 to CPU 0
+ * has its later event in ring 0 and its earlier one in ring 1, and a process forked on one CPU
+ * may fire on another before its parent's FORK record is read: draining ring after ring would
+ * hand them over out of order. So the rings are merged: at each step the record with the oldest
+ * timestamp among the rings' next records goes first (samples carry TIME; the other records carry
+ * it in their sample_id trailer, attr.sample_id_all). What each ring holds is read at once, so
+ * records that arrive while merging wait for the next drain: order holds within a drain, and
+ * across drains up to the short moment between reading two rings' heads.
+ */
+struct cursor {
+	struct sdt_ring *r;
+	uint64_t head, tail;
+	struct perf_event_header h;
+	const unsigned char *rec;
+	uint64_t time;
+};
+
+/* Load the record at c->tail; false when the ring has no complete record left. */
+static bool cursor_load(struct cursor *c)
+{
+	struct sdt_ring *r = c->r;
+	uint64_t mask = r->data_size - 1, at = c->tail & mask;
+
+	if (c->tail >= c->head || c->head - c->tail < sizeof(c->h))
+		return false;
+	if (r->data_size - at >= sizeof(c->h)) {
+		memcpy(&c->h, r->data + at, sizeof(c->h));
+	} else {
+		size_t first = (size_t)(r->data_size - at);
+
+		memcpy(&c->h, r->data + at, first);
+		memcpy((unsigned char *)&c->h + first, r->data, sizeof(c->h) - first);
+	}
+	if (c->h.size < sizeof(c->h) || c->h.size > c->head - c->tail) {
+		r->malformed++;
+		c->tail = c->head; /* resynchronise at head */
+		return false;
+	}
+	if (r->data_size - at >= c->h.size) {
+		c->rec = r->data + at;
+	} else {
+		size_t first = (size_t)(r->data_size - at);
+
+		memcpy(r->scratch, r->data + at, first);
+		memcpy(r->scratch + first, r->data, c->h.size - first);
+		c->rec = r->scratch;
+	}
+	c->time = 0;
+	if (c->h.type == PERF_RECORD_SAMPLE) {
+		/* TID (8 bytes), then TIME */
+		if (c->h.size >= sizeof(c->h) + 16)
+			memcpy(&c->time, c->rec + sizeof(c->h) + 8, 8);
+	} else if (c->h.size >= sizeof(c->h) + 24) {
+		/* sample_id trailer: TID (8), TIME (8), CPU (8) */
+		memcpy(&c->time, c->rec + c->h.size - 16, 8);
+	}
+	return true;
+}
+
+int sdt_rings_drain(struct sdt_ring *rings, size_t n, const struct sdt_ring_ops *ops)
+{
+	struct cursor stack[16], *cur = n <= 16 ? stack : calloc(n, sizeof(*cur));
+	size_t i, live = 0, best;
+	int samples = 0, err = 0;
+
+	if (!cur)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct perf_event_mmap_page *meta = rings[i].base;
+
+		cur[i].r = &rings[i];
+		cur[i].head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+		cur[i].tail = meta->data_tail;
+		cur[i].rec = NULL;
+		if (cursor_load(&cur[i]))
+			live++;
+		else
+			cur[i].rec = NULL;
+	}
+	while (live) {
+		best = n;
+		for (i = 0; i < n; i++) {
+			if (cur[i].rec && (best == n || cur[i].time < cur[best].time))
+				best = i;
+		}
+		err = decode(cur[best].r, &cur[best].h, cur[best].rec, ops);
+		if (err < 0)
+			break;
+		if (cur[best].h.type == PERF_RECORD_SAMPLE) {
+			samples++;
+			cur[best].r->samples++;
+		}
+		cur[best].r->records++;
+		cur[best].tail += cur[best].h.size;
+		if (!cursor_load(&cur[best])) {
+			cur[best].rec = NULL;
+			live--;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct perf_event_mmap_page *meta = rings[i].base;
+
+		__atomic_store_n(&meta->data_tail, cur[i].tail, __ATOMIC_RELEASE);
+	}
+	if (cur != stack)
+		free(cur);
 	return err < 0 ? err : samples;
 }

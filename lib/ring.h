@@ -23,6 +23,8 @@ struct sdt_ring_ops {
 	int (*sample)(void *ctx, struct sdt_trace_sample *s);
 	void (*comm)(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
 	void (*lost)(void *ctx, uint32_t cpu, uint64_t count);
+	/* Thread @ptid of @ppid created thread @tid of @pid (PERF_RECORD_FORK); may be NULL. */
+	void (*fork)(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
 };
 
 struct sdt_ring {
@@ -47,5 +49,10 @@ void sdt_ring_unmap(struct sdt_ring *r);
  * value a handler returned (the records before it are consumed, the rest stay).
  */
 int sdt_ring_drain(struct sdt_ring *r, const struct sdt_ring_ops *ops);
+/*
+ * The same for @n rings at once, merged in time order (see ring.c), so that a thread that moved
+ * between CPUs, or a process forked on another CPU, is handed over in the order it happened.
+ */
+int sdt_rings_drain(struct sdt_ring *rings, size_t n, const struct sdt_ring_ops *ops);
 
 #endif
