@@ -105,6 +105,7 @@ int cmd_stat(int argc, char **argv)
 	static const struct option longopts[] = {
 	    REC_SETUP_LONGOPTS,
 	    {"json", no_argument, NULL, 'J'},
+	    {"output", required_argument, NULL, 'o'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -113,11 +114,13 @@ int cmd_stat(int argc, char **argv)
 	struct sdt_record_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
 	struct stat_row *rows = NULL;
 	bool json = false;
+	const char *output = NULL;
+	FILE *out = stdout;
 	size_t i, n;
 	int c, r, ret = 0, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "o:h", longopts, NULL)) != -1) {
 		r = rec_setup_option(&s, c, optarg);
 		if (r == 1)
 			continue;
@@ -128,6 +131,9 @@ int cmd_stat(int argc, char **argv)
 		switch (c) {
 		case 'J':
 			json = true;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'h':
 			printf(stat_usage, rec_setup_usage);
@@ -154,10 +160,19 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	n = collect(&sc, s.rec, rows);
+	if (output) {
+		out = fopen(output, "we");
+		if (!out) {
+			cli_error("cannot write '%s': %s", output, strerror(errno));
+			out = stdout;
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	if (json) {
 		struct json j;
 
-		json_init(&j, stdout, false);
+		json_init(&j, out, false);
 		json_begin_object(&j);
 		json_key(&j, "events");
 		json_begin_array(&j);
@@ -182,10 +197,10 @@ int cmd_stat(int argc, char **argv)
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
-		printf("%14s  %s\n", "count", "event");
+		fprintf(out, "%14s  %s\n", "count", "event");
 		for (i = 0; i < n; i++)
-			printf("%14llu  %%%s:%s\n", (unsigned long long)rows[i].count,
-			       rows[i].provider, rows[i].name);
+			fprintf(out, "%14llu  %%%s:%s\n", (unsigned long long)rows[i].count,
+				rows[i].provider, rows[i].name);
 		if (status >= 0 && WIFSIGNALED(status))
 			fprintf(stderr, "sdtrace: the command was killed by signal %d\n",
 				WTERMSIG(status));
@@ -193,8 +208,16 @@ int cmd_stat(int argc, char **argv)
 			fprintf(stderr, "sdtrace: the command exited with status %d\n",
 				WEXITSTATUS(status));
 	}
-	ret = cli_finish(0);
+	if (out != stdout && (fclose(out) || (out = stdout, false))) {
+		out = stdout;
+		cli_error("cannot write '%s': %s", output, strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	out = stdout;
+	ret = cli_finish(ret);
 out:
+	if (out != stdout)
+		fclose(out);
 	for (i = 0; i < sc.n; i++) {
 		free(sc.provider[i]);
 		free(sc.name[i]);

@@ -210,7 +210,9 @@ static int parse_specs(struct rec_setup *s, char **paths, size_t npaths)
 		for (j = 0; j < npaths; j++) {
 			const char *t = s->specs_text[i];
 
-			if (asprintf(&text, "%s:%%%s", paths[j], t[0] == '%' ? t + 1 : t) < 0) {
+			if (asprintf(&text, "%s%s:%%%s",
+				     paths[j][0] == '/' || paths[j][0] == '.' ? "" : "./", paths[j],
+				     t[0] == '%' ? t + 1 : t) < 0) {
 				s->nspecs_parsed = n;
 				cli_error("out of memory");
 				return EXIT_RUNTIME;
