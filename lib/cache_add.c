@@ -79,9 +79,14 @@ int sdt_cache__add(struct sdt_cache *c, const char *path, enum sdt_cache_result 
 
 /* ---- the walk ----------------------------------------------------------------------------- */
 
-/* Upper bound on files one add takes, and on directory depth. */
+/*
+ * Upper bound on files one add takes, and on directory depth (the walk holds one descriptor per
+ * level: a deeper directory is reported, not walked).
+ */
 #define MAX_FILES (1u << 24)
-#define MAX_DEPTH 256
+#define MAX_DEPTH 768
+#define SDT_STR_(x) #x
+#define SDT_STR(x) SDT_STR_(x)
 
 struct walk {
 	char **files;
@@ -90,7 +95,23 @@ struct walk {
 	size_t nroots;
 	size_t skipped; /* not regular files met by the walk */
 	size_t seen_special;
+	size_t errors; /* directories that could not be walked, each told to opts->error */
+	const struct sdt_cache_add_opts *opts;
 };
+
+/* A directory the walk cannot enter or read: counted and told, and the walk goes on. */
+static void walk_error(struct walk *w, const char *path, int err, const char *what)
+{
+	char msg[PATH_MAX + 128];
+
+	w->errors++;
+	if (err == -ELOOP) /* too deep: @what says it all */
+		snprintf(msg, sizeof(msg), "'%s': %s", path, what);
+	else
+		snprintf(msg, sizeof(msg), "%s '%s': %s", what, path, strerror(-err));
+	if (w->opts && w->opts->error)
+		w->opts->error(path, err, msg, w->opts->ctx);
+}
 
 static int push(struct walk *w, const char *path)
 {
@@ -129,10 +150,12 @@ static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, 
 
 	dir = fdopendir(dfd);
 	if (!dir) {
+		err = -errno;
 		close(dfd);
-		return -errno;
+		walk_error(w, dpath, err, "cannot read directory");
+		return 0;
 	}
-	while (!err && (d = readdir(dir))) {
+	while (!err && (errno = 0, d = readdir(dir))) {
 		char *child;
 		struct stat st;
 
@@ -142,16 +165,24 @@ static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, 
 		if (!child)
 			return closedir(dir), -ENOMEM;
 		if (fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT) /* ENOENT: vanished meanwhile */
+				walk_error(w, child, -errno, "cannot stat");
 			free(child);
-			continue; /* vanished meanwhile */
+			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (recursive && depth < MAX_DEPTH) {
+			if (recursive && depth >= MAX_DEPTH) {
+				walk_error(w, child, -ELOOP,
+					   "more than " SDT_STR(MAX_DEPTH) " levels of directories, "
+					   "not walked");
+			} else if (recursive) {
 				int cfd = openat(dirfd(dir), d->d_name,
 						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 				if (cfd >= 0)
 					err = walk_dir(w, cfd, child, recursive, depth + 1);
+				else if (errno != ENOENT) /* ENOENT: removed meanwhile */
+					walk_error(w, child, -errno, "cannot open directory");
 			}
 		} else if (S_ISREG(st.st_mode)) {
 			err = push(w, child);
@@ -169,6 +200,8 @@ static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, 
 		}
 		free(child);
 	}
+	if (!err && !d && errno)
+		walk_error(w, dpath, -errno, "cannot read directory");
 	closedir(dir);
 	return err;
 }
@@ -292,6 +325,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 
 	if (opts_in)
 		memcpy(&opts, opts_in, opts_in->sz < sizeof(opts) ? opts_in->sz : sizeof(opts));
+	w.opts = &opts;
 	w.roots = calloc(n ? n : 1, sizeof(char *));
 	if (!w.roots)
 		return sdt_err(-ENOMEM, "out of memory");
@@ -338,6 +372,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	}
 	sum.seen += w.skipped;
 	sum.skipped += w.skipped;
+	sum.errors += w.errors;
 	if (w.n)
 		qsort(w.files, w.n, sizeof(char *), cmp_str);
 	for (i = k = 0; i < w.n; i++) {
