@@ -13,7 +13,7 @@
 #include "record-setup.h"
 
 static const char stat_usage[] =
-    "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [options] -- CMD [ARGS...]\n"
+    "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] -- CMD\n"
     "       sdtrace stat -e SPEC... -p PID[,PID...] | -a [--duration SECS]\n"
     "\n"
     "Count the hits of each event, in the kernel: no ring buffer, no data file, the cheapest way\n"
@@ -21,6 +21,7 @@ static const char stat_usage[] =
     "are added up).\n"
     "\n"
     "      --json            one JSON object: {\"events\": [{\"provider\", \"name\", \"count\"}]}\n"
+    "  -o, --output FILE     write the counts there instead of stdout (the command keeps it)\n"
     "%s"
     "\n"
     "examples:\n"
