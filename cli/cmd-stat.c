@@ -13,7 +13,8 @@
 #include "record-setup.h"
 
 static const char stat_usage[] =
-    "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] -- CMD\n"
+    "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] "
+    "-- CMD [ARGS...]\n"
     "       sdtrace stat -e SPEC... -p PID[,PID...] | -a [--duration SECS]\n"
     "\n"
     "Count the hits of each event, in the kernel: no ring buffer, no data file, the cheapest way\n"
