@@ -526,10 +526,48 @@ static int get_value(struct cdb *cdb, const char *key, const char **val, unsigne
 }
 
 /* Compare the recorded stamp with the directories now. 0 fresh, -ESTALE otherwise. */
+/* Parse "NAME SEC NSEC COUNT HEXHASH" without sscanf (a lookup parses up to 257 of them). */
+static int parse_stamp_line(const char *line, char name[8], struct dir_stamp *d)
+{
+	const char *p = line;
+	char *end;
+	size_t n = strcspn(p, " ");
+
+	if (!n || n >= 8)
+		return -EINVAL;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	p += n;
+	errno = 0;
+	d->sec = strtoll(p, &end, 10);
+	if (end == p || *end != ' ')
+		return -EINVAL;
+	p = end;
+	d->nsec = strtoll(p, &end, 10);
+	if (end == p || *end != ' ')
+		return -EINVAL;
+	p = end;
+	d->count = strtoull(p, &end, 10);
+	if (end == p || *end != ' ')
+		return -EINVAL;
+	p = end;
+	d->hash = strtoull(p, &end, 16);
+	if (end == p || *end || errno)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Is the index still the cache's? 0 fresh, -ESTALE not, -EINVAL malformed, and -EAGAIN: fresh,
+ * but some directory was modified in the second the index was built, so that only reading it
+ * proved it unchanged (git's "racy" entries); rebuilding now gives a stamp that a plain stat of
+ * each directory proves, so lookups stay cheap however large the cache.
+ */
 static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 {
 	const char *p = stamp, *end = stamp + len;
 	int64_t built = 0;
+	bool racy = false;
 	int bfd, err = 0;
 
 	if (len >= 5 && !strncmp(p, "built", 5)) {
@@ -562,28 +600,32 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 		memcpy(line, p, (size_t)(nl - p));
 		line[nl - p] = '\0';
 		p = nl + 1;
-		if (sscanf(line, "%2s %" SCNd64 " %" SCNd64 " %" SCNu64 " %" SCNx64, name,
-			   &want.sec, &want.nsec, &want.count, &want.hash) != 5) {
+		if (parse_stamp_line(line, name, &want)) {
 			err = -EINVAL;
-			break;
-		}
-		fd = strcmp(name, ".")
-			 ? openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-			 : dup(bfd);
-		if (fd < 0) {
-			err = -ESTALE;
 			break;
 		}
 		if (want.sec >= built - 1) {
 			/* racy: modified in the build's second, so the mtime alone proves nothing
 			 */
+			fd = strcmp(name, ".") ? openat(bfd, name,
+							O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					       : dup(bfd);
+			if (fd < 0) {
+				err = -ESTALE;
+				break;
+			}
+			racy = true;
 			err = stamp_dir(fd, !strcmp(name, "."), &now, NULL, NULL, NULL, name, c);
 			if (!err && (now.count != want.count || now.hash != want.hash))
 				err = -ESTALE;
+			close(fd);
 		} else {
 			struct stat sb;
 
-			if (fstat(fd, &sb) < 0)
+			/* one syscall per directory: the cheap, common case */
+			if (fstatat(bfd, strcmp(name, ".") ? name : "", &sb,
+				    AT_SYMLINK_NOFOLLOW | (strcmp(name, ".") ? 0 : AT_EMPTY_PATH)) ||
+			    !S_ISDIR(sb.st_mode))
 				err = -ESTALE;
 			else {
 				now.sec = sb.st_mtim.tv_sec;
@@ -592,9 +634,10 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 		}
 		if (!err && (now.sec != want.sec || now.nsec != want.nsec))
 			err = -ESTALE;
-		close(fd);
 	}
 	close(bfd);
+	if (!err && racy && time(NULL) >= built + 2)
+		return -EAGAIN;
 	return err;
 }
 
@@ -640,7 +683,23 @@ fail:
 
 static int try_open(const struct sdt_cache *c, struct sdt_index **out)
 {
-	return try_open_stamp(c, out, true);
+	int err = try_open_stamp(c, out, true);
+
+	/*
+	 * Fresh but racy: worth rebuilding if we may (the caller does, under the lock); a cache we
+	 * cannot write is used as it is rather than indexed in memory at every lookup.
+	 */
+	if (err == -EAGAIN && faccessat(c->rootfd, ".", W_OK, AT_EACCESS))
+		err = try_open_stamp(c, out, false);
+	return err;
+}
+
+/* Open the index if it is fresh, racy or not (for checks: racy is not a problem). */
+static int try_open_any_fresh(const struct sdt_cache *c, struct sdt_index **out)
+{
+	int err = try_open_stamp(c, out, true);
+
+	return err == -EAGAIN ? try_open_stamp(c, out, false) : err;
 }
 
 void sdt_index_close(struct sdt_index *idx)
@@ -655,7 +714,7 @@ void sdt_index_close(struct sdt_index *idx)
 int sdt_index_verify(struct sdt_cache *c)
 {
 	struct sdt_index *idx;
-	int err = try_open(c, &idx);
+	int err = try_open_any_fresh(c, &idx);
 
 	if (!err)
 		sdt_index_close(idx);
@@ -758,7 +817,7 @@ int sdt_index_compare(struct sdt_cache *c)
 	size_t i, n = 0;
 	int r, err;
 
-	err = try_open(c, &idx);
+	err = try_open_any_fresh(c, &idx);
 	if (err)
 		goto out;
 	err = gen_records(c, &want, &stamp);
