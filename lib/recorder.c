@@ -1040,7 +1040,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 
 	install_handlers(r);
 	{
-		struct sdt_uprobe_set_opts so = {.use_ref_ctr = ref > 0};
+		struct sdt_uprobe_set_opts so = {.use_ref_ctr = ref > 0,
+						 .no_args = r->o.count_only};
 
 		err = sdt_uprobe_set__new(&so, &r->set);
 		if (err)

@@ -37,6 +37,7 @@ struct poked {
 struct sdt_uprobe_set {
 	char group[SDT_MAX_EVENT_NAME + 1];
 	bool use_ref_ctr;
+	bool no_args;
 	struct sdt_trace_event_desc *events;
 	struct ev_extra *extra;
 	size_t nevents, cap;
@@ -109,6 +110,7 @@ int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprob
 	if (!s)
 		return sdt_err(-ENOMEM, "out of memory");
 	s->use_ref_ctr = opts && opts->use_ref_ctr;
+	s->no_args = opts && opts->no_args;
 	if (opts && opts->group) {
 		if (!sdt_valid_event_name(opts->group, SDT_MAX_EVENT_NAME)) {
 			free(s);
@@ -416,9 +418,14 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 	size_t i, ecap;
 	int err;
 
+	/* built (and so checked: names, types) even when counting, then dropped */
 	err = build_site_args(f, st, types, &sa);
 	if (err)
 		return err;
+	if (s->no_args) {
+		site_args_release(&sa);
+		memset(&sa, 0, sizeof(sa));
+	}
 	for (i = 0; i < s->nevents; i++) {
 		if (s->extra[i].file == f && !strcmp(s->events[i].provider, st->provider) &&
 		    !strcmp(s->events[i].name, st->name) &&

@@ -55,6 +55,11 @@ struct sdt_uprobe_set_opts {
 	const char *group;
 	/* Put (ref_ctr_offset) in the definitions. */
 	bool use_ref_ctr;
+	/*
+	 * Define the probes without arguments (counting: the kernel then fetches nothing per hit,
+	 * and every site of a provider:event shares one event).
+	 */
+	bool no_args;
 };
 
 /* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>" into @buf. 0 or -errno. */
