@@ -89,8 +89,7 @@ void json_key(struct json *j, const char *key)
 	j->after_key = true;
 }
 
-/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t json_utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 	uint32_t cp;
@@ -142,7 +141,7 @@ void json_write_string(FILE *fp, const char *str)
 			s++;
 		} else if (*s < 0x80) {
 			fputc(*s++, fp);
-		} else if ((n = utf8_len(s))) {
+		} else if ((n = json_utf8_len(s))) {
 			fwrite(s, 1, n, fp);
 			s += n;
 		} else {

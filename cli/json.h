@@ -37,6 +37,9 @@ void json_null(struct json *j);
 /* End a top-level value with a newline (JSON Lines). */
 void json_newline(struct json *j);
 
+/* Length of the valid UTF-8 sequence at @s (NUL-terminated), or 0 if it is not one. */
+size_t json_utf8_len(const unsigned char *s);
+
 /* Write @s as a JSON string literal (with quotes) to @fp. */
 void json_write_string(FILE *fp, const char *s);
 

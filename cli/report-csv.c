@@ -22,38 +22,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "report.h"
 
-/* Length of the valid UTF-8 sequence at @s (NUL-terminated), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
 
 /* One field: quoted when it must be (RFC 4180), invalid UTF-8 replaced. */
 static void field(FILE *out, const char *s, bool first)
@@ -66,7 +37,7 @@ static void field(FILE *out, const char *s, bool first)
 		return;
 	if (!strpbrk(s, ",\"\r\n")) {
 		for (p = (const unsigned char *)s; *p;) {
-			size_t n = utf8_len(p);
+			size_t n = json_utf8_len(p);
 
 			if (n) {
 				fwrite(p, 1, n, out);
@@ -80,7 +51,7 @@ static void field(FILE *out, const char *s, bool first)
 	}
 	fputc('"', out);
 	for (p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
+		size_t n = json_utf8_len(p);
 
 		if (*p == '"') {
 			fputs("\"\"", out);
