@@ -8,7 +8,8 @@ build_prog "$T/prog"
 mkbuilds "$T/prog" "$T/bins" 150 7
 i=0
 killed=0
-while [ $i -lt 12 ]; do
+# 50 kills at 50 moments (issue 8: "SIGKILL of cache add at random moments (50 runs)")
+while [ $i -lt "${SIGKILL_RUNS:-50}" ]; do
 	"$SDTRACE" --cache-dir "$T/sdt" cache add -j 2 "$T/bins" >/dev/null 2>&1 &
 	pid=$!
 	# kill at a different moment each time: 0 to ~0.6 s
