@@ -72,13 +72,14 @@ struct sdt_recorder {
 	const char *sem_method;
 	/* perf events and rings */
 	int *fds;
-	uint32_t *fd_event; /* the event of each fd */
+	uint32_t *fd_event; /* the tracefs event (index) of each fd */
 	int *fd_cpu;	    /* and its CPU */
 	size_t nfds, fds_cap;
 	struct sdt_ring *rings;
 	size_t nrings;
 	int epfd;
-	struct tpmap *map;
+	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events */
+	size_t nkev;
 	size_t nevents;
 	uint64_t *counts;
 	uint64_t lost;
@@ -304,7 +305,7 @@ int sdt_record__remove_stale(char **names)
 
 static int lookup(const struct sdt_recorder *r, uint64_t id)
 {
-	size_t lo = 0, hi = r->nevents;
+	size_t lo = 0, hi = r->nkev;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -322,7 +323,8 @@ static int lookup(const struct sdt_recorder *r, uint64_t id)
 static int on_ring_sample(void *ctx, struct sdt_trace_sample *s)
 {
 	struct sdt_recorder *r = ctx;
-	uint16_t type;
+	const struct sdt_uprobe_kevent *kv;
+	uint16_t type, demux;
 	int ev;
 
 	if (s->raw_size < sizeof(type))
@@ -331,6 +333,18 @@ static int on_ring_sample(void *ctx, struct sdt_trace_sample *s)
 	ev = lookup(r, type);
 	if (ev < 0)
 		return 0;
+	kv = sdt_uprobe_set__kernel_event(r->set, (size_t)ev);
+	if (kv->demux_offset < 0) {
+		ev = (int)kv->event;
+	} else {
+		/* a shared tracefs event: the probe line put its event's number in the record */
+		if (s->raw_size < (uint32_t)kv->demux_offset + sizeof(demux))
+			return 0;
+		memcpy(&demux, (const uint8_t *)s->raw + kv->demux_offset, sizeof(demux));
+		if (demux >= r->nevents || sdt_uprobe_set__event(r->set, demux)->tp_id != kv->tp_id)
+			return 0;
+		ev = demux;
+	}
 	s->event = (uint32_t)ev;
 	r->counts[ev]++;
 	return r->sink->on_sample ? r->sink->on_sample(r->sink->ctx, s) : 0;
@@ -710,13 +724,13 @@ struct open_job {
 	char msg[1024];
 };
 
-/* Open perf event @i = (cpu * ntids + target) * nevents + event. */
+/* Open perf event @i = (cpu * ntids + target) * nkev + tracefs event. */
 static void open_one(void *ctx, size_t i)
 {
 	struct open_job *j = ctx;
 	struct sdt_recorder *r = j->r;
-	size_t e = i % r->nevents, t = (i / r->nevents) % r->ntids, c = i / r->nevents / r->ntids;
-	const struct sdt_trace_event_desc *d = sdt_uprobe_set__event(r->set, e);
+	size_t e = i % r->nkev, t = (i / r->nkev) % r->ntids, c = i / r->nkev / r->ntids;
+	const struct sdt_uprobe_kevent *d = sdt_uprobe_set__kernel_event(r->set, e);
 	struct sdt_perf_open_opts po = {
 	    .tp_id = d->tp_id,
 	    .sample = !r->o.count_only,
@@ -748,13 +762,13 @@ static int open_events(struct sdt_recorder *r)
 	if (err)
 		return err;
 	total = ncpus * r->ntids;
-	if (total > SDT_MAX_PERF_FDS / r->nevents) {
+	if (total > SDT_MAX_PERF_FDS / r->nkev) {
 		err = sdt_err(-EMFILE,
 			      "%zu events x %zu CPUs x %zu threads: more than %d perf events",
-			      r->nevents, ncpus, r->ntids, SDT_MAX_PERF_FDS);
+			      r->nkev, ncpus, r->ntids, SDT_MAX_PERF_FDS);
 		goto out;
 	}
-	total *= r->nevents;
+	total *= r->nkev;
 	j.cpus = cpus;
 	j.wakeup = (uint32_t)(r->o.ring_pages * page / 4);
 	j.out = sdt_reallocarray(NULL, total, sizeof(*j.out));
@@ -770,8 +784,7 @@ static int open_events(struct sdt_recorder *r)
 	for (i = 0; i < total; i++) {
 		if (j.out[i] < 0)
 			continue;
-		err = push_fd(r, j.out[i], (uint32_t)(i % r->nevents),
-			      cpus[i / r->nevents / r->ntids]);
+		err = push_fd(r, j.out[i], (uint32_t)(i % r->nkev), cpus[i / r->nkev / r->ntids]);
 		j.out[i] = -EBADF;
 		if (err) {
 			for (k = i + 1; k < total; k++)
@@ -790,7 +803,7 @@ static int open_events(struct sdt_recorder *r)
 	for (c = 0, i = 0; c < ncpus; c++) {
 		int ring_fd = -1;
 
-		for (k = 0; k < r->ntids * r->nevents; k++, i++) {
+		for (k = 0; k < r->ntids * r->nkev; k++, i++) {
 			int fd;
 
 			if (j.out[i] < 0)
@@ -856,7 +869,7 @@ static int read_counts(struct sdt_recorder *r)
 		err = sdt_perf_read_count(r->fds[i], &v);
 		if (err)
 			return err;
-		r->counts[r->fd_event[i]] += v;
+		r->counts[sdt_uprobe_set__kernel_event(r->set, r->fd_event[i])->event] += v;
 	}
 	return 0;
 }
@@ -1040,8 +1053,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 
 	install_handlers(r);
 	{
-		struct sdt_uprobe_set_opts so = {.use_ref_ctr = ref > 0,
-						 .no_args = r->o.count_only};
+		struct sdt_uprobe_set_opts so = {
+		    .use_ref_ctr = ref > 0, .no_args = r->o.count_only, .share = !r->o.count_only};
 
 		err = sdt_uprobe_set__new(&so, &r->set);
 		if (err)
@@ -1081,17 +1094,18 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	if (err)
 		goto out;
 	r->nevents = sdt_uprobe_set__event_count(r->set);
-	r->map = calloc(r->nevents, sizeof(*r->map));
+	r->nkev = sdt_uprobe_set__kernel_event_count(r->set);
+	r->map = calloc(r->nkev, sizeof(*r->map));
 	r->counts = calloc(r->nevents, sizeof(*r->counts));
 	if (!r->map || !r->counts) {
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < r->nevents; i++) {
-		r->map[i].id = sdt_uprobe_set__event(r->set, i)->tp_id;
+	for (i = 0; i < r->nkev; i++) {
+		r->map[i].id = sdt_uprobe_set__kernel_event(r->set, i)->tp_id;
 		r->map[i].event = (uint32_t)i;
 	}
-	qsort(r->map, r->nevents, sizeof(*r->map), cmp_map);
+	qsort(r->map, r->nkev, sizeof(*r->map), cmp_map);
 
 	err = open_events(r);
 	if (err)

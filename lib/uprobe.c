@@ -15,9 +15,16 @@
 #include "internal.h"
 #include "tracefs.h"
 #include "uprobe.h"
+#include "uprobe_layout.h"
 
 #define MAX_EVENTS   65536
 #define GROUP_PREFIX "sdtrace_"
+/* Sharing: slots per shared trace event, and the longest path/fetch that may share (so that a
+ * line stays far below tracefs' 4096-byte command limit: 33 fields of <= 72 bytes + path). */
+#define SHARE_MAX_SLOTS 32
+#define SHARE_MAX_PATH	1024
+#define SHARE_MAX_FETCH 64
+#define DEMUX_FIELD	"ev"
 
 /* What the set keeps per event beyond the shared description. */
 struct ev_extra {
@@ -27,6 +34,20 @@ struct ev_extra {
 	/* per argument: the fetch type ("u64", "string", "b8@8/64"), NULL when unavailable; owned
 	 */
 	char **ftype;
+	/* per site: its fetch per argument (NULL when unavailable), for the definition lines */
+	char ***site_fetch;
+	char *lname;	/* the event's own unique name; the trace event's is e->event */
+	bool is_return; /* r: sites */
+	dev_t dev;	/* the file, as the kernel tells probes apart (0/0: unknown) */
+	ino_t ino;
+};
+
+/* One tracefs event: one session event, or several sharing it (uprobe_layout.h). */
+struct kev {
+	char *name;
+	bool shared; /* more than one member: the ev field and a1..aN slots */
+	size_t first;
+	struct sdt_uprobe_kevent pub;
 };
 
 struct poked {
@@ -38,11 +59,14 @@ struct sdt_uprobe_set {
 	char group[SDT_MAX_EVENT_NAME + 1];
 	bool use_ref_ctr;
 	bool no_args;
+	bool share;
 	struct sdt_trace_event_desc *events;
 	struct ev_extra *extra;
 	size_t nevents, cap;
-	/* per event: its definition lines, so that the batch is written in event order */
-	struct sdt_buf *lines;
+	/* the tracefs events, rebuilt after each add */
+	struct kev *kev;
+	size_t nkev;
+	struct sdt_layout layout;
 	struct sdt_buf defs;
 	struct sdt_buf removal;
 	bool registered; /* in the registry: definitions may exist in the kernel */
@@ -111,6 +135,7 @@ int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprob
 		return sdt_err(-ENOMEM, "out of memory");
 	s->use_ref_ctr = opts && opts->use_ref_ctr;
 	s->no_args = opts && opts->no_args;
+	s->share = opts && opts->share && !s->no_args;
 	if (opts && opts->group) {
 		if (!sdt_valid_event_name(opts->group, SDT_MAX_EVENT_NAME)) {
 			free(s);
@@ -143,6 +168,7 @@ struct site_args {
 	struct sdt_trace_arg *args; /* nargs entries, owned until moved into an event */
 	char **fetch;		    /* the fetcharg text, NULL when unavailable; owned */
 	size_t nargs;
+	bool is_return;
 };
 
 static void site_args_release(struct site_args *sa)
@@ -236,6 +262,7 @@ static int build_site_args(const struct sdt_file *f, const struct sdt_site *st,
 	int err;
 
 	memset(sa, 0, sizeof(*sa));
+	sa->is_return = st->is_return;
 	if (!st->nargs)
 		return 0;
 	sa->args = calloc(st->nargs, sizeof(*sa->args));
@@ -278,7 +305,7 @@ static bool same_layout(const struct ev_extra *x, const struct sdt_trace_event_d
 {
 	size_t i;
 
-	if (e->nargs != sa->nargs)
+	if (e->nargs != sa->nargs || x->is_return != sa->is_return)
 		return false;
 	for (i = 0; i < sa->nargs; i++) {
 		const struct sdt_trace_arg *p = &e->args[i], *q = &sa->args[i];
@@ -300,7 +327,7 @@ static bool name_taken(const struct sdt_uprobe_set *s, const char *name)
 	size_t i;
 
 	for (i = 0; i < s->nevents; i++)
-		if (!strcmp(s->events[i].event, name))
+		if (!strcmp(s->extra[i].lname, name))
 			return true;
 	return false;
 }
@@ -343,7 +370,7 @@ static bool path_ok(const char *p)
 
 /* A new event for site @st, taking @sa's arguments over (on success). */
 static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path,
-		     const struct sdt_site *st, struct site_args *sa)
+		     const struct stat *fst, const struct sdt_site *st, struct site_args *sa)
 {
 	struct sdt_trace_event_desc *e;
 	struct ev_extra *x;
@@ -356,15 +383,11 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 	cap = s->cap;
 	if (sdt_grow((void **)&s->extra, &cap, s->nevents + 1, sizeof(*s->extra)))
 		goto oom;
-	cap = s->cap;
-	if (sdt_grow((void **)&s->lines, &cap, s->nevents + 1, sizeof(*s->lines)))
-		goto oom;
 	s->cap = cap;
 	e = &s->events[s->nevents];
 	x = &s->extra[s->nevents];
 	memset(e, 0, sizeof(*e));
 	memset(x, 0, sizeof(*x));
-	memset(&s->lines[s->nevents], 0, sizeof(s->lines[0]));
 	e->index = (uint32_t)s->nevents;
 	e->ip_field = -1;
 	e->provider = sdt_strdup(st->provider);
@@ -372,8 +395,12 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 	e->path = sdt_strdup(path);
 	e->build_id = f->build_id ? sdt_strdup(f->build_id) : NULL;
 	e->group = sdt_strdup(s->group);
-	e->event = event_name(s, st->provider, st->name);
+	x->lname = event_name(s, st->provider, st->name);
+	e->event = x->lname ? sdt_strdup(x->lname) : NULL; /* the trace event's: see rebuild() */
 	x->file = f;
+	x->is_return = st->is_return;
+	x->dev = fst ? fst->st_dev : 0;
+	x->ino = fst ? fst->st_ino : 0;
 	if (!e->provider || !e->name || !e->path || (f->build_id && !e->build_id) || !e->group ||
 	    !e->event)
 		goto fail;
@@ -398,6 +425,8 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 fail:
 	s->nevents++; /* so that the release below reaches it */
 	sdt_trace_event_desc_release(e);
+	free(x->lname);
+	x->lname = NULL;
 	for (i = 0; x->ftype && i < sa->nargs; i++)
 		free(x->ftype[i]);
 	free(x->ftype);
@@ -407,14 +436,13 @@ oom:
 	return sdt_err(-ENOMEM, "out of memory");
 }
 
-static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path, size_t si,
-		    const struct sdt_arg_type *types)
+static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const char *path,
+		    const struct stat *fst, size_t si, const struct sdt_arg_type *types)
 {
 	const struct sdt_site *st = &f->sites[si];
 	struct sdt_trace_event_desc *e = NULL;
 	struct site_args sa;
 	struct ev_extra *x = NULL;
-	struct sdt_buf *l;
 	size_t i, ecap;
 	int err;
 
@@ -425,6 +453,7 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 	if (s->no_args) {
 		site_args_release(&sa);
 		memset(&sa, 0, sizeof(sa));
+		sa.is_return = st->is_return;
 	}
 	for (i = 0; i < s->nevents; i++) {
 		if (s->extra[i].file == f && !strcmp(s->events[i].provider, st->provider) &&
@@ -436,7 +465,7 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 		}
 	}
 	if (!e) {
-		err = new_event(s, f, path, st, &sa);
+		err = new_event(s, f, path, fst, st, &sa);
 		if (err)
 			goto out;
 		e = &s->events[s->nevents - 1];
@@ -446,27 +475,285 @@ static int add_site(struct sdt_uprobe_set *s, const struct sdt_file *f, const ch
 	ecap = x->cap;
 	if (sdt_grow((void **)&x->sites, &ecap, x->nsites + 1, sizeof(*x->sites)))
 		goto out;
+	ecap = x->cap;
+	if (sdt_grow((void **)&x->site_fetch, &ecap, x->nsites + 1, sizeof(*x->site_fetch)))
+		goto out;
 	x->cap = ecap;
 	ecap = x->nsites;
 	if (sdt_grow((void **)&e->site_addrs, &ecap, x->nsites + 1, sizeof(*e->site_addrs)))
 		goto out;
+	/* the fetches move to the site (NULL for an event without arguments) */
+	x->site_fetch[x->nsites] = sa.fetch;
+	sa.fetch = NULL;
 	x->sites[x->nsites++] = si;
 	e->site_addrs[e->nsites++] = st->address;
-
-	l = &s->lines[e->index];
-	err = sdt_buf_addf(l, "%c:%s/%s %s:0x%" PRIx64, st->is_return ? 'r' : 'p', s->group,
-			   e->event, path, st->file_offset);
-	if (!err && s->use_ref_ctr && st->semaphore && st->has_semaphore_offset)
-		err = sdt_buf_addf(l, "(0x%" PRIx64 ")", st->semaphore_offset);
-	for (i = 0; !err && i < e->nargs; i++)
-		if (sa.fetch[i])
-			err = sdt_buf_addf(l, " %s=%s", e->args[i].name, sa.fetch[i]);
-	if (!err)
-		err = sdt_buf_addstr(l, "\n");
+	err = 0;
 out:
 	if (err == -ENOMEM)
 		err = sdt_err(-ENOMEM, "out of memory");
 	site_args_release(&sa);
+	return err;
+}
+
+/* ---- the tracefs events: which events share one, and the definition lines ------------ */
+
+/*
+ * The slot type of argument @a of event @i when shared, into @type ("" when the argument has no
+ * field). All sites must agree: u64 when every site's fetch may be widened, else the exact type.
+ * Returns false when the argument cannot be shared.
+ */
+static bool arg_share_type(const struct sdt_uprobe_set *s, size_t i, size_t a,
+			   char type[SDT_SLOT_TYPE_MAX])
+{
+	const struct ev_extra *x = &s->extra[i];
+	char t[SDT_SLOT_TYPE_MAX];
+	bool wide, all_wide = true;
+	size_t j;
+
+	type[0] = '\0';
+	if (!x->ftype[a])
+		return true; /* unavailable: no field */
+	for (j = 0; j < x->nsites; j++) {
+		const char *fetch = x->site_fetch[j] ? x->site_fetch[j][a] : NULL;
+
+		if (!fetch || strlen(fetch) > SHARE_MAX_FETCH ||
+		    !sdt_uprobe_share_type(fetch, s->events[i].args[a].size, t, &wide))
+			return false;
+		if (!wide) {
+			if (type[0] && strcmp(type, t))
+				return false;
+			memcpy(type, t, sizeof(t));
+			all_wide = false;
+		}
+	}
+	if (all_wide)
+		snprintf(type, SDT_SLOT_TYPE_MAX, "u64");
+	return true;
+}
+
+struct site_key {
+	dev_t dev;
+	ino_t ino;
+	uint64_t off;
+	bool is_return; /* an entry and a return probe at one place never share anyway */
+	size_t event;
+};
+
+static int cmp_site_key(const void *pa, const void *pb)
+{
+	const struct site_key *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return (int)a->is_return - (int)b->is_return;
+}
+
+/*
+ * Events with a site at the same place as another event's site must not share a trace event (the
+ * kernel refuses a second probe on one inode:offset within an event). Clears @ok[i] for them.
+ */
+static int mark_duplicate_sites(const struct sdt_uprobe_set *s, bool *ok)
+{
+	struct site_key *keys;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < s->nevents; i++)
+		n += s->extra[i].nsites;
+	keys = sdt_reallocarray(NULL, n ? n : 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0, n = 0; i < s->nevents; i++) {
+		const struct ev_extra *x = &s->extra[i];
+
+		for (j = 0; j < x->nsites; j++)
+			keys[n++] = (struct site_key){x->dev, x->ino,
+						      x->file->sites[x->sites[j]].file_offset,
+						      x->is_return, i};
+	}
+	qsort(keys, n, sizeof(*keys), cmp_site_key);
+	for (i = 1; i < n; i++) {
+		if (!cmp_site_key(&keys[i - 1], &keys[i])) {
+			ok[keys[i - 1].event] = false;
+			ok[keys[i].event] = false;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+static void kevs_free(struct sdt_uprobe_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkev; i++)
+		free(s->kev[i].name);
+	free(s->kev);
+	s->kev = NULL;
+	s->nkev = 0;
+	sdt_layout_release(&s->layout);
+}
+
+/* Which trace event each event goes into (s->layout, s->kev). 0 or -ENOMEM. */
+static int pack(struct sdt_uprobe_set *s)
+{
+	struct sdt_layout_event *le = NULL;
+	char(*types)[SDT_SLOT_TYPE_MAX] = NULL;
+	const char **tptr = NULL;
+	bool *ok = NULL;
+	size_t i, a, nargs = 0;
+	int err = -ENOMEM;
+
+	for (i = 0; i < s->nevents; i++)
+		nargs += s->events[i].nargs;
+	le = calloc(s->nevents ? s->nevents : 1, sizeof(*le));
+	ok = calloc(s->nevents ? s->nevents : 1, sizeof(*ok));
+	types = calloc(nargs ? nargs : 1, sizeof(*types));
+	tptr = calloc(nargs ? nargs : 1, sizeof(*tptr));
+	if (!le || !ok || !types || !tptr)
+		goto out;
+	for (i = 0; i < s->nevents; i++)
+		ok[i] = s->share && s->extra[i].ino && strlen(s->events[i].path) <= SHARE_MAX_PATH;
+	if (s->share && mark_duplicate_sites(s, ok))
+		goto out;
+	for (i = 0, nargs = 0; i < s->nevents; i++) {
+		le[i].is_return = s->extra[i].is_return;
+		le[i].nargs = s->events[i].nargs;
+		le[i].type = tptr + nargs;
+		for (a = 0; a < s->events[i].nargs; a++, nargs++) {
+			if (ok[i] && !arg_share_type(s, i, a, types[nargs]))
+				ok[i] = false;
+			tptr[nargs] = types[nargs][0] ? types[nargs] : NULL;
+		}
+		le[i].shareable = ok[i];
+	}
+	err = sdt_layout_pack(le, s->nevents, SHARE_MAX_SLOTS, &s->layout);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	s->kev = calloc(s->layout.nkev ? s->layout.nkev : 1, sizeof(*s->kev));
+	if (!s->kev)
+		goto out;
+	s->nkev = s->layout.nkev;
+	for (i = 0; i < s->nevents; i++) {
+		struct kev *k = &s->kev[s->layout.kev[i]];
+
+		if (k->name)
+			continue;
+		k->name = sdt_strdup(s->extra[i].lname);
+		if (!k->name)
+			goto out;
+		k->first = i;
+		k->shared = s->layout.nmembers[s->layout.kev[i]] > 1;
+		k->pub.demux_offset = -1;
+		k->pub.event = (uint32_t)i;
+	}
+	err = 0;
+out:
+	free(le);
+	free(ok);
+	free(types);
+	free(tptr);
+	return err;
+}
+
+/* The definition line of site @j of event @i. */
+static int site_line(struct sdt_uprobe_set *s, size_t i, size_t j, const size_t *arg_of_slot)
+{
+	const struct sdt_trace_event_desc *e = &s->events[i];
+	const struct ev_extra *x = &s->extra[i];
+	const struct sdt_site *st = &x->file->sites[x->sites[j]];
+	size_t ki = s->layout.kev[i], t, a;
+	const struct kev *k = &s->kev[ki];
+	char *const *fetch = x->site_fetch[j];
+	struct sdt_buf *l = &s->defs;
+	int err;
+
+	err = sdt_buf_addf(l, "%c:%s/%s %s:0x%" PRIx64, st->is_return ? 'r' : 'p', s->group,
+			   k->name, e->path, st->file_offset);
+	if (!err && s->use_ref_ctr && st->semaphore && st->has_semaphore_offset)
+		err = sdt_buf_addf(l, "(0x%" PRIx64 ")", st->semaphore_offset);
+	if (!k->shared) {
+		for (a = 0; !err && a < e->nargs; a++)
+			if (fetch && fetch[a])
+				err = sdt_buf_addf(l, " %s=%s", e->args[a].name, fetch[a]);
+		return err ? err : sdt_buf_addstr(l, "\n");
+	}
+	if (!err)
+		err = sdt_buf_addf(l, " " DEMUX_FIELD "=\\%zu:u16", i);
+	for (t = 0; !err && t < s->layout.nslots[ki]; t++) {
+		const char *type = s->layout.slot_type[ki][t];
+
+		a = arg_of_slot[t];
+		if (a != SIZE_MAX) {
+			const char *c = strrchr(fetch[a], ':');
+
+			err = sdt_buf_addf(l, " a%zu=%.*s:%s", t + 1, (int)(c - fetch[a]), fetch[a],
+					   type);
+		} else if (!strcmp(type, "string")) {
+			err = sdt_buf_addf(l, " a%zu=\\\"\":string", t + 1);
+		} else {
+			err = sdt_buf_addf(l, " a%zu=\\0:%s", t + 1, type);
+		}
+	}
+	return err ? err : sdt_buf_addstr(l, "\n");
+}
+
+/* Pack the events into trace events, then rebuild the batch and the removal text. */
+static int rebuild(struct sdt_uprobe_set *s)
+{
+	size_t *order = NULL, *start = NULL, arg_of_slot[SHARE_MAX_SLOTS];
+	size_t i, j, a, k;
+	int err;
+
+	kevs_free(s);
+	sdt_buf_reset(&s->defs);
+	sdt_buf_reset(&s->removal);
+	err = pack(s);
+	if (err)
+		goto out;
+	/* the events of each trace event together, trace events in order of their first event */
+	err = -ENOMEM;
+	order = calloc(s->nevents ? s->nevents : 1, sizeof(*order));
+	start = calloc(s->nkev + 1, sizeof(*start));
+	if (!order || !start)
+		goto out;
+	for (i = 0; i < s->nevents; i++)
+		start[s->layout.kev[i] + 1]++;
+	for (k = 0; k < s->nkev; k++)
+		start[k + 1] += start[k];
+	for (i = 0; i < s->nevents; i++)
+		order[start[s->layout.kev[i]]++] = i;
+	err = 0;
+	for (j = 0; j < s->nevents && !err; j++) {
+		struct sdt_trace_event_desc *e = &s->events[order[j]];
+		char *name = sdt_strdup(s->kev[s->layout.kev[order[j]]].name);
+
+		if (!name) {
+			err = -ENOMEM;
+			break;
+		}
+		free(e->event);
+		e->event = name;
+		for (a = 0; a < SHARE_MAX_SLOTS; a++)
+			arg_of_slot[a] = SIZE_MAX;
+		for (a = 0; a < e->nargs; a++)
+			if (s->layout.slot[order[j]] &&
+			    s->layout.slot[order[j]][a] < SHARE_MAX_SLOTS)
+				arg_of_slot[s->layout.slot[order[j]][a]] = a;
+		for (i = 0; i < s->extra[order[j]].nsites && !err; i++)
+			err = site_line(s, order[j], i, arg_of_slot);
+	}
+	for (k = 0; k < s->nkev && !err; k++)
+		err = sdt_buf_addf(&s->removal, "-:%s/%s\n", s->group, s->kev[k].name);
+out:
+	free(order);
+	free(start);
+	if (err)
+		err = sdt_err(-ENOMEM, "out of memory");
 	return err;
 }
 
@@ -479,6 +766,8 @@ int sdt_uprobe_set__add(struct sdt_uprobe_set *s, const struct sdt_file *f, cons
 int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f,
 			      const size_t *sites, size_t n, struct sdt_arg_type *const *types)
 {
+	struct stat fst;
+	bool have_st;
 	char *path;
 	size_t i;
 	int err = 0;
@@ -498,25 +787,18 @@ int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f
 			      path);
 		goto out;
 	}
+	have_st = stat(path, &fst) == 0;
 	for (i = 0; i < n; i++) {
 		if (sites[i] >= f->nsites) {
 			err = sdt_err(-ERANGE, "'%s': no site %zu", path, sites[i]);
 			goto out;
 		}
-		err = add_site(s, f, path, sites[i], types ? types[i] : NULL);
+		err =
+		    add_site(s, f, path, have_st ? &fst : NULL, sites[i], types ? types[i] : NULL);
 		if (err)
 			goto out;
 	}
-	/* Rebuild the batch in event order; the removal text with it. */
-	sdt_buf_reset(&s->defs);
-	sdt_buf_reset(&s->removal);
-	for (i = 0; i < s->nevents && !err; i++) {
-		err = sdt_buf_add(&s->defs, s->lines[i].buf, s->lines[i].len);
-		if (!err)
-			err = sdt_buf_addf(&s->removal, "-:%s/%s\n", s->group, s->events[i].event);
-	}
-	if (err)
-		err = sdt_err(-ENOMEM, "out of memory");
+	err = rebuild(s);
 out:
 	free(path);
 	return err;
@@ -542,6 +824,17 @@ size_t sdt_uprobe_set__event_count(const struct sdt_uprobe_set *s)
 const struct sdt_trace_event_desc *sdt_uprobe_set__event(const struct sdt_uprobe_set *s, size_t i)
 {
 	return i < s->nevents ? &s->events[i] : NULL;
+}
+
+size_t sdt_uprobe_set__kernel_event_count(const struct sdt_uprobe_set *s)
+{
+	return s->nkev;
+}
+
+const struct sdt_uprobe_kevent *sdt_uprobe_set__kernel_event(const struct sdt_uprobe_set *s,
+							     size_t i)
+{
+	return i < s->nkev ? &s->kev[i].pub : NULL;
 }
 
 static void registry_add(struct sdt_uprobe_set *s)
@@ -618,25 +911,114 @@ static void map_args(struct sdt_trace_event_desc *e)
 	}
 }
 
-static int describe(struct sdt_trace_event_desc *e)
+/* Is @name a slot of a shared event ("a1".."a32") or its ev field? */
+static bool slot_name(const char *name, size_t *slot)
 {
-	char rel[256], *text = NULL;
-	size_t len;
-	int err;
+	char *end;
+	unsigned long v;
 
-	err = sdt_tracefs_event_id(e->group, e->event, &e->tp_id);
+	if (!strcmp(name, DEMUX_FIELD)) {
+		*slot = SIZE_MAX;
+		return true;
+	}
+	if (name[0] != 'a' || name[1] < '1' || name[1] > '9')
+		return false;
+	v = strtoul(name + 1, &end, 10);
+	if (*end || v > SHARE_MAX_SLOTS)
+		return false;
+	*slot = (size_t)v - 1;
+	return true;
+}
+
+/*
+ * Event @i's view of its shared trace event: the probe fields and its own slots (so the data
+ * file stores no other event's arguments), each argument mapped to its slot.
+ */
+static int describe_member(struct sdt_uprobe_set *s, size_t i, const struct sdt_trace_field *all,
+			   size_t nall, int ip_field)
+{
+	struct sdt_trace_event_desc *e = &s->events[i];
+	const size_t *slots = s->layout.slot[i];
+	size_t f, a, slot;
+
+	e->fields = calloc(nall ? nall : 1, sizeof(*e->fields));
+	if (!e->fields)
+		return sdt_err(-ENOMEM, "out of memory");
+	e->nfields = 0;
+	e->ip_field = -1;
+	for (a = 0; a < e->nargs; a++)
+		if (!e->args[a].unavailable)
+			e->args[a].field = -1;
+	for (f = 0; f < nall; f++) {
+		bool is_slot = slot_name(all[f].name, &slot), mine = !is_slot;
+
+		for (a = 0; is_slot && slot != SIZE_MAX && a < e->nargs; a++) {
+			if (slots && slots[a] == slot) {
+				e->args[a].field = (int)e->nfields;
+				mine = true;
+			}
+		}
+		if (!mine)
+			continue;
+		if ((int)f == ip_field)
+			e->ip_field = (int)e->nfields;
+		e->fields[e->nfields] = all[f];
+		e->fields[e->nfields].name = sdt_strdup(all[f].name);
+		if (!e->fields[e->nfields++].name)
+			return sdt_err(-ENOMEM, "out of memory");
+	}
+	for (a = 0; a < e->nargs; a++)
+		if (!e->args[a].unavailable && e->args[a].field < 0)
+			e->args[a].unavailable =
+			    sdt_strdup("the kernel's event format has no such field");
+	return 0;
+}
+
+static int describe(struct sdt_uprobe_set *s, struct kev *k)
+{
+	struct sdt_trace_field *fields = NULL;
+	char rel[256], *text = NULL;
+	size_t len, nfields = 0, i, f;
+	int ip_field = -1, err;
+
+	err = sdt_tracefs_event_id(s->group, k->name, &k->pub.tp_id);
 	if (err)
 		return err;
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", e->group, e->event);
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", s->group, k->name);
 	err = sdt_tracefs_read(rel, &text, &len);
 	if (err)
 		return err;
-	err = sdt_event_format_parse(text, len, &e->fields, &e->nfields, &e->ip_field);
+	err = sdt_event_format_parse(text, len, &fields, &nfields, &ip_field);
 	free(text);
 	if (err)
 		return sdt_err_prefix(err, "'%s'", rel);
-	map_args(e);
-	return 0;
+	if (!k->shared) {
+		struct sdt_trace_event_desc *e = &s->events[k->first];
+
+		e->tp_id = k->pub.tp_id;
+		e->fields = fields;
+		e->nfields = nfields;
+		e->ip_field = ip_field;
+		map_args(e);
+		return 0;
+	}
+	for (f = 0; f < nfields; f++)
+		if (!strcmp(fields[f].name, DEMUX_FIELD) && fields[f].size == 2 &&
+		    !fields[f].is_data_loc)
+			k->pub.demux_offset = (int32_t)fields[f].offset;
+	if (k->pub.demux_offset < 0) {
+		err = sdt_err(-EPROTO, "'%s': no 2-byte field '" DEMUX_FIELD "'", rel);
+		goto out;
+	}
+	for (i = k->first; i < s->nevents && !err; i++) {
+		if (&s->kev[s->layout.kev[i]] != k)
+			continue;
+		s->events[i].tp_id = k->pub.tp_id;
+		err = describe_member(s, i, fields, nfields, ip_field);
+	}
+out:
+	sdt_trace_fields_free(fields, nfields);
+	return err;
 }
 
 int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
@@ -652,8 +1034,8 @@ int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
 	err = sdt_tracefs_uprobe_write(s->defs.buf, s->defs.len);
 	if (err)
 		goto fail;
-	for (i = 0; i < s->nevents; i++) {
-		err = describe(&s->events[i]);
+	for (i = 0; i < s->nkev; i++) {
+		err = describe(s, &s->kev[i]);
 		if (err)
 			goto fail;
 	}
@@ -711,7 +1093,7 @@ void sdt_uprobe_emergency_remove(void)
 
 void sdt_uprobe_set__free(struct sdt_uprobe_set *s)
 {
-	size_t i, j;
+	size_t i, j, k;
 
 	if (!s)
 		return;
@@ -719,16 +1101,24 @@ void sdt_uprobe_set__free(struct sdt_uprobe_set *s)
 	if (s->registered && sdt_uprobe_set__remove(s) < 0)
 		registry_del(s); /* cannot do more; a later sdtrace removes it as stale */
 	for (i = 0; i < s->nevents; i++) {
-		for (j = 0; s->extra[i].ftype && j < s->events[i].nargs; j++)
-			free(s->extra[i].ftype[j]);
-		free(s->extra[i].ftype);
+		struct ev_extra *x = &s->extra[i];
+
+		for (j = 0; x->ftype && j < s->events[i].nargs; j++)
+			free(x->ftype[j]);
+		free(x->ftype);
+		for (k = 0; k < x->nsites; k++) {
+			for (j = 0; x->site_fetch[k] && j < s->events[i].nargs; j++)
+				free(x->site_fetch[k][j]);
+			free(x->site_fetch[k]);
+		}
+		free(x->site_fetch);
+		free(x->lname);
 		sdt_trace_event_desc_release(&s->events[i]);
-		free(s->extra[i].sites);
-		sdt_buf_free(&s->lines[i]);
+		free(x->sites);
 	}
+	kevs_free(s);
 	free(s->events);
 	free(s->extra);
-	free(s->lines);
 	free(s->poked);
 	sdt_buf_free(&s->defs);
 	sdt_buf_free(&s->removal);

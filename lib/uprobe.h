@@ -19,6 +19,19 @@
  *	p:sdtrace_4242_81234_0/example_job__start /usr/bin/ex:0x1139 arg1=%bx:u64 arg3=%bp:s8
  *	p:sdtrace_4242_81234_0/example_job__start /usr/bin/ex:0x1188 arg1=%r12:u64 arg3=%ax:s8
  *
+ * Sharing (opts.share, for recording). Events of different names (and files) may also share one
+ * tracefs event when their argument types can be made equal (uprobe_layout.h): the kernel then
+ * tears down one event instead of hundreds (~90 ms each). Each line then starts with the
+ * event's number, which the recorder reads from the sample to tell the events apart, and the
+ * arguments go into typed slots a1..aN; a slot an event does not use gets a constant:
+ *
+ *	p:sdtrace_4242_81234_0/hotspot_gc__begin /usr/lib/.../libjvm.so:0x5dc2a1 ev=\0:u16
+ *	    a1=%r12:u64 a2=\0:u64
+ *	p:sdtrace_4242_81234_0/hotspot_gc__begin /usr/lib/.../libjvm.so:0x5e0c07 ev=\1:u16
+ *	    a1=%di:u64 a2=+16(%sp):u64
+ *
+ * An event alone in its tracefs event keeps the plain form above.
+ *
  * An unavailable argument is left out of the line but keeps its number (arg2 above), so the
  * reader never shifts arguments. Typed arguments (sdt_uprobe_set__add_typed()) carry their names:
  *
@@ -42,6 +55,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "sdtrace/types.h"
@@ -60,6 +74,16 @@ struct sdt_uprobe_set_opts {
 	 * and every site of a provider:event shares one event).
 	 */
 	bool no_args;
+	/* Let events share tracefs events (see "Sharing"); ignored with no_args. */
+	bool share;
+};
+
+/* One tracefs event of the set, for the recorder: what to open and how to tell its events apart. */
+struct sdt_uprobe_kevent {
+	uint64_t tp_id;
+	/* offset in the raw record of the u16 event number, or -1: the event is ->event */
+	int32_t demux_offset;
+	uint32_t event;
 };
 
 /* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>" into @buf. 0 or -errno. */
@@ -102,6 +126,13 @@ void sdt_uprobe_set__free(struct sdt_uprobe_set *s);
 size_t sdt_uprobe_set__event_count(const struct sdt_uprobe_set *s);
 /* Borrowed until __free(). ->index is the event's position in the set. */
 const struct sdt_trace_event_desc *sdt_uprobe_set__event(const struct sdt_uprobe_set *s, size_t i);
+/*
+ * The tracefs events (one per event, or fewer when sharing); ->tp_id and ->demux_offset are set
+ * by __create(). Borrowed until __free().
+ */
+size_t sdt_uprobe_set__kernel_event_count(const struct sdt_uprobe_set *s);
+const struct sdt_uprobe_kevent *sdt_uprobe_set__kernel_event(const struct sdt_uprobe_set *s,
+							     size_t i);
 /* Number of distinct semaphores of the set's sites. */
 size_t sdt_uprobe_set__semaphore_count(const struct sdt_uprobe_set *s);
 
