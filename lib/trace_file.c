@@ -1320,7 +1320,7 @@ static int reader_new(const char *name, struct sdt_trace_reader **out)
 int sdt_trace_reader__open(const char *path, const struct sdt_trace_open_opts *opts,
 			   struct sdt_trace_reader **out)
 {
-	struct sdt_trace_reader *r;
+	struct sdt_trace_reader *r = NULL;
 	int err;
 
 	(void)opts;
@@ -1351,7 +1351,7 @@ int sdt_trace_reader__open_mem(const void *buf, size_t len, const struct sdt_tra
 			       struct sdt_trace_reader **out)
 {
 	const char *name = "(memory)";
-	struct sdt_trace_reader *r;
+	struct sdt_trace_reader *r = NULL;
 	int err;
 
 	if (opts && opts->sz > offsetof(struct sdt_trace_open_opts, name) && opts->name)

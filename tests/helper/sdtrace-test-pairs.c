@@ -113,11 +113,12 @@ static void emit(const struct kind *k, uint32_t pid, uint32_t tid, uint64_t t, c
 	memcpy(raw + 8, &ip, 8);
 	for (i = 0; i < k->d.nargs; i++) {
 		if (k->args[i].is_string) {
-			size_t len = strlen(s) + 1;
+			const char *str = s ? s : "";
+			size_t len = strlen(str) + 1;
 			uint32_t loc = (uint32_t)(len << 16 | dyn);
 
 			memcpy(raw + 16 + 8 * i, &loc, 4);
-			memcpy(raw + dyn, s, len);
+			memcpy(raw + dyn, str, len);
 			dyn += (uint32_t)len;
 		} else {
 			memcpy(raw + 16 + 8 * i, &v[i], 8);
