@@ -171,6 +171,124 @@ int sdt_cache_mkdirs(const struct sdt_cache *c, const char *rel)
 	return openat_slow(c->rootfd, rel, O_RDONLY | O_DIRECTORY, true);
 }
 
+/* ---- what an entry write must make durable ------------------------------------------------ */
+
+void sdt_sync_set_add(struct sdt_sync_set *s, int fd, bool file)
+{
+	if (fd < 0)
+		return;
+	if (s && s->keep && s->n < SDT_SYNC_SET_MAX &&
+	    !sdt_grow((void **)&s->fd, &s->cap, s->n + 1, sizeof(int))) {
+		s->fd[s->n++] = fd;
+		if (file) { /* after the other files: the first directory moves to the end */
+			s->fd[s->n - 1] = s->fd[s->nfiles];
+			s->fd[s->nfiles++] = fd;
+		}
+		return;
+	}
+	/* full (or out of memory): durable now rather than later */
+	if (s && s->keep && fsync(fd) < 0 && errno != EINVAL && !s->err)
+		s->err = -errno;
+	close(fd);
+}
+
+int sdt_sync_set_flush(struct sdt_sync_set *s)
+{
+	int err = s->err;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (fsync(s->fd[i]) < 0 && errno != EINVAL && !err)
+			err = -errno;
+		close(s->fd[i]);
+	}
+	s->n = s->nfiles = 0;
+	s->err = 0;
+	return err;
+}
+
+void sdt_sync_set_drop(struct sdt_sync_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		close(s->fd[i]);
+	free(s->fd);
+	s->fd = NULL;
+	s->n = s->nfiles = s->cap = 0;
+	s->err = 0;
+}
+
+/*
+ * mkdir -p @rel beneath the root, refusing symlinks, for a writer that must make it durable:
+ * returns an O_DIRECTORY fd of @rel or -errno, and every directory in which a directory was
+ * created (the deepest one that existed, then each created but @rel) joins @s. One openat2 when
+ * @rel exists, two when only its last component is missing (an entry in a known directory), and
+ * otherwise one mkdirat and one openat per component: no walk back up.
+ */
+static int mkdirs_synced(const struct sdt_cache *c, const char *rel, struct sdt_sync_set *s)
+{
+	char *copy, *p, *next, *slash;
+	int fd, nfd, err = 0;
+
+	fd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
+	if (fd != -ENOENT)
+		return fd;
+	copy = sdt_strdup(rel);
+	if (!copy)
+		return -ENOMEM;
+	slash = strrchr(copy, '/');
+	fd = -ENOENT;
+	if (slash && slash[1]) {
+		*slash = '\0';
+		fd = sdt_cache_openat(c, copy, O_RDONLY | O_DIRECTORY);
+		*slash = '/';
+	}
+	if (fd >= 0) {
+		p = slash + 1; /* the parent exists: only the last component is missing */
+	} else if (fd == -ENOENT) {
+		p = copy; /* from the root down */
+		fd = dup(c->rootfd);
+		if (fd < 0)
+			err = -errno;
+	} else {
+		err = fd;
+	}
+	for (; !err && p && *p; p = next) {
+		bool made;
+
+		next = strchr(p, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*p || !strcmp(p, ".") || !strcmp(p, "..")) {
+			err = -EINVAL;
+			break;
+		}
+		made = !mkdirat(fd, p, 0777);
+		if (!made && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0) {
+			err = -errno;
+			break;
+		}
+		if (made)
+			sdt_sync_set_add(s, fd, false); /* its new name must be durable */
+		else
+			close(fd);
+		fd = nfd;
+	}
+	free(copy);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd;
+}
+
 char *sdt_cache_entry_rel(const char *path, const char *bid)
 {
 	while (*path == '/')
@@ -284,16 +402,79 @@ int sdt_cache_scan(const char *path, struct sdt_file **out, struct stat *st, int
 	return 0;
 }
 
-/* `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. */
-static int write_elf(int dfd, const char *path, int fd, const struct stat *st, int sync)
+/*
+ * Write @name in @dfd under a temporary name renamed over it. With @s keeping descriptors, the
+ * file's writeback is started now (so that one journal commit covers every file of the batch)
+ * and its descriptor joins @s, to be fsync'ed before the entry's link is written; @strict: fsync
+ * before the rename (the entry is already linked: its old file stays until the new one is
+ * durable).
+ */
+static int write_file_at(int dfd, const char *name, int tfd, const char *tmp,
+			 struct sdt_sync_set *s, bool strict)
+{
+	int err = 0;
+
+	if (strict) {
+		if (fsync(tfd) < 0)
+			err = -errno;
+	} else if (s && s->keep) {
+		sync_file_range(tfd, 0, 0, SYNC_FILE_RANGE_WRITE); /* only a hint: fsync follows */
+	}
+	if (!err && renameat(dfd, tmp, dfd, name) < 0)
+		err = -errno;
+	if (err) {
+		sdt_tmp_abort(dfd, tfd, tmp);
+		return err;
+	}
+	if (strict)
+		close(tfd);
+	else
+		sdt_sync_set_add(s, tfd, true);
+	return 0;
+}
+
+static int write_data_at(int dfd, const char *name, const void *data, size_t len,
+			 struct sdt_sync_set *s, bool strict)
+{
+	char tmp[256];
+	int fd, err;
+
+	fd = sdt_tmp_create(dfd, name, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	err = sdt_write_all(fd, data, len);
+	if (err) {
+		sdt_tmp_abort(dfd, fd, tmp);
+		return err;
+	}
+	return write_file_at(dfd, name, fd, tmp, s, strict);
+}
+
+/*
+ * `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. The link is
+ * made to the inode we scanned, through its descriptor (/proc/self/fd/N with AT_SYMLINK_FOLLOW:
+ * a rename of the path meanwhile cannot swap it), straight to its name when there is none yet: a
+ * hard link appears whole, so no temporary is needed. Otherwise (no /proc, an `elf` to replace)
+ * by path under a temporary name, checked to be the inode we scanned, then renamed.
+ */
+static int write_elf(int dfd, const char *path, int fd, const struct stat *st,
+		     struct sdt_sync_set *s, bool strict)
 {
 	struct stat est;
-	char tmp[256];
+	char tmp[256], proc[64];
 	off_t off = 0;
+	bool exists;
 	int tfd, err;
 
-	if (!fstatat(dfd, "elf", &est, AT_SYMLINK_NOFOLLOW) && S_ISREG(est.st_mode) &&
-	    est.st_size == st->st_size)
+	exists = !fstatat(dfd, "elf", &est, AT_SYMLINK_NOFOLLOW);
+	if (exists && S_ISREG(est.st_mode) && est.st_size == st->st_size)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	/*
+	 * No data is written: the new name is made durable with the directory's fsync. The source
+	 * file's own data is its owner's business (perf does not sync it either).
+	 */
+	if (!exists && !linkat(AT_FDCWD, proc, dfd, "elf", AT_SYMLINK_FOLLOW))
 		return 0;
 	/* a hard link under a temporary name, then renamed into place */
 	tfd = sdt_tmp_create(dfd, "elf", tmp, sizeof(tmp));
@@ -327,64 +508,63 @@ static int write_elf(int dfd, const char *path, int fd, const struct stat *st, i
 			return err;
 		}
 	}
-	return sdt_tmp_commit(dfd, tfd, tmp, "elf", sync);
+	return write_file_at(dfd, "elf", tfd, tmp, s, strict);
 }
 
-int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool sync)
+int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel,
+			 struct sdt_sync_set *s)
 {
-	bool exists;
-	char xx[3] = {bid[0], bid[1], 0}, tmp[256], *target;
-	int bfd, xfd, fd, err;
+	char xx[3] = {bid[0], bid[1], 0}, *target;
+	bool made;
+	int bfd, xfd, err = 0;
 
-	bfd = sdt_cache_mkdirs(c, SDT_BUILD_ID_DIR);
+	bfd = mkdirs_synced(c, SDT_BUILD_ID_DIR, s);
 	if (bfd < 0)
 		return bfd;
-	if (mkdirat(bfd, xx, 0777) < 0 && errno != EEXIST) {
+	made = !mkdirat(bfd, xx, 0777);
+	if (!made && errno != EEXIST) {
 		err = -errno;
 		close(bfd);
 		return err;
 	}
 	xfd = openat(bfd, xx, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(bfd);
-	if (xfd < 0)
-		return -errno;
+	if (xfd < 0) {
+		err = -errno;
+		close(bfd);
+		return err;
+	}
+	if (made)
+		sdt_sync_set_add(s, bfd, false);
+	else
+		close(bfd);
 	target = sdt_asprintf("../../%s", rel);
 	if (!target) {
 		close(xfd);
 		return -ENOMEM;
 	}
-	fd = sdt_tmp_create(xfd, bid + 2, tmp, sizeof(tmp));
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	close(fd);
-	unlinkat(xfd, tmp, 0);
-	if (symlinkat(target, xfd, tmp) < 0) {
+	/*
+	 * A symlink is created whole, and never over an existing name: no temporary, and another
+	 * entry's link is never replaced (EEXIST: kept).
+	 */
+	if (symlinkat(target, xfd, bid + 2) < 0 && errno != EEXIST)
 		err = -errno;
-		goto out;
-	}
-	/* renameat2 NOREPLACE: never replace another entry's link */
-	if (renameat2(xfd, tmp, xfd, bid + 2, RENAME_NOREPLACE) < 0) {
-		err = -errno;
-		unlinkat(xfd, tmp, 0);
-		if (err == -EEXIST) {
-			exists = true;
-			err = 0;
-		}
-		goto out;
-	}
-	err = sync ? sdt_fsync_dir(xfd) : 0;
-out:
-	(void)exists;
 	free(target);
-	close(xfd);
+	if (err)
+		close(xfd);
+	else
+		sdt_sync_set_add(s, xfd, false);
 	return err;
 }
 
-static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel)
+/*
+ * Queue the link of a written entry for the batch; the descriptors of @s join the batch's set,
+ * unless that would hold too many: then the batch syncs the whole file system instead.
+ */
+static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel,
+		      struct sdt_sync_set *s)
 {
 	struct sdt_deferred_link l = {sdt_strdup(bid), sdt_strdup(rel)};
+	size_t i;
 	int err = 0;
 
 	pthread_mutex_lock(&d->lock);
@@ -392,6 +572,15 @@ static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel)
 		err = -ENOMEM;
 	else
 		d->links[d->n++] = l;
+	if (!err && d->files.keep && d->files.n + s->n > SDT_SYNC_SET_MAX) {
+		sdt_sync_set_drop(&d->files);
+		d->files.keep = false;
+	}
+	if (!err && d->files.keep) {
+		for (i = 0; i < s->n; i++)
+			sdt_sync_set_add(&d->files, s->fd[i], i < s->nfiles);
+		s->n = s->nfiles = 0;
+	}
 	pthread_mutex_unlock(&d->lock);
 	if (err) {
 		free(l.bid);
@@ -405,9 +594,11 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 {
 	struct sdt_buf probes = {0}, meta = {0};
 	struct sdt_probes old = {0};
+	struct sdt_sync_set s = {.keep = true};
 	char *rel = NULL, *linked = NULL, *text = NULL;
+	bool relink = false;
 	size_t len;
-	int dfd = -1, err, sync;
+	int dfd = -1, err;
 
 	rel = sdt_cache_entry_rel(path, f->build_id);
 	if (!rel) {
@@ -421,6 +612,7 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 		goto out;
 	}
 	if (!err) {
+		relink = true;
 		/* same entry: unchanged when its meta describes this very file */
 		if (!sdt_cache_read_entry_file(c, path, f->build_id, SDT_META_NAME, &text, &len)) {
 			struct sdt_meta m;
@@ -445,7 +637,19 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	err = sdt_meta_render(f, path, st, &meta);
 	if (err)
 		goto out;
-	dfd = sdt_cache_mkdirs(c, rel);
+	/*
+	 * What the entry writes and creates is kept in @s, made durable (fsync of exactly those
+	 * files and directories), then the link that makes the entry is written. In a batch the
+	 * batch does both for all its entries at once (cache_add.c); a large batch keeps nothing
+	 * and syncs the file system instead. An entry that is already linked (a refresh) replaces
+	 * each file only once the new one is durable.
+	 */
+	if (c->defer) {
+		pthread_mutex_lock(&c->defer->lock);
+		s.keep = c->defer->files.keep;
+		pthread_mutex_unlock(&c->defer->lock);
+	}
+	dfd = mkdirs_synced(c, rel, &s);
 	if (dfd < 0) {
 		err = dfd;
 		goto out;
@@ -457,32 +661,33 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 		if (err)
 			goto out;
 	}
-	/*
-	 * The files, then one fsync of their directory, then the link that makes the entry.
-	 * In a batch, nothing is synced here: the batch syncs the file system once and then
-	 * writes the links (cache_add.c).
-	 */
-	sync = c->defer ? 0 : SDT_SYNC_FILE;
 	if (!c->no_copy) {
-		err = write_elf(dfd, path, fd, st, sync);
+		err = write_elf(dfd, path, fd, st, &s, relink);
 		if (err)
 			goto out;
 	}
-	err = sdt_atomic_write(dfd, "probes", probes.buf ? probes.buf : "", probes.len, sync);
+	err = write_data_at(dfd, "probes", probes.buf ? probes.buf : "", probes.len, &s, relink);
 	if (!err)
-		err = sdt_atomic_write(dfd, SDT_META_NAME, meta.buf, meta.len, sync);
-	if (!err && c->defer) {
-		err = defer_link(c->defer, f->build_id, rel);
-	} else if (!err) {
-		err = sdt_fsync_dir(dfd);
+		err = write_data_at(dfd, SDT_META_NAME, meta.buf, meta.len, &s, relink);
+	if (err)
+		goto out;
+	sdt_sync_set_add(&s, dfd, false);
+	dfd = -1;
+	if (c->defer) {
+		err = s.err ? s.err : defer_link(c->defer, f->build_id, rel, &s);
+	} else {
+		err = sdt_sync_set_flush(&s);
 		if (!err)
-			err = sdt_cache_write_link(c, f->build_id, rel, true);
+			err = sdt_cache_write_link(c, f->build_id, rel, &s);
+		if (!err)
+			err = sdt_sync_set_flush(&s);
 	}
 	if (!err)
 		*res = SDT_CACHE_ADDED;
 out:
 	if (dfd >= 0)
 		close(dfd);
+	sdt_sync_set_drop(&s);
 	sdt_probes_release(&old);
 	sdt_buf_free(&probes);
 	sdt_buf_free(&meta);

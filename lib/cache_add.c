@@ -277,22 +277,35 @@ static void *worker(void *arg)
 }
 
 /*
- * The commit of a batch: one syncfs() makes every file the workers wrote durable, then the
- * links are written (an entry exists once its link does), then one more syncfs() for the links.
- * Two syncs for the whole batch instead of four fsyncs per entry.
+ * The commit of a batch: make every file the workers wrote durable, then write the links (an
+ * entry exists once its link does; its link is written only once its files are durable), then
+ * make the links durable.
+ *
+ * A small batch fsyncs exactly what its entries wrote: their files, their directories, the
+ * directories they created and those they were created in (struct sdt_sync_set), then the
+ * directories of the links. A large one calls syncfs() twice instead: one sync of the file
+ * system beats thousands of fsyncs, but it also waits for whatever else is being written to
+ * that file system (on a shared machine, other people's builds).
  */
+#define SMALL_BATCH 32
+
 static int link_deferred(struct sdt_cache *c, struct sdt_deferred *d,
 			 const struct sdt_cache_add_opts *opts, struct sdt_cache_summary *sum)
 {
+	struct sdt_sync_set links = {.keep = d->files.keep};
 	size_t i;
+	int err;
 
 	if (!d->n)
 		return 0;
-	if (syncfs(c->rootfd) < 0)
-		return sdt_err(-errno, "'%s': cannot sync the cache: %s", c->root, strerror(errno));
+	if (d->files.keep)
+		err = sdt_sync_set_flush(&d->files);
+	else
+		err = syncfs(c->rootfd) < 0 ? -errno : 0;
+	if (err)
+		return sdt_err(err, "'%s': cannot sync the cache: %s", c->root, strerror(-err));
 	for (i = 0; i < d->n; i++) {
-		int err = sdt_cache_write_link(c, d->links[i].bid, d->links[i].rel, false);
-
+		err = sdt_cache_write_link(c, d->links[i].bid, d->links[i].rel, &links);
 		if (err) {
 			char msg[PATH_MAX + 64];
 
@@ -304,8 +317,13 @@ static int link_deferred(struct sdt_cache *c, struct sdt_deferred *d,
 				opts->error(d->links[i].rel, err, msg, opts->ctx);
 		}
 	}
-	if (syncfs(c->rootfd) < 0)
-		return sdt_err(-errno, "'%s': cannot sync the cache: %s", c->root, strerror(errno));
+	if (links.keep)
+		err = sdt_sync_set_flush(&links);
+	else
+		err = syncfs(c->rootfd) < 0 ? -errno : 0;
+	sdt_sync_set_drop(&links);
+	if (err)
+		return sdt_err(err, "'%s': cannot sync the cache: %s", c->root, strerror(-err));
 	return 0;
 }
 
@@ -393,7 +411,8 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 		nw = ARRAY_SIZE(tids);
 	if (nw > w.n)
 		nw = w.n ? (unsigned int)w.n : 1;
-	/* entries are written unsynced and linked after one syncfs (see link_deferred()) */
+	/* entries are written unsynced and linked once durable (see link_deferred()) */
+	defer.files.keep = w.n <= SMALL_BATCH;
 	c->defer = &defer;
 	j.c = c;
 	j.w = &w;
@@ -413,7 +432,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	err = link_deferred(c, &defer, &opts, &sum);
 	if (!err && sum.added) {
 		err = sdt_index_rebuild(c);
-	} else {
+	} else if (!err) {
 		/* nothing new: only make sure the index is not out of date */
 		struct sdt_index *idx;
 
@@ -422,6 +441,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	}
 out:
 	c->defer = NULL;
+	sdt_sync_set_drop(&defer.files);
 	for (i = 0; i < defer.n; i++) {
 		free(defer.links[i].bid);
 		free(defer.links[i].rel);

@@ -13,7 +13,39 @@
 #include "internal.h"
 #include "sdtrace/cache.h"
 
-/* Entries written by a batch add, linked once their files are on disk (see cache_add.c). */
+/*
+ * What an entry write created or changed (its files, its directory, the parents it created and
+ * the directory they were created in), to fsync before the entry's link is written: open
+ * descriptors, owned by the set. With @keep false nothing is kept (descriptors given to the set
+ * are closed at once): a large batch makes its files durable with one syncfs() instead.
+ */
+#define SDT_SYNC_SET_MAX 256
+struct sdt_sync_set {
+	int *fd; /* the files first (fd[0..nfiles)), then the directories */
+	size_t n, nfiles, cap;
+	bool keep;
+	int err; /* first error of a descriptor fsync'ed early (the set was full) */
+};
+
+/*
+ * Take @fd (ignored when < 0), a regular file when @file, else a directory: kept, or fsync'ed
+ * now when the set is full, or closed (!keep).
+ */
+void sdt_sync_set_add(struct sdt_sync_set *s, int fd, bool file);
+/*
+ * fsync every descriptor (EINVAL: a file system that cannot, ignored) and close it, the files
+ * first: their writeback changes metadata, which the first fsync then commits together with the
+ * directories' (on a journalling file system the directories' fsyncs find it done). 0 or -errno.
+ */
+int sdt_sync_set_flush(struct sdt_sync_set *s);
+/* Close every descriptor unsynced and free the set (it can be used again). */
+void sdt_sync_set_drop(struct sdt_sync_set *s);
+
+/*
+ * Entries written by a batch add, linked once their files are on disk (see cache_add.c). A small
+ * batch (files.keep) gathers the descriptors of what its entries wrote and fsyncs exactly those;
+ * a large one (or one that would hold more than SDT_SYNC_SET_MAX descriptors) calls syncfs().
+ */
 struct sdt_deferred_link {
 	char *bid, *rel;
 };
@@ -22,6 +54,7 @@ struct sdt_deferred {
 	pthread_mutex_t lock;
 	struct sdt_deferred_link *links;
 	size_t n, cap;
+	struct sdt_sync_set files;
 };
 
 struct sdt_cache {
@@ -80,8 +113,12 @@ int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_resu
 /* The build-id of the file at @path, read from the file now (NULL when it has none). */
 int sdt_cache_file_build_id(const char *path, char **bid);
 
-/* The .build-id link of @bid to "../../@rel"; kept when it exists (perf: the first wins). */
-int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel, bool sync);
+/*
+ * The .build-id link of @bid to "../../@rel"; kept when it exists (perf: the first wins). The
+ * directories it changed join @s (NULL: none kept); the caller fsyncs them.
+ */
+int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel,
+			 struct sdt_sync_set *s);
 
 /* Remove the entry (path, bid): link first, then its directory and empty parents. */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
