@@ -62,8 +62,16 @@ struct comm_slot {
 };
 #define COMM_MAP_MAX (1u << 20)
 
+/*
+ * Counting (stat) with more events than this counts samples of one shared tracefs event instead
+ * of reading a counter per event: the kernel's teardown waits a grace period (~90 ms) per
+ * tracefs event, so 517 counters took ~50 s to close. Up to this many, exact counters.
+ */
+#define COUNTERS_MAX_EVENTS 8
+
 struct sdt_recorder {
 	struct sdt_record_opts o;
+	bool counting; /* counters, no rings: count_only with few events */
 	struct comm_slot *comms;
 	size_t comms_cap, comms_n;
 	struct added *adds;
@@ -733,7 +741,7 @@ static void open_one(void *ctx, size_t i)
 	const struct sdt_uprobe_kevent *d = sdt_uprobe_set__kernel_event(r->set, e);
 	struct sdt_perf_open_opts po = {
 	    .tp_id = d->tp_id,
-	    .sample = !r->o.count_only,
+	    .sample = !r->counting,
 	    .inherit = !r->o.system_wide,
 	    .enable_on_exec = r->child > 0,
 	    .comm = t == 0 && e == 0, /* the ring owner of the CPU */
@@ -772,9 +780,9 @@ static int open_events(struct sdt_recorder *r)
 	j.cpus = cpus;
 	j.wakeup = (uint32_t)(r->o.ring_pages * page / 4);
 	j.out = sdt_reallocarray(NULL, total, sizeof(*j.out));
-	if (!r->o.count_only)
+	if (!r->counting)
 		r->rings = calloc(ncpus, sizeof(*r->rings));
-	if (!j.out || (!r->o.count_only && !r->rings)) {
+	if (!j.out || (!r->counting && !r->rings)) {
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
@@ -798,7 +806,7 @@ static int open_events(struct sdt_recorder *r)
 		err = sdt_err(j.first_err, "%s", j.msg);
 		goto out;
 	}
-	if (r->o.count_only)
+	if (r->counting)
 		goto out;
 	for (c = 0, i = 0; c < ncpus; c++) {
 		int ring_fd = -1;
@@ -970,7 +978,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			break;
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
 		if (now >= next_drain) {
-			if (!r->o.count_only) {
+			if (!r->counting) {
 				err = drain_all(r, ops);
 				if (err < 0)
 					return err;
@@ -992,7 +1000,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			uint64_t tag = evs[i].data.u64;
 
 			if (tag < PID_TAG) {
-				if (r->o.count_only || tag >= r->nrings)
+				if (r->counting || tag >= r->nrings)
 					continue;
 				/* all of them, merged in time order (ring.c) */
 				err = drain_all(r, ops);
@@ -1065,6 +1073,13 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 						r->adds[i].n, r->adds[i].types);
 		if (err)
 			goto out;
+	}
+	r->counting = r->o.count_only;
+	if (r->counting && sdt_uprobe_set__event_count(r->set) > COUNTERS_MAX_EVENTS) {
+		err = sdt_uprobe_set__share(r->set);
+		if (err)
+			goto out;
+		r->counting = false;
 	}
 	r->sem_method = !sdt_uprobe_set__semaphore_count(r->set) ? "none"
 			: ref > 0				 ? "refctr"
@@ -1150,11 +1165,11 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	err = loop(r, &ops);
 	for (i = 0; i < r->nfds; i++)
 		sdt_perf_disable(r->fds[i]);
-	if (!err && !r->o.count_only)
+	if (!err && !r->counting)
 		err = drain_all(r, &ops);
-	if (!err && !r->o.count_only)
+	if (!err && !r->counting)
 		err = account_unreported_losses(r);
-	if (!err && r->o.count_only)
+	if (!err && r->counting)
 		err = read_counts(r);
 	/* Before the teardown, which the kernel makes slow (a grace period per event). */
 	if (!err && r->sink->on_drained)

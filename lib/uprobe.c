@@ -135,7 +135,7 @@ int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprob
 		return sdt_err(-ENOMEM, "out of memory");
 	s->use_ref_ctr = opts && opts->use_ref_ctr;
 	s->no_args = opts && opts->no_args;
-	s->share = opts && opts->share && !s->no_args;
+	s->share = opts && opts->share;
 	if (opts && opts->group) {
 		if (!sdt_valid_event_name(opts->group, SDT_MAX_EVENT_NAME)) {
 			free(s);
@@ -802,6 +802,16 @@ int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f
 out:
 	free(path);
 	return err;
+}
+
+int sdt_uprobe_set__share(struct sdt_uprobe_set *s)
+{
+	if (s->registered)
+		return sdt_err(-EBUSY, "uprobe set already created");
+	if (s->share)
+		return 0;
+	s->share = true;
+	return rebuild(s);
 }
 
 const char *sdt_uprobe_set__defs(const struct sdt_uprobe_set *s, size_t *len)

@@ -74,7 +74,10 @@ struct sdt_uprobe_set_opts {
 	 * and every site of a provider:event shares one event).
 	 */
 	bool no_args;
-	/* Let events share tracefs events (see "Sharing"); ignored with no_args. */
+	/*
+	 * Let events share tracefs events (see "Sharing"). With no_args, samples then tell the
+	 * events apart: one perf counter per tracefs event cannot.
+	 */
 	bool share;
 };
 
@@ -108,6 +111,8 @@ int sdt_uprobe_set__add(struct sdt_uprobe_set *s, const struct sdt_file *f, cons
  */
 int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f,
 			      const size_t *sites, size_t n, struct sdt_arg_type *const *types);
+/* Turn sharing on after the adds (stat, once it knows how many events it has). 0 or -errno. */
+int sdt_uprobe_set__share(struct sdt_uprobe_set *s);
 /* The definition text ("p:..." lines) and removal text ("-:..." lines) built so far. */
 const char *sdt_uprobe_set__defs(const struct sdt_uprobe_set *s, size_t *len);
 const char *sdt_uprobe_set__removal(const struct sdt_uprobe_set *s, size_t *len);

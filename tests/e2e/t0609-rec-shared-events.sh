@@ -2,7 +2,9 @@
 # record packs its events into as few tracefs events as the kernel allows (lib/uprobe_layout.h):
 #  - the 10 events of prog-sizes go into one tracefs event, each line numbered (ev=\N:u16),
 #    every value still exact (t0600 checks all values of every program; here the structure);
-#  - return probes never share with entry probes; stat keeps one plain event per probe;
+#  - twelve events of different layouts in one tracefs event, every value under its event;
+#  - return probes never share with entry probes; stat keeps a counter per event up to 8 events
+#    and counts samples of one shared event beyond;
 #  - all 531 sites of libjvm.so (517 events) arm in a handful of tracefs events, and the whole
 #    record of `true` ends with nothing left (it took ~50 s of kernel grace periods with one
 #    tracefs event per event: BENCHMARKS.md, b50).
@@ -37,10 +39,57 @@ assert len({n for n, _ in kinds}) == '"$nev"', kinds
 assert all(c == 3 for c in kinds.values()), kinds
 '
 
-# stat: counters per event, so no sharing
+# twelve events with different arguments in one tracefs event: each sample goes to its event
+need_cmd cc
+{
+	echo '#include <stdlib.h>'
+	echo '#include <sys/sdt.h>'
+	echo 'int main(int argc, char **argv) {'
+	echo '	long n = argc > 1 ? atol(argv[1]) : 1;'
+	echo '	for (long i = 0; i < n; i++) {'
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		case $((k % 3)) in
+		0) echo "		STAP_PROBE2(twelve, e$k, i, (int)(i * $k));" ;;
+		1) echo "		STAP_PROBE3(twelve, e$k, (short)i, i * $k, $k);" ;;
+		2) echo "		STAP_PROBE1(twelve, e$k, (unsigned char)(i * $k));" ;;
+		esac
+	done
+	echo '	}'
+	echo '	return 0;'
+	echo '}'
+} >twelve.c
+cc -O2 -o twelve twelve.c || fail "cannot compile twelve.c"
+"$SDTRACE" record -o twelve.data -x ./twelve -e '%twelve:*' -- sh -c "$(snap twelve.lines "$T/twelve")" \
+	>/dev/null 2>&1
+check_eq "twelve: 12 events, 1 tracefs event" "12 1" \
+	"$(wc -l <twelve.lines) $(sed 's/ .*//' twelve.lines | sort -u | wc -l)"
+"$SDTRACE" report -i twelve.data --json >twelve.json
+check "twelve: every sample under its own event with its own values" python3 -c '
+import json, collections
+n = collections.Counter()
+for l in open("twelve.json"):
+    e = json.loads(l); k = int(e["name"][1:]); a = e["args"]; n[k] += 1
+    if k % 3 == 0: assert len(a) == 2 and a[1] == a[0] * k, e
+    elif k % 3 == 1: assert len(a) == 3 and a[1] == a[0] * k and a[2] == k, e
+    else: assert len(a) == 1 and a[0] == (n[k] - 1) * k % 256, e
+assert sorted(n) == list(range(1, 13)) and set(n.values()) == {3}, n
+'
+
+# stat: up to 8 events, a counter each (plain events); more, counted from shared samples
 "$SDTRACE" stat -o stat.out -x "$P" -e '%sizes:*' -- sh -c "$(snap stat.lines "$P")" >/dev/null 2>&1
-check_eq "stat: one plain tracefs event per event" "$nev 0" \
+check_eq "stat, $nev events: one plain tracefs event per event" "$nev 0" \
 	"$(sed 's/ .*//' stat.lines | sort -u | wc -l) $(grep -c ' ev=' stat.lines)"
+"$SDTRACE" stat --json -o stat12.json -x ./twelve -e '%twelve:*' -- \
+	sh -c "grep -E '$PAT[^ ]+ $T/twelve:' $TRACEFS/uprobe_events >stat12.lines; exec ./twelve 1000" \
+	>/dev/null 2>&1
+check_eq "stat, 12 events: one tracefs event, the event's number only" "1 12" \
+	"$(sed 's/ .*//' stat12.lines | sort -u | wc -l) $(grep -Ec ' ev=\\[0-9]+:u16$' stat12.lines)"
+check "stat, 12 events: every event counted 1000 times, nothing lost" python3 -c '
+import json
+d = json.load(open("stat12.json"))
+assert d["lost"] == 0 and d["exit_status"] == 0, d
+assert sorted((e["name"], e["count"]) for e in d["events"]) == sorted(("e%d" % k, 1000) for k in range(1, 13)), d
+'
 
 # entry and return probes in one record: the r: lines in a tracefs event of their own
 B=$T/up
