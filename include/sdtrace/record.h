@@ -121,10 +121,11 @@ SDT_API int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, 
  * argument of site @sites[k] (sdt_file__site()->nargs), as sdt_types__resolve() returns them;
  * @types may be NULL. The types are copied. An argument keeps its number whatever its name; a
  * `string` is recorded as the string its pointer points to. The events of a recording share as
- * few tracefs events as the kernel allows (each costs a grace period to close). Returns 0, -EINVAL when a type's size does not
- * fit the note (the message names provider:event, the argument and both sizes), -ERANGE (a site
- * index), -E2BIG, -ENOMEM. Two arguments of one site with the same name (a type naming argument 2
- * "arg1" while argument 1 is unnamed) fail sdt_recorder__run() with -EINVAL before anything starts.
+ * few tracefs events as the kernel allows (each costs a grace period to close). Returns 0, -EINVAL
+ * when a type's size does not fit the note (the message names provider:event, the argument and both
+ * sizes), -ERANGE (a site index), -E2BIG, -ENOMEM. Two arguments of one site with the same name (a
+ * type naming argument 2 "arg1" while argument 1 is unnamed) fail sdt_recorder__run() with -EINVAL
+ * before anything starts.
  */
 SDT_API int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f,
 				    const size_t *sites, size_t n,
