@@ -1042,6 +1042,19 @@ int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
 		return sdt_err(-ENOENT, "no probe sites to create");
 	registry_add(s);
 	err = sdt_tracefs_uprobe_write(s->defs.buf, s->defs.len);
+	if (err && s->share) {
+		/*
+		 * A kernel that refuses the shared form (immediates came in 5.7): once more with
+		 * an event of its own for each event. If that fails too, its error is the one.
+		 */
+		sdt_uprobe_set__remove(s);
+		s->share = false;
+		err = rebuild(s);
+		if (err)
+			return err;
+		sdt_err_clear();
+		return sdt_uprobe_set__create(s);
+	}
 	if (err)
 		goto fail;
 	for (i = 0; i < s->nkev; i++) {
