@@ -220,12 +220,54 @@ static void records_free(struct records *rs)
  * entry and the probes file is unchanged since (perf writes it after its link, and rewrites it in
  * place), else from the probes file. 1 when the entry has no probes file (not indexed).
  */
+static int cmp_event(const void *pa, const void *pb, void *ctx)
+{
+	const struct sdt_probes_entry *ent = ctx, *a = &ent[*(const size_t *)pa],
+				      *b = &ent[*(const size_t *)pb];
+	int c = strcmp(a->provider, b->provider);
+
+	if (!c)
+		c = strcmp(a->event, b->event);
+	if (!c)
+		c = *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+	return c;
+}
+
+/*
+ * *@dup[i]: SDT entry i names a provider:event an earlier entry named (sites of one event). By
+ * sorting, not by comparing each entry with those before it: libjvm.so has 531 entries.
+ */
+static int dup_events(const struct sdt_probes *p, bool **dup)
+{
+	size_t *idx, n = 0, i;
+
+	*dup = calloc(p->n ? p->n : 1, sizeof(**dup));
+	idx = calloc(p->n ? p->n : 1, sizeof(*idx));
+	if (!*dup || !idx) {
+		free(idx);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->n; i++)
+		if (p->entries[i].kind == '%')
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_event, p->entries);
+	for (i = 1; i < n; i++) {
+		const struct sdt_probes_entry *a = &p->entries[idx[i - 1]],
+					      *b = &p->entries[idx[i]];
+
+		(*dup)[idx[i]] = !strcmp(a->provider, b->provider) && !strcmp(a->event, b->event);
+	}
+	free(idx);
+	return 0;
+}
+
 static int entry_events(struct records *rs, const char *bid, const char *path, struct sdt_buf *out)
 {
+	bool *dup = NULL;
 	struct sdt_probes p = {0};
 	char key[SDT_BUILD_ID_HEX_MAX + 3], *text = NULL, *rel, stamp[80];
 	struct stat st;
-	size_t len, i, j;
+	size_t len, i;
 	int err;
 
 	rel = sdt_cache_entry_rel(path, bid);
@@ -263,17 +305,14 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 	if (err)
 		return 1;
 	err = sdt_probes_parse(text, len, &p);
+	if (!err)
+		err = dup_events(&p, &dup);
 	for (i = 0; i < p.n && !err; i++) {
 		const struct sdt_probes_entry *e = &p.entries[i];
-		bool seen = false;
 
-		if (e->kind != '%')
+		if (e->kind != '%' || dup[i])
 			continue;
-		for (j = 0; j < i && !seen; j++)
-			seen = p.entries[j].kind == '%' &&
-			       !strcmp(p.entries[j].provider, e->provider) &&
-			       !strcmp(p.entries[j].event, e->event);
-		if (!seen && sdt_buf_addf(out, "%s:%s\n", e->provider, e->event))
+		if (sdt_buf_addf(out, "%s:%s\n", e->provider, e->event))
 			err = -ENOMEM;
 	}
 	/* user probes after the events: "#NAME" ("GROUP:NAME=..." headers) */
@@ -293,6 +332,7 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 	}
 	sdt_probes_release(&p);
 	free(text);
+	free(dup);
 	return err;
 }
 
@@ -607,9 +647,10 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 		if (want.sec >= built - 1) {
 			/* racy: modified in the build's second, so the mtime alone proves nothing
 			 */
-			fd = strcmp(name, ".") ? openat(bfd, name,
-							O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-					       : dup(bfd);
+			fd =
+			    strcmp(name, ".")
+				? openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				: dup(bfd);
 			if (fd < 0) {
 				err = -ESTALE;
 				break;
@@ -624,7 +665,8 @@ static int check_stamp(const struct sdt_cache *c, const char *stamp, size_t len)
 
 			/* one syscall per directory: the cheap, common case */
 			if (fstatat(bfd, strcmp(name, ".") ? name : "", &sb,
-				    AT_SYMLINK_NOFOLLOW | (strcmp(name, ".") ? 0 : AT_EMPTY_PATH)) ||
+				    AT_SYMLINK_NOFOLLOW |
+					(strcmp(name, ".") ? 0 : AT_EMPTY_PATH)) ||
 			    !S_ISDIR(sb.st_mode))
 				err = -ESTALE;
 			else {
