@@ -29,16 +29,25 @@ int sdt_buf_addf(struct sdt_buf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	if (sdt_grow((void **)&b->buf, &b->cap, b->len + (size_t)n + 1, 1))
+	/* one pass when the text fits the room left (usually), a second after growing */
+	if (b->cap - b->len < 128 && sdt_grow((void **)&b->buf, &b->cap, b->len + 128, 1))
 		return -ENOMEM;
 	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		b->buf[b->len] = '\0';
+		return -EINVAL;
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		if (sdt_grow((void **)&b->buf, &b->cap, b->len + (size_t)n + 1, 1)) {
+			b->buf[b->len] = '\0';
+			return -ENOMEM;
+		}
+		va_start(ap, fmt);
+		vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 	return 0;
 }

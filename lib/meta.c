@@ -13,16 +13,25 @@ static int add_escaped(struct sdt_buf *b, const char *s)
 		return sdt_buf_add(b, "-", 1);
 	if (!strcmp(s, "-"))
 		return sdt_buf_addstr(b, "%2D");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		int err;
+	while (*s) {
+		static const char hex[] = "0123456789ABCDEF";
+		size_t run = 0;
+		unsigned char c;
 
-		if (c <= ' ' || c == '%' || c >= 0x7f)
-			err = sdt_buf_addf(b, "%%%02X", c);
-		else
-			err = sdt_buf_add(b, (const char *)&c, 1);
-		if (err)
+		/* the plain run up to the next byte to escape, in one piece */
+		while ((c = (unsigned char)s[run]) && c > ' ' && c != '%' && c < 0x7f)
+			run++;
+		if (run && sdt_buf_add(b, s, run))
 			return -ENOMEM;
+		s += run;
+		if (*s) {
+			char esc[3] = {'%', hex[(unsigned char)*s >> 4],
+				       hex[(unsigned char)*s & 15]};
+
+			if (sdt_buf_add(b, esc, 3))
+				return -ENOMEM;
+			s++;
+		}
 	}
 	return 0;
 }

@@ -60,37 +60,63 @@ static int render_site(const struct sdt_site *s, const char *path, struct sdt_bu
 	return sdt_buf_add(out, "\n", 1);
 }
 
+static int cmp_site(const void *pa, const void *pb, void *ctx)
+{
+	const struct sdt_site *sites = ctx, *a = &sites[*(const size_t *)pa],
+			      *b = &sites[*(const size_t *)pb];
+	int c = strcmp(a->provider, b->provider);
+
+	if (!c)
+		c = strcmp(a->name, b->name);
+	if (!c)
+		c = *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+	return c;
+}
+
+static bool same_event(const struct sdt_site *a, const struct sdt_site *b)
+{
+	return !strcmp(a->provider, b->provider) && !strcmp(a->name, b->name);
+}
+
+/*
+ * perf's order: the events in the order of their first site, each with all its sites in note
+ * order. Grouped by sorting (libjvm.so has 531 sites), not by comparing every pair.
+ */
 int sdt_probes_render(const struct sdt_file *f, const char *path, struct sdt_buf *out)
 {
-	bool *done;
-	size_t i, j;
+	size_t *idx, *pos, i, k;
 	int err = 0;
 
 	if (!sdt_probes_path_ok(path))
 		return sdt_err(-EINVAL, "'%s': the path has characters uprobe_events cannot take",
 			       path);
-	done = calloc(f->nsites ? f->nsites : 1, sizeof(*done));
-	if (!done)
+	idx = calloc(f->nsites ? f->nsites : 1, sizeof(*idx));
+	pos = calloc(f->nsites ? f->nsites : 1, sizeof(*pos));
+	if (!idx || !pos) {
+		free(idx);
+		free(pos);
 		return -ENOMEM;
+	}
+	for (i = 0; i < f->nsites; i++)
+		idx[i] = i;
+	qsort_r(idx, f->nsites, sizeof(*idx), cmp_site, f->sites);
+	for (k = 0; k < f->nsites; k++)
+		pos[idx[k]] = k;
 	for (i = 0; i < f->nsites && !err; i++) {
 		const struct sdt_site *s = &f->sites[i];
 
-		if (done[i])
-			continue;
+		k = pos[i];
+		if (k > 0 && same_event(&f->sites[idx[k - 1]], s))
+			continue; /* not the event's first site: written with it */
 		if (sdt_buf_addf(out, "%%sdt_%s:%s=%s\n", s->provider, s->name, s->name)) {
 			err = -ENOMEM;
 			break;
 		}
-		for (j = i; j < f->nsites && !err; j++) {
-			const struct sdt_site *t = &f->sites[j];
-
-			if (done[j] || strcmp(t->provider, s->provider) || strcmp(t->name, s->name))
-				continue;
-			done[j] = true;
-			err = render_site(t, path, out);
-		}
+		for (; k < f->nsites && !err && same_event(&f->sites[idx[k]], s); k++)
+			err = render_site(&f->sites[idx[k]], path, out);
 	}
-	free(done);
+	free(idx);
+	free(pos);
 	return err;
 }
 
