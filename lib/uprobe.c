@@ -1047,7 +1047,11 @@ int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
 		 * A kernel that refuses the shared form (immediates came in 5.7): once more with
 		 * an event of its own for each event. If that fails too, its error is the one.
 		 */
-		sdt_uprobe_set__remove(s);
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+		if (sdt_uprobe_set__remove(s))
+			return sdt_err(err, "%s", msg); /* still registered: its removal text stays */
 		s->share = false;
 		err = rebuild(s);
 		if (err)
