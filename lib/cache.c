@@ -100,34 +100,40 @@ bool sdt_valid_build_id(const char *s)
 	return true;
 }
 
-/* Component by component, O_NOFOLLOW each: for kernels without openat2. */
-static int openat_slow(int rootfd, const char *rel, int flags, bool create_dirs)
+/*
+ * Cut the first component off *@p (in place; *@p moves past it, NULL after the last): 0, or
+ * -EINVAL for an empty, "." or ".." component, which a cache path never has.
+ */
+static int cut_component(char **p, char **comp)
 {
-	char *copy = sdt_strdup(rel), *p, *next;
+	char *next = strchr(*p, '/');
+
+	if (next)
+		*next++ = '\0';
+	*comp = *p;
+	*p = next;
+	return !**comp || !strcmp(*comp, ".") || !strcmp(*comp, "..") ? -EINVAL : 0;
+}
+
+/* Component by component, O_NOFOLLOW each: for kernels without openat2. */
+static int openat_slow(int rootfd, const char *rel, int flags)
+{
+	char *copy = sdt_strdup(rel), *p, *comp;
 	int fd, err = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	fd = dup(rootfd);
-	for (p = copy; fd >= 0 && p && *p; p = next) {
+	for (p = copy; fd >= 0 && p && *p;) {
 		int nfd;
 
-		next = strchr(p, '/');
-		if (next)
-			*next++ = '\0';
-		if (!*p || !strcmp(p, ".") || !strcmp(p, "..")) {
-			err = -EINVAL;
+		err = cut_component(&p, &comp);
+		if (err)
 			break;
-		}
-		if (next || create_dirs) {
-			if (create_dirs && mkdirat(fd, p, 0777) < 0 && errno != EEXIST) {
-				err = -errno;
-				break;
-			}
-			nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		} else {
-			nfd = openat(fd, p, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
-		}
+		if (p)
+			nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		else
+			nfd = openat(fd, comp, flags | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (nfd < 0) {
 			err = -errno;
 			break;
@@ -159,16 +165,7 @@ int sdt_cache_openat(const struct sdt_cache *c, const char *rel, int flags)
 		return (int)fd;
 	if (errno != ENOSYS && errno != EPERM)
 		return -errno;
-	return openat_slow(c->rootfd, rel, flags, false);
-}
-
-int sdt_cache_mkdirs(const struct sdt_cache *c, const char *rel)
-{
-	int fd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0 || fd != -ENOENT)
-		return fd;
-	return openat_slow(c->rootfd, rel, O_RDONLY | O_DIRECTORY, true);
+	return openat_slow(c->rootfd, rel, flags);
 }
 
 /* ---- what an entry write must make durable ------------------------------------------------ */
@@ -228,7 +225,7 @@ void sdt_sync_set_drop(struct sdt_sync_set *s)
  */
 static int mkdirs_synced(const struct sdt_cache *c, const char *rel, struct sdt_sync_set *s)
 {
-	char *copy, *p, *next, *slash;
+	char *copy, *p, *comp, *slash;
 	int fd, nfd, err = 0;
 
 	fd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
@@ -254,22 +251,18 @@ static int mkdirs_synced(const struct sdt_cache *c, const char *rel, struct sdt_
 	} else {
 		err = fd;
 	}
-	for (; !err && p && *p; p = next) {
+	while (!err && p && *p) {
 		bool made;
 
-		next = strchr(p, '/');
-		if (next)
-			*next++ = '\0';
-		if (!*p || !strcmp(p, ".") || !strcmp(p, "..")) {
-			err = -EINVAL;
+		err = cut_component(&p, &comp);
+		if (err)
 			break;
-		}
-		made = !mkdirat(fd, p, 0777);
+		made = !mkdirat(fd, comp, 0777);
 		if (!made && errno != EEXIST) {
 			err = -errno;
 			break;
 		}
-		nfd = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0) {
 			err = -errno;
 			break;

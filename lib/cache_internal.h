@@ -77,8 +77,6 @@ bool sdt_valid_build_id(const char *s);
  * way (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, else component by component). -errno.
  */
 int sdt_cache_openat(const struct sdt_cache *c, const char *rel, int flags);
-/* mkdir -p @rel beneath the root, refusing symlinks; returns an O_DIRECTORY fd or -errno. */
-int sdt_cache_mkdirs(const struct sdt_cache *c, const char *rel);
 
 /* "usr/bin/python3.11/<bid>": the entry directory of @path (absolute) and @bid. NULL: ENOMEM. */
 char *sdt_cache_entry_rel(const char *path, const char *bid);
