@@ -628,6 +628,11 @@ void sdt_trace_writer__free(struct sdt_trace_writer *w)
 
 struct sdt_trace_kind {
 	struct sdt_trace_event_desc d;
+	/*
+	 * Per argument: the argument that counts its string's bytes, or -1. HotSpot passes names
+	 * as a pointer to bytes that are not NUL-terminated and a length: NAME and NAME_len.
+	 */
+	int8_t count_of[SDT_MAX_ARGS];
 	uint32_t skip, fixed_end;
 	uint64_t samples;
 	uint32_t path_hash; /* of d.path, for the bias cache */
@@ -953,6 +958,31 @@ static uint32_t fnv1a(const char *s)
 	return h;
 }
 
+/* count_of[]: a string argument NAME whose event also has an integer argument NAME_len. */
+static void find_counts(struct sdt_trace_kind *k)
+{
+	size_t i, j, n;
+
+	for (i = 0; i < SDT_MAX_ARGS; i++)
+		k->count_of[i] = -1;
+	for (i = 0; i < k->d.nargs && i < SDT_MAX_ARGS; i++) {
+		const struct sdt_trace_arg *a = &k->d.args[i];
+
+		if (!a->is_string || !a->name)
+			continue;
+		n = strlen(a->name);
+		for (j = 0; j < k->d.nargs; j++) {
+			const struct sdt_trace_arg *b = &k->d.args[j];
+
+			if (b->name && !b->is_string && !b->is_float &&
+			    !strncmp(b->name, a->name, n) && !strcmp(b->name + n, "_len")) {
+				k->count_of[i] = (int8_t)j;
+				break;
+			}
+		}
+	}
+}
+
 static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	struct sdt_trace_kind *k;
@@ -1004,6 +1034,7 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		return sdt_err(-ENOMEM, "out of memory");
 	}
 	desc_layout(&k->d, &k->skip, &k->fixed_end);
+	find_counts(k);
 	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
 	r->by_index[k->d.index] = k;
 	r->kinds[r->nkinds++] = k;
@@ -1596,5 +1627,18 @@ int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i, struct sdt_
 		return -ERANGE;
 	sdt_decode_arg(&ev->k->d, i, ev->raw, ev->raw_size, ev->r->swap, ev->have_bias, ev->bias,
 		       out);
+	if (out->kind == SDT_VALUE_STRING && i < SDT_MAX_ARGS && ev->k->count_of[i] >= 0) {
+		struct sdt_trace_value n;
+
+		/* a counted string: the kernel read on to the next NUL; keep the counted bytes */
+		sdt_decode_arg(&ev->k->d, (size_t)ev->k->count_of[i], ev->raw, ev->raw_size,
+			       ev->r->swap, ev->have_bias, ev->bias, &n);
+		if ((n.kind == SDT_VALUE_UINT || (n.kind == SDT_VALUE_INT && n.i >= 0)) &&
+		    n.u < out->len) {
+			/* the reader's own buffer (parse_sample() rebuilt the record there) */
+			((char *)out->str)[n.u] = '\0';
+			out->len = (size_t)n.u;
+		}
+	}
 	return 0;
 }

@@ -537,6 +537,97 @@ static void test_sample_size(void **state)
 	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
 }
 
+/*
+ * A counted string (HotSpot's pointer + length): a string argument NAME and an integer NAME_len;
+ * the kernel read on to a NUL, the reader keeps NAME_len bytes (never more than it read).
+ */
+static void test_counted_string(void **state)
+{
+	static struct sdt_trace_field f[] = {
+	    {.name = (char *)"__probe_ip", .offset = 8, .size = 8},
+	    {.name = (char *)"name", .offset = 16, .size = 4, .is_data_loc = true},
+	    {.name = (char *)"name_len", .offset = 20, .size = 4, .is_signed = true},
+	};
+	static struct sdt_trace_arg a[] = {
+	    {.name = (char *)"name",
+	     .spec = (char *)"8@%rdi",
+	     .size = 8,
+	     .is_string = true,
+	     .named = true,
+	     .field = 1},
+	    {.name = (char *)"name_len",
+	     .spec = (char *)"-4@%esi",
+	     .size = 4,
+	     .is_signed = true,
+	     .named = true,
+	     .field = 2},
+	};
+	static uint64_t sites[] = {0x1000};
+	struct sdt_trace_event_desc d = {.index = 3,
+					 .provider = (char *)"hotspot",
+					 .name = (char *)"class__loaded",
+					 .path = (char *)"/l.so",
+					 .site_addrs = sites,
+					 .nsites = 1,
+					 .fields = f,
+					 .nfields = 3,
+					 .ip_field = 0,
+					 .args = a,
+					 .nargs = 2};
+	static const struct {
+		const char *bytes; /* what the kernel read, up to a NUL */
+		int32_t len;
+		const char *want;
+	} cases[] = {
+	    {"java/lang/ObjectJUNK", 16, "java/lang/Object"},
+	    {"short", 40, "short"}, /* a length past what was read: all that was read */
+	    {"abc", -1, "abc"},	    /* a negative length: ignored */
+	    {"abc", 0, ""},
+	};
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_value v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sdt_trace_writer__open(path_of("counted.data"), &meta, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t raw[64] = {0};
+		uint64_t ip = 0x1000;
+		uint32_t n = (uint32_t)strlen(cases[i].bytes) + 1, loc = n << 16 | 24;
+		struct sdt_trace_sample smp = {.time_ns = 1000 + i,
+					       .pid = 9,
+					       .tid = 9,
+					       .event = 3,
+					       .raw = raw,
+					       .raw_size = 24 + n};
+
+		memcpy(raw + 8, &ip, 8);
+		memcpy(raw + 16, &loc, 4);
+		memcpy(raw + 20, &cases[i].len, 4);
+		memcpy(raw + 24, cases[i].bytes, n);
+		assert_int_equal(sdt_trace_writer__sample(w, &smp), 0);
+	}
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	assert_int_equal(sdt_trace_reader__open(path_of("counted.data"), NULL, &r), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+		assert_int_equal(v.kind, SDT_VALUE_STRING);
+		assert_string_equal(v.str, cases[i].want);
+		assert_int_equal(v.len, strlen(cases[i].want));
+		/* asking twice gives the same */
+		assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+		assert_string_equal(v.str, cases[i].want);
+		assert_int_equal(sdt_trace_event__arg(ev, 1, &v), 0);
+		assert_int_equal(v.i, cases[i].len);
+	}
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	sdt_trace_reader__free(r);
+}
+
 /* An existing recording is kept as FILE.old, as perf keeps perf.data.old. */
 static void test_old(void **state)
 {
@@ -658,6 +749,7 @@ int main(void)
 	    cmocka_unit_test(test_hostile),
 	    cmocka_unit_test(test_writer_refuses),
 	    cmocka_unit_test(test_sample_size),
+	    cmocka_unit_test(test_counted_string),
 	    cmocka_unit_test(test_old),
 	    cmocka_unit_test(test_open_errors),
 	    cmocka_unit_test(test_other_byte_order),
