@@ -10,8 +10,8 @@
 #include "internal.h"
 
 /* Caps on counts read from a file: a hostile header must not make us allocate gigabytes. */
-#define MAX_PHDRS 65535
-#define MAX_SYMS (16u << 20)
+#define MAX_PHDRS    65535
+#define MAX_SYMS     (16u << 20)
 #define MAX_BUILD_ID 64
 
 static int elf_init(struct sdt_elf *e)
@@ -57,8 +57,8 @@ static int elf_init(struct sdt_elf *e)
 			return sdt_err(-ENOMEM, "'%s': out of memory", name);
 		for (i = 0; i < e->nphdrs; i++) {
 			if (!gelf_getphdr(e->elf, (int)i, &e->phdrs[i]))
-				return sdt_err(-EINVAL, "'%s': corrupt program header %zu: %s", name,
-					       i, elf_errmsg(-1));
+				return sdt_err(-EINVAL, "'%s': corrupt program header %zu: %s",
+					       name, i, elf_errmsg(-1));
 		}
 	}
 	return 0;
@@ -190,7 +190,8 @@ int sdt_elf_vaddr_to_offset(struct sdt_elf *e, uint64_t vaddr, uint64_t *off, ui
 	if (e->nphdrs)
 		return -ENOENT;
 	while ((scn = elf_nextscn(e->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS)
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type == SHT_NOBITS)
 			continue;
 		if (vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size) {
 			*off = vaddr - sh.sh_addr + sh.sh_offset;
@@ -262,9 +263,9 @@ int sdt_elf_build_id(struct sdt_elf *e, char **hex)
 
 		if (ph->p_type != PT_NOTE)
 			continue;
-		ret = build_id_in(elf_getdata_rawchunk(e->elf, (int64_t)ph->p_offset, ph->p_filesz,
-						       ELF_T_NHDR),
-				  hex);
+		ret = build_id_in(
+		    elf_getdata_rawchunk(e->elf, (int64_t)ph->p_offset, ph->p_filesz, ELF_T_NHDR),
+		    hex);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
@@ -313,10 +314,12 @@ int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, 
 			 int *status)
 {
 	struct sym_want *want = NULL, key, *w;
-	Elf_Data *data;
-	Elf_Scn *scn;
+	Elf_Data *data, *strd;
+	Elf_Scn *scn, *strscn;
 	GElf_Shdr sh;
-	size_t i, count;
+	size_t i, count, strsz = 0;
+	const char *strtab = NULL;
+	uint8_t first[32] = {0}; /* the first bytes of the wanted names, a bit each */
 	bool *found = NULL;
 
 	for (i = 0; i < n; i++)
@@ -339,8 +342,19 @@ int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, 
 	for (i = 0; i < n; i++) {
 		want[i].name = names[i];
 		want[i].slot = i;
+		first[(unsigned char)names[i][0] >> 3] |= (uint8_t)(1u << (names[i][0] & 7));
 	}
 	qsort(want, n, sizeof(*want), want_cmp);
+	/*
+	 * The string table read once and indexed directly (elf_strptr() checks the section on every
+	 * call: a third of a scan of postgres); used only when it ends with a NUL.
+	 */
+	strscn = elf_getscn(e->elf, sh.sh_link);
+	strd = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (strd && strd->d_buf && strd->d_size && !((const char *)strd->d_buf)[strd->d_size - 1]) {
+		strtab = strd->d_buf;
+		strsz = strd->d_size;
+	}
 
 	count = sh.sh_size / sh.sh_entsize;
 	if (count > MAX_SYMS)
@@ -353,8 +367,12 @@ int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, 
 			break;
 		if (sym.st_shndx == SHN_UNDEF || !sym.st_name)
 			continue;
-		name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
-		if (!name || !*name)
+		if (strtab)
+			name = sym.st_name < strsz ? strtab + sym.st_name : NULL;
+		else
+			name = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		if (!name || !*name ||
+		    !(first[(unsigned char)name[0] >> 3] & (1u << (name[0] & 7))))
 			continue;
 		key.name = name;
 		w = bsearch(&key, want, n, sizeof(*want), want_cmp);
