@@ -44,10 +44,8 @@ struct ev_extra {
 
 /* One tracefs event: one session event, or several sharing it (uprobe_layout.h). */
 struct kev {
-	char *name;
-	bool shared; /* more than one member: the ev field and a1..aN slots */
-	size_t first;
-	struct sdt_uprobe_kevent pub;
+	char *name;		      /* its first event's own name */
+	struct sdt_uprobe_kevent pub; /* .event: its first event */
 };
 
 struct poked {
@@ -646,8 +644,6 @@ static int pack(struct sdt_uprobe_set *s)
 		k->name = sdt_strdup(s->extra[i].lname);
 		if (!k->name)
 			goto out;
-		k->first = i;
-		k->shared = s->layout.nmembers[s->layout.kev[i]] > 1;
 		k->pub.demux_offset = -1;
 		k->pub.event = (uint32_t)i;
 	}
@@ -658,6 +654,12 @@ out:
 	free(types);
 	free(tptr);
 	return err;
+}
+
+/* More than one event in tracefs event @ki: the ev field and the a1..aN slots. */
+static bool kev_shared(const struct sdt_uprobe_set *s, size_t ki)
+{
+	return s->layout.nmembers[ki] > 1;
 }
 
 /* The definition line of site @j of event @i. */
@@ -676,7 +678,7 @@ static int site_line(struct sdt_uprobe_set *s, size_t i, size_t j, const size_t 
 			   k->name, e->path, st->file_offset);
 	if (!err && s->use_ref_ctr && st->semaphore && st->has_semaphore_offset)
 		err = sdt_buf_addf(l, "(0x%" PRIx64 ")", st->semaphore_offset);
-	if (!k->shared) {
+	if (!kev_shared(s, ki)) {
 		for (a = 0; !err && a < e->nargs; a++)
 			if (fetch && fetch[a])
 				err = sdt_buf_addf(l, " %s=%s", e->args[a].name, fetch[a]);
@@ -1002,8 +1004,8 @@ static int describe(struct sdt_uprobe_set *s, struct kev *k)
 	free(text);
 	if (err)
 		return sdt_err_prefix(err, "'%s'", rel);
-	if (!k->shared) {
-		struct sdt_trace_event_desc *e = &s->events[k->first];
+	if (!kev_shared(s, (size_t)(k - s->kev))) {
+		struct sdt_trace_event_desc *e = &s->events[k->pub.event];
 
 		e->tp_id = k->pub.tp_id;
 		e->fields = fields;
@@ -1020,7 +1022,7 @@ static int describe(struct sdt_uprobe_set *s, struct kev *k)
 		err = sdt_err(-EPROTO, "'%s': no 2-byte field '" DEMUX_FIELD "'", rel);
 		goto out;
 	}
-	for (i = k->first; i < s->nevents && !err; i++) {
+	for (i = k->pub.event; i < s->nevents && !err; i++) {
 		if (&s->kev[s->layout.kev[i]] != k)
 			continue;
 		s->events[i].tp_id = k->pub.tp_id;
@@ -1051,7 +1053,8 @@ int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
 
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
 		if (sdt_uprobe_set__remove(s))
-			return sdt_err(err, "%s", msg); /* still registered: its removal text stays */
+			return sdt_err(err, "%s",
+				       msg); /* still registered: its removal text stays */
 		s->share = false;
 		err = rebuild(s);
 		if (err)
