@@ -25,7 +25,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 enum a64_class {

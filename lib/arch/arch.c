@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 #ifndef EM_RISCV

@@ -21,7 +21,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 enum arm_class {

@@ -23,7 +23,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 static const char *const ppc_gprs[32] = {

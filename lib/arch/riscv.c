@@ -19,7 +19,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 /* ABI name of x0..x31 (x0 is "zero", a constant, not a pt_regs slot) */

@@ -19,7 +19,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 static const char *const s390_gprs[16] = {

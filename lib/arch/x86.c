@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "arch.h"
 
 struct x86_reg {
