@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trace_file.h"
+#include "trace/trace_file.h"
 #include "cli.h"
 #include "record-setup.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "trace_event.h"
+#include "trace/trace_event.h"
 #include "cli.h"
 #include "json.h"
 #include "record-setup.h"

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trace_file.h"
+#include "trace/trace_file.h"
 #include "cli.h"
 #include "event-print.h"
 #include "json.h"

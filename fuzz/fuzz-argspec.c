@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/arch.h"
-#include "argspec.h"
+#include "scan/arch/arch.h"
+#include "scan/argspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dfile.h"
+#include "scan/dfile.h"
 #include "sdtrace/sdtrace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "index.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "meta.h"
+#include "cache/meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

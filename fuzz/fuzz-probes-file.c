@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
-#include "probes_file.h"
+#include "util/internal.h"
+#include "cache/probes_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "file.h"
-#include "index.h"
+#include "cache/cache_internal.h"
+#include "scan/file.h"
+#include "cache/index.h"
 
 int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
 		      bool *is_elf, bool *has_sdt)

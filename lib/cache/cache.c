@@ -14,12 +14,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "file.h"
-#include "index.h"
-#include "lockfile.h"
-#include "meta.h"
-#include "probes_file.h"
+#include "cache/cache_internal.h"
+#include "scan/file.h"
+#include "cache/index.h"
+#include "util/lockfile.h"
+#include "cache/meta.h"
+#include "cache/probes_file.h"
 
 int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct sdt_cache **out)
 {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "sdtrace/cache.h"
 
 /*

@@ -18,9 +18,9 @@
 #include <elfutils/debuginfod.h>
 #endif
 
-#include "cache_internal.h"
-#include "index.h"
-#include "internal.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
+#include "util/internal.h"
 #include "sdtrace/debuginfod.h"
 
 /* Longest build-id we accept (perf: 20 bytes; the GNU note allows more). */

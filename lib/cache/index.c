@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "index.h"
-#include "lockfile.h"
-#include "probes_file.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
+#include "util/lockfile.h"
+#include "cache/probes_file.h"
 
 struct sdt_index {
 	int fd;

@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "index.h"
-#include "lockfile.h"
-#include "meta.h"
-#include "probes_file.h"
-#include "sdt_elf.h"
-#include "userprobe.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
+#include "util/lockfile.h"
+#include "cache/meta.h"
+#include "cache/probes_file.h"
+#include "scan/sdt_elf.h"
+#include "cache/userprobe.h"
 
 int sdt_cache_file_build_id(const char *path, char **bid)
 {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "file.h"
-#include "meta.h"
+#include "scan/file.h"
+#include "cache/meta.h"
 
 static int add_escaped(struct sdt_buf *b, const char *s)
 {

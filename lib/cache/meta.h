@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 #define SDT_META_NAME	 "sdtrace.meta"
 #define SDT_META_MAGIC	 "sdtrace-meta"

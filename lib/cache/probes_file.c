@@ -3,8 +3,8 @@
  * probes_file.h. */
 #include <string.h>
 
-#include "file.h"
-#include "probes_file.h"
+#include "scan/file.h"
+#include "cache/probes_file.h"
 
 bool sdt_probes_path_ok(const char *path)
 {

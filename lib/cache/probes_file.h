@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 struct sdt_probes_entry {
 	char kind;	/* '%' (SDT) or '#' (user probe) */

@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "file.h"
-#include "index.h"
+#include "cache/cache_internal.h"
+#include "scan/file.h"
+#include "cache/index.h"
 
 struct cand {
 	char *path;

@@ -20,13 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "file.h"
-#include "index.h"
-#include "lockfile.h"
-#include "probes_file.h"
-#include "sdt_elf.h"
-#include "userprobe.h"
+#include "cache/cache_internal.h"
+#include "scan/file.h"
+#include "cache/index.h"
+#include "util/lockfile.h"
+#include "cache/probes_file.h"
+#include "scan/sdt_elf.h"
+#include "cache/userprobe.h"
 
 #define PROBES_LOCK ".sdtrace-probes.lock"
 /* symbols with one name we keep apart when reporting an ambiguity */

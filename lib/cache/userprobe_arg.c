@@ -17,8 +17,8 @@
 #include <elf.h>
 #include <string.h>
 
-#include "internal.h"
-#include "userprobe.h"
+#include "util/internal.h"
+#include "cache/userprobe.h"
 
 static const char *const regs_x86_64[] = {
     "ax", "bx", "cx", "dx", "si",  "di",  "bp",	 "sp",	"ip",  "flags", "orig_ax",

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "userprobe.h"
+#include "util/internal.h"
+#include "cache/userprobe.h"
 
 #ifdef SDT_HAVE_CAPSTONE
 #include <capstone/capstone.h>

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
-#include "file.h"
-#include "index.h"
-#include "userprobe.h"
+#include "cache/cache_internal.h"
+#include "scan/file.h"
+#include "cache/index.h"
+#include "cache/userprobe.h"
 
 bool sdt_userprobe_spec(const struct sdt_spec *spec)
 {

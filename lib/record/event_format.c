@@ -3,8 +3,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "event_format.h"
-#include "internal.h"
+#include "record/event_format.h"
+#include "util/internal.h"
 
 /* A raw record is at most one perf record: 64 KiB. */
 #define MAX_RECORD 65536u

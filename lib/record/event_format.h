@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "trace_event.h"
+#include "trace/trace_event.h"
 
 /* At most this many fields per event (uprobes take at most 128 args). */
 #define SDT_FORMAT_MAX_FIELDS 256

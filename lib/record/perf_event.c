@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "perf_event.h"
+#include "util/internal.h"
+#include "record/perf_event.h"
 
 int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 {

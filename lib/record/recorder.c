@@ -21,15 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "internal.h"
-#include "perf_event.h"
-#include "recorder.h"
-#include "ring.h"
-#include "trace_event.h"
-#include "tracefs.h"
-#include "types.h"
-#include "uprobe.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "record/perf_event.h"
+#include "record/recorder.h"
+#include "record/ring.h"
+#include "trace/trace_event.h"
+#include "record/tracefs.h"
+#include "scan/types.h"
+#include "record/uprobe.h"
 
 /* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
 #define PID_TAG (1ull << 32)

@@ -6,9 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "ring.h"
-#include "trace_event.h"
+#include "util/internal.h"
+#include "record/ring.h"
+#include "trace/trace_event.h"
 
 #define SCRATCH_SIZE 65536 /* perf_event_header.size is a u16 */
 

@@ -8,8 +8,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "tracefs.h"
+#include "util/internal.h"
+#include "record/tracefs.h"
 
 /* The kernel's WRITE_BUFSIZE for dynamic event commands: one write holds at most this much. */
 #define UPROBE_WRITE_MAX 4000

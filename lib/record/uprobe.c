@@ -10,12 +10,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "event_format.h"
-#include "file.h"
-#include "internal.h"
-#include "tracefs.h"
-#include "uprobe.h"
-#include "uprobe_layout.h"
+#include "record/event_format.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
+#include "record/uprobe_layout.h"
 
 #define MAX_EVENTS   65536
 #define GROUP_PREFIX "sdtrace_"

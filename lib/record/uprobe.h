@@ -59,7 +59,7 @@
 #include <sys/types.h>
 
 #include "sdtrace/types.h"
-#include "trace_event.h"
+#include "trace/trace_event.h"
 
 struct sdt_file;
 struct sdt_uprobe_set;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "uprobe_layout.h"
+#include "util/internal.h"
+#include "record/uprobe_layout.h"
 
 #define MAX_OPEN 256 /* trace events still tried for each new event (the most recent ones) */
 

@@ -26,9 +26,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/arch.h"
-#include "argspec.h"
-#include "internal.h"
+#include "scan/arch/arch.h"
+#include "scan/argspec.h"
+#include "util/internal.h"
 
 const char *sdt_fetch_type(unsigned int size, bool is_signed, bool is_float)
 {

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dfile.h"
-#include "internal.h"
-#include "types.h"
+#include "scan/dfile.h"
+#include "util/internal.h"
+#include "scan/types.h"
 
 #ifndef SDTRACE_PROVIDERS_DIR
 #define SDTRACE_PROVIDERS_DIR "/usr/local/share/sdtrace/providers"

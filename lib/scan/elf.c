@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt_elf.h"
-#include "internal.h"
+#include "scan/sdt_elf.h"
+#include "util/internal.h"
 
 /* Caps on counts read from a file: a hostile header must not make us allocate gigabytes. */
 #define MAX_PHDRS    65535

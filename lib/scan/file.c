@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/arch.h"
-#include "sdt_elf.h"
-#include "file.h"
-#include "internal.h"
+#include "scan/arch/arch.h"
+#include "scan/sdt_elf.h"
+#include "scan/file.h"
+#include "util/internal.h"
 
 /* Bound on diagnostics kept per file: a file with a million bad notes gets a summary line. */
 #define MAX_DIAGS 1000

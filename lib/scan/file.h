@@ -3,7 +3,7 @@
 #ifndef SDT_FILE_H
 #define SDT_FILE_H
 
-#include "argspec.h"
+#include "scan/argspec.h"
 #include "sdtrace/scan.h"
 
 struct sdt_site {

@@ -30,10 +30,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/arch.h"
-#include "sdt_elf.h"
-#include "file.h"
-#include "internal.h"
+#include "scan/arch/arch.h"
+#include "scan/sdt_elf.h"
+#include "scan/file.h"
+#include "util/internal.h"
 
 #define NT_STAPSDT 3
 /* Bound on sites per file and on the argument string (hostile files). */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "sdtrace/proc.h"
 
 void sdt_proc__files_free(struct sdt_proc_file *files, size_t n)

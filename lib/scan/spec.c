@@ -6,7 +6,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "sdtrace/spec.h"
 
 struct sdt_spec {

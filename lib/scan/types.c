@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "file.h"
-#include "internal.h"
-#include "types.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "scan/types.h"
 
 bool sdt_type__valid_name(const char *name)
 {

@@ -14,7 +14,7 @@
 #ifndef SDT_TYPES_H
 #define SDT_TYPES_H
 
-#include "argspec.h"
+#include "scan/argspec.h"
 #include "sdtrace/types.h"
 
 /* Which argument of which probe, for messages. */

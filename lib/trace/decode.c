@@ -13,8 +13,8 @@
  */
 #include <string.h>
 
-#include "decode.h"
-#include "internal.h"
+#include "trace/decode.h"
+#include "util/internal.h"
 
 /* Loads are page-aligned: the bias of a mapping is a multiple of the smallest page size. */
 #define LOAD_ALIGN 4096u

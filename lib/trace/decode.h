@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "sdtrace/trace.h"
-#include "trace_event.h"
+#include "trace/trace_event.h"
 
 /* Read an unsigned integer of @size (1, 2, 4, 8) bytes at @p; @swap: other byte order. */
 uint64_t sdt_decode_uint(const void *p, size_t size, bool swap);

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
-#include "latency.h"
+#include "util/internal.h"
+#include "trace/latency.h"
 
 #define SUB_COUNT    (1u << SDT_LATENCY_SUB_BITS)	/* values counted exactly: 0..127 */
 #define HALF_COUNT   (1u << (SDT_LATENCY_SUB_BITS - 1)) /* buckets per power of two above */

@@ -22,11 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "argspec.h"
-#include "decode.h"
-#include "internal.h"
+#include "scan/argspec.h"
+#include "trace/decode.h"
+#include "util/internal.h"
 #include "sdtrace/trace.h"
-#include "trace_file.h"
+#include "trace/trace_file.h"
 
 enum rec_type {
 	REC_META = 1,

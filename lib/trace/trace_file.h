@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace_event.h"
+#include "trace/trace_event.h"
 
 #define SDT_TRACE_MAGIC	      "\x89SDTRACE"
 #define SDT_TRACE_VERSION     1

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 int sdt_buf_add(struct sdt_buf *b, const char *s, size_t n)
 {

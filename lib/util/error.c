@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 static __thread char errmsg[1024];
 

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "lockfile.h"
+#include "util/internal.h"
+#include "util/lockfile.h"
 
 int sdt_lock_take(int dirfd, const char *name)
 {

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "sdtrace/sdtrace.h"
-#include "trace_file.h"
+#include "trace/trace_file.h"
 
 #define TIME0	 5000000000000ull
 #define MAX_ARGS 4

@@ -23,7 +23,7 @@
 
 #include "sdtrace/record.h"
 #include "sdtrace/sdtrace.h"
-#include "trace_event.h"
+#include "trace/trace_event.h"
 
 #define MAX_EVENTS 4096
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "sdtrace/sdtrace.h"
-#include "trace_file.h"
+#include "trace/trace_file.h"
 
 #define MAX_FIELDS 16
 #define TIME0	   1000000000000ull

@@ -29,8 +29,8 @@
 
 #include <cmocka.h>
 
-#include "arch/arch.h"
-#include "argspec.h"
+#include "scan/arch/arch.h"
+#include "scan/argspec.h"
 
 #define SYM_VALUE 0x4010ULL
 #define TEXT_BIAS 0x1000ULL

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 static void addf_short_and_long(void **state)
 {

@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "cache_internal.h"
-#include "index.h"
-#include "meta.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
+#include "cache/meta.h"
 
 static char tmp[256], root[300], self[PATH_MAX];
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "decode.h"
+#include "trace/decode.h"
 
 /* A desc with __probe_ip at 8 and one argument field at 16 (size @fsize, sign @fsigned). */
 struct one {

@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "dfile.h"
-#include "internal.h"
+#include "scan/dfile.h"
+#include "util/internal.h"
 #include "sdtrace/sdtrace.h"
 
 #define SHIPPED_DIR FIXTURES_DIR "/../../share/providers"

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "cache_internal.h"
-#include "index.h"
+#include "cache/cache_internal.h"
+#include "cache/index.h"
 
 static char root[256];
 

@@ -18,10 +18,10 @@
 #include <cmocka.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "internal.h"
-#include "tracefs.h"
-#include "uprobe.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
 
 static const char *skip_reason;
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "file.h"
-#include "meta.h"
+#include "scan/file.h"
+#include "cache/meta.h"
 
 static void roundtrip(const char *path, const char *escaped)
 {

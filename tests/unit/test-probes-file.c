@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "file.h"
-#include "probes_file.h"
+#include "scan/file.h"
+#include "cache/probes_file.h"
 
 static struct sdt_arg mkarg(const char *spec, unsigned size, bool sign, bool flt, const char *fetch,
 			    const char *unavail)

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
-#include "ring.h"
-#include "trace_event.h"
+#include "record/ring.h"
+#include "trace/trace_event.h"
 
 #define PAGE 4096
 #define DATA 4096

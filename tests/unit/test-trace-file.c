@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "sdtrace/sdtrace.h"
-#include "trace_file.h"
+#include "trace/trace_file.h"
 
 static char dir[64];
 

@@ -16,10 +16,10 @@
 #include <cmocka.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "internal.h"
-#include "trace_file.h"
-#include "uprobe.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "trace/trace_file.h"
+#include "record/uprobe.h"
 
 struct arg_init {
 	const char *spec;

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arch/arch.h"
-#include "argspec.h"
-#include "types.h"
+#include "scan/arch/arch.h"
+#include "scan/argspec.h"
+#include "scan/types.h"
 #include "sdtrace/sdtrace.h"
 
 struct ctype_case {

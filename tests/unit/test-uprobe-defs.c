@@ -14,9 +14,9 @@
 #include <cmocka.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "internal.h"
-#include "uprobe.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "record/uprobe.h"
 
 #define LONG40 "a123456789b123456789c123456789d123456789"
 

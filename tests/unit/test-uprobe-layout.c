@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "file.h"
-#include "internal.h"
-#include "uprobe.h"
-#include "uprobe_layout.h"
+#include "scan/file.h"
+#include "util/internal.h"
+#include "record/uprobe.h"
+#include "record/uprobe_layout.h"
 
 static void share_types(void **state)
 {

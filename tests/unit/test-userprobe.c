@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sdt_elf.h"
-#include "userprobe.h"
+#include "scan/sdt_elf.h"
+#include "cache/userprobe.h"
 #include "sdtrace/sdtrace.h"
 
 __attribute__((noinline, used)) long userprobe_target(long a, long b);

@@ -25,8 +25,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 enum a64_class {
 	A64_NONE,

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

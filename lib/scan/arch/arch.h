@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "argspec.h"
+#include "scan/argspec.h"
 
 struct sdt_arch {
 	const char *name;     /* "x86_64", "i386", "aarch64", "arm", "ppc64", "s390x", "riscv64" */

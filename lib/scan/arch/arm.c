@@ -21,8 +21,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 enum arm_class {
 	ARM_NONE,

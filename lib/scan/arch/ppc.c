@@ -23,8 +23,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 static const char *const ppc_gprs[32] = {
     "gpr0",  "gpr1",  "gpr2",  "gpr3",	"gpr4",	 "gpr5",  "gpr6",  "gpr7",

@@ -19,8 +19,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 /* ABI name of x0..x31 (x0 is "zero", a constant, not a pt_regs slot) */
 static const char *const rv_abi[32] = {

@@ -19,8 +19,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 static const char *const s390_gprs[16] = {
     "r0", "r1", "r2",  "r3",  "r4",  "r5",  "r6",  "r7",

@@ -18,8 +18,8 @@
  */
 #include <string.h>
 
-#include "internal.h"
-#include "arch.h"
+#include "util/internal.h"
+#include "scan/arch/arch.h"
 
 struct x86_reg {
 	const char *name;
