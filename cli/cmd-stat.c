@@ -165,7 +165,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	n = collect(&sc, s.rec, rows);
-	/* many events are counted from samples (lib/recorder.c): a full ring loses some */
+	/* many events are counted from samples (lib/record/recorder.c): a full ring loses some */
 	if (sdt_recorder__lost(s.rec))
 		fprintf(stderr,
 			"sdtrace: %llu hits were not counted (the ring buffers were full): the "

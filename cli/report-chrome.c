@@ -11,7 +11,7 @@
  *	],"displayTimeUnit":"ns","otherData":{...counts...}}
  *
  * Events are taken in time order (report-sort.c: the file holds them as the per-CPU rings were
- * drained). Probe pairs (lib/latency.h decides which) are B/E slices, every other event an instant
+ * drained). Probe pairs (lib/trace/latency.h decides which) are B/E slices, every other event an instant
  *event on its thread; args carry the names the recording gives them. Timestamps are microseconds
  *from the start of the recording, fixed-point with 3 decimals (nanosecond precision, never an
  * exponent). Slices on a thread must nest (Perfetto's rule): an end without its start (the
@@ -20,7 +20,7 @@
  * ended and begun again around A's end (counted as split). Process and thread names are metadata
  * events, written when first seen and again when they change.
  *
- * This is formatting only: the pairing model is the library's (lib/latency.c), shared with
+ * This is formatting only: the pairing model is the library's (lib/trace/latency.c), shared with
  * --latency; so the writer lives in the CLI beside the other printers. It is streamed: memory
  * holds the open slices and a name per thread, never the events.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: an argument string parsed and rendered for every architecture. The first byte picks
- * the architecture (every entry of the table in lib/arch/arch.c, and some without a parser); the
+ * the architecture (every entry of the table in lib/scan/arch/arch.c, and some without a parser); the
  * rest is the note's argument text. A rendered fetcharg must never contain
  * a space or a newline (it would inject text into uprobe_events).
  */

@@ -15,7 +15,7 @@
  *	%PROVIDER:EVENT         every site of an SDT event (with its semaphore)
  * A symbol defined more than once at different addresses is an error, and so is an offset
  * outside its function. Every name and argument is checked against a strict grammar (see
- * lib/userprobe.h) before it can reach a `p:` line.
+ * lib/cache/userprobe.h) before it can reach a `p:` line.
  *
  * Example:
  *	struct sdt_user_probe p;

@@ -50,7 +50,7 @@ extern "C" {
 struct sdt_arg_type;
 struct sdt_file;
 struct sdt_recorder;
-/* Defined in lib/trace_event.h (the recorder's and the reader's shared description). */
+/* Defined in lib/trace/trace_event.h (the recorder's and the reader's shared description). */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
 

@@ -2,7 +2,7 @@
 /*
  * Argument specs: splitting a note's argument string, the SIZE@ prefix, and the render stage that
  * turns a parsed argument into a uprobe fetcharg. The operand syntax itself is per architecture
- * (lib/arch/). See argspec.h for the two stages.
+ * (lib/scan/arch/). See argspec.h for the two stages.
  *
  * Render table (x86_64 shown; register names come from the parser, already pt_regs names):
  *

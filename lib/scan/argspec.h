@@ -4,7 +4,7 @@
  *
  * A note's argument string is a space-separated list of `[-]SIZE[f]@OPERAND`: SIZE is 1, 2, 4, 8
  * (16 for long double), `-` means signed, `f` floating point, and OPERAND is written in the target
- * assembler's syntax, which differs per architecture (the tables in lib/arch/). aarch64 and arm
+ * assembler's syntax, which differs per architecture (the tables in lib/scan/arch/). aarch64 and arm
  * operands contain a space (`[x0, 8]`): a token that does not start with `SIZE@` continues the
  * previous argument.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test-only driver of the recorder (lib/recorder.c), for tests/e2e/t03*.sh.
+ * Test-only driver of the recorder (lib/record/recorder.c), for tests/e2e/t03*.sh.
  *
  *	sdtrace-test-record [OPTIONS] -e PROVIDER:NAME FILE -- CMD [ARGS...]
  *	sdtrace-test-record [OPTIONS] -e PROVIDER:NAME FILE -p PID [-p PID...]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test helper: write a synthetic recording through the data-file writer (lib/trace_file.h), with
+ * Test helper: write a synthetic recording through the data-file writer (lib/trace/trace_file.h), with
  * raw records laid out as tracefs would lay them out, so that `sdtrace report` can be tested
  * without tracefs, probes or root.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Table-driven checks of the argument parsers (lib/arch/) and the render stage (lib/argspec.c),
+ * Table-driven checks of the argument parsers (lib/scan/arch/) and the render stage (lib/scan/argspec.c),
  * shared by tests/unit/test-argspec-*.c.
  *
  * A case is one argument spec and what must come out of it: the kind, the fetcharg (or, when the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aarch64 operands (lib/arch/aarch64.c) through parse and render: every form of REFERENCE.md
+ * aarch64 operands (lib/scan/arch/aarch64.c) through parse and render: every form of REFERENCE.md
  * section 2 and usdt-anchors.md 3.1, register aliases, constants without '#', globals via
  * :lo12:, indexed, TLS, vector registers, malformed and hostile specs, and the splitting of
  * operands that hold a space ("[x0, 8]").

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * 32-bit arm operands (lib/arch/arm.c) through parse and render: every form of REFERENCE.md
+ * 32-bit arm operands (lib/scan/arch/arm.c) through parse and render: every form of REFERENCE.md
  * section 2 and usdt-anchors.md 3.1, register aliases, '#' constants, indexed with shifts,
  * register pairs (64-bit values and doubles in rN:rN+1), VFP registers, malformed and hostile
  * specs, and the splitting of operands that hold spaces.

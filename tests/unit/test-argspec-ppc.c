@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PowerPC operands (lib/arch/ppc.c) through parse and render, for ppc64 (either byte order) and
+ * PowerPC operands (lib/scan/arch/ppc.c) through parse and render, for ppc64 (either byte order) and
  * 32-bit ppc: every form of REFERENCE.md section 2 and usdt-anchors.md 3.1 (a bare number is a
  * register, `iN` a constant, `N,M` indexed), TOC-relative globals, TLS, FP/vector registers,
  * malformed and hostile specs.

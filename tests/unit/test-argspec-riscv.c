@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RISC-V operands (lib/arch/riscv.c) through parse and render, for riscv64 and riscv32: every
+ * RISC-V operands (lib/scan/arch/riscv.c) through parse and render, for riscv64 and riscv32: every
  * form of REFERENCE.md section 2 and usdt-anchors.md 3.1, ABI and numeric register names,
  * %lo() globals, TLS, FP/vector registers, malformed and hostile specs.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * s390x operands (lib/arch/s390.c) through parse and render: every form of REFERENCE.md
+ * s390x operands (lib/scan/arch/s390.c) through parse and render: every form of REFERENCE.md
  * section 2 and usdt-anchors.md 3.1 (%rN registers, bare constants, D(B) and D(X,B) memory),
  * the hardware's "register 0 reads as 0" in address slots, FP/vector registers, malformed and
  * hostile specs.

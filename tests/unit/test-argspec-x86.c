@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64 and i386 operands (lib/arch/x86.c) through parse and render: every form of
+ * x86_64 and i386 operands (lib/scan/arch/x86.c) through parse and render: every form of
  * REFERENCE.md section 2, widths and signs, constant extremes, globals, indexed, TLS, floats,
  * vector registers, malformed and hostile specs; and the splitting of a note's argument string
  * (sdt_args_parse()).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * struct sdt_buf (lib/buf.c): sdt_buf_addf() formats in one pass when the text fits the room
+ * struct sdt_buf (lib/util/buf.c): sdt_buf_addf() formats in one pass when the text fits the room
  * left and in two when it must grow; either way the buffer holds exactly the text, NUL-terminated.
  */
 #include <setjmp.h>

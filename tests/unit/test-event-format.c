@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parsing tracefs event `format` files (lib/event_format.c): real layouts and hostile text. */
+/* Parsing tracefs event `format` files (lib/record/event_format.c): real layouts and hostile text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

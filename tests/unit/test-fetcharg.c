@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The render stage alone (sdt_arg_render() and sdt_fetch_type() in lib/argspec.c): struct
+ * The render stage alone (sdt_arg_render() and sdt_fetch_type() in lib/scan/argspec.c): struct
  * sdt_arg values built by hand, no parser involved. Fetch types, constants cut to their size,
  * displacement syntax, bit fields, the @+ offset of globals, address immediates, every kind that
  * has no fetcharg, and re-rendering.

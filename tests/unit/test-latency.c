@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/latency.c: pairing rules, per-thread stacks, unmatched counts, histogram precision. */
+/* lib/trace/latency.c: pairing rules, per-thread stacks, unmatched counts, histogram precision. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sdtrace.meta (lib/meta.c): text fields escaped by runs (bytes <= ' ', '%' and >= 0x7f as
+ * sdtrace.meta (lib/cache/meta.c): text fields escaped by runs (bytes <= ' ', '%' and >= 0x7f as
  * %XX, a lone "-" as %2D) and read back byte for byte, also for a path longer than the buffer's
  * first growth.
  */

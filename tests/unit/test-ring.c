@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The perf ring reader (lib/ring.c) on a ring built in memory: samples, COMM and LOST records,
+ * The perf ring reader (lib/record/ring.c) on a ring built in memory: samples, COMM and LOST records,
  * records and headers that wrap around the end, malformed records, a handler that stops.
  */
 #include <errno.h>

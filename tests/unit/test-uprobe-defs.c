@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Building uprobe definitions (lib/uprobe.c) without a kernel: the `p:` lines, grouping of sites
+ * Building uprobe definitions (lib/record/uprobe.c) without a kernel: the `p:` lines, grouping of sites
  * with identical argument names and types, event naming, unavailable arguments keeping their
  * number, semaphores, the removal text, and the event descriptions.
  */

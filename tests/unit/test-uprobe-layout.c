@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Packing events into shared tracefs events (lib/uprobe_layout.c): which fetches may be widened
+ * Packing events into shared tracefs events (lib/record/uprobe_layout.c): which fetches may be widened
  * to u64, how arguments take slots, and what never shares (return probes with entry probes,
- * unshareable events, too many slots). Also the shared definition lines of lib/uprobe.c.
+ * unshareable events, too many slots). Also the shared definition lines of lib/record/uprobe.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

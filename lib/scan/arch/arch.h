@@ -32,7 +32,7 @@ const struct sdt_arch *sdt_arch_find(unsigned int machine, int elfclass, bool bi
 /* A name for any e_machine, for messages ("x86_64", "EM_1234"); never NULL. */
 const char *sdt_arch_name(unsigned int machine, int elfclass, bool big_endian);
 
-/* The parsers, one per file in lib/arch/. */
+/* The parsers, one per file in lib/scan/arch/. */
 int sdt_x86_64_parse_operand(const char *op, struct sdt_arg *a, const char **why);
 int sdt_i386_parse_operand(const char *op, struct sdt_arg *a, const char **why);
 int sdt_aarch64_parse_operand(const char *op, struct sdt_arg *a, const char **why);
