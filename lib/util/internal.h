@@ -50,6 +50,14 @@ void sdt_buf_free(struct sdt_buf *b);
 /* Hand the string over to the caller (NULL if nothing was added); the buffer is left empty. */
 char *sdt_buf_take(struct sdt_buf *b);
 
+/*
+ * Copy a public `_opts` struct (@opts, may be NULL) into the library's own @dst of @dst_sz bytes,
+ * zero-filling what the caller's shorter struct lacks; -EINVAL when the caller's struct is
+ * longer and sets a byte this library does not know (util/opts.c). dst->sz becomes @dst_sz.
+ */
+int sdt_opts_copy(void *dst, size_t dst_sz, const void *opts, const char *type_name);
+#define SDT_OPTS_COPY(dst, opts, type) sdt_opts_copy((dst), sizeof(*(dst)), (opts), #type)
+
 /* Event, group and provider names tracefs accepts: [A-Za-z_][A-Za-z0-9_]*, 1..max bytes. */
 bool sdt_valid_event_name(const char *s, size_t max);
 /* Kernel limit for a tracefs event or group name (MAX_EVENT_NAME_LEN). */
