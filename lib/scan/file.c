@@ -40,6 +40,14 @@ int sdt_file_diag(struct sdt_file *f, const char *fmt, ...)
 	return 0;
 }
 
+int sdt_file_add_site(struct sdt_file *f, const struct sdt_site *s)
+{
+	if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(*f->sites)))
+		return -ENOMEM;
+	f->sites[f->nsites++] = *s;
+	return 0;
+}
+
 void sdt_site_release(struct sdt_site *s)
 {
 	free(s->provider);

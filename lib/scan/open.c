@@ -10,6 +10,7 @@
 #include "scan/arch/arch.h"
 #include "scan/sdt_elf.h"
 #include "scan/file.h"
+#include "scan/note.h"
 #include "util/internal.h"
 
 static int scan(struct sdt_elf *e, const char *path, struct sdt_file **out)
