@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* ELF access for the scanner: open, segments, sections, build-id, symbols. See elf.h. */
+/* ELF access for the scanner: open, segments, sections, build-id, symbols. See sdt_elf.h. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,14 +65,22 @@ static int elf_init(struct sdt_elf *e)
 	return 0;
 }
 
+static void init_version(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+/*
+ * libelf wants elf_version() once before elf_begin(). The first open may come from several
+ * threads at once (cache add's workers): pthread_once runs it once and makes the others wait
+ * until it has returned; a plain flag was a data race (read and written unsynchronised, and
+ * elf_version() run by several threads at once).
+ */
 static void set_version(void)
 {
-	static bool done;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!done) {
-		elf_version(EV_CURRENT);
-		done = true;
-	}
+	pthread_once(&once, init_version);
 }
 
 int sdt_elf_open(const char *path, struct sdt_elf *e)

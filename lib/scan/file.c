@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* sdt_file__open(): scan one ELF file; the accessors of include/sdtrace/scan.h. */
+/*
+ * The scanned file, the model of the scan stage: struct sdt_file and struct sdt_site, their
+ * lifecycle and diagnostics, and the accessors of include/sdtrace/scan.h. Below both the note
+ * reader (note.c), which fills a file, and the opener (open.c), which makes one.
+ */
 #include <stdio.h>
 #include <string.h>
 
-#include "scan/arch/arch.h"
-#include "scan/sdt_elf.h"
 #include "scan/file.h"
 #include "util/internal.h"
 
@@ -38,6 +40,14 @@ int sdt_file_diag(struct sdt_file *f, const char *fmt, ...)
 	return 0;
 }
 
+int sdt_file_add_site(struct sdt_file *f, const struct sdt_site *s)
+{
+	if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(*f->sites)))
+		return -ENOMEM;
+	f->sites[f->nsites++] = *s;
+	return 0;
+}
+
 void sdt_site_release(struct sdt_site *s)
 {
 	free(s->provider);
@@ -62,72 +72,6 @@ void sdt_file__free(struct sdt_file *f)
 	free(f->path);
 	free(f->build_id);
 	free(f);
-}
-
-static int scan(struct sdt_elf *e, const char *path, struct sdt_file **out)
-{
-	struct sdt_file *f;
-	int err;
-
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return sdt_err(-ENOMEM, "'%s': out of memory", path);
-	f->path = sdt_strdup(path);
-	if (!f->path) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	f->machine = e->ehdr.e_machine;
-	f->elfclass = e->elfclass;
-	f->byte_order = e->ehdr.e_ident[EI_DATA];
-	f->e_type = e->ehdr.e_type;
-	f->arch_name = sdt_arch_name(f->machine, f->elfclass, e->big_endian);
-	err = sdt_elf_build_id(e, &f->build_id);
-	if (err)
-		goto fail;
-	err = sdt_notes_read(e, f);
-	if (err)
-		goto fail;
-	*out = f;
-	return 0;
-fail:
-	sdt_file__free(f);
-	return sdt_err(err, "'%s': %s", path, strerror(-err));
-}
-
-int sdt_file__open(const char *path, const struct sdt_scan_opts *opts, struct sdt_file **out)
-{
-	struct sdt_elf e;
-	int err;
-
-	(void)opts;
-	*out = NULL;
-	err = sdt_elf_open(path, &e);
-	if (err)
-		return err;
-	err = scan(&e, path, out);
-	sdt_elf_close(&e);
-	return err;
-}
-
-int sdt_file__open_mem(const void *buf, size_t len, const struct sdt_scan_opts *opts,
-		       struct sdt_file **out)
-{
-	const char *name = opts && opts->sz >= offsetof(struct sdt_scan_opts, name) + sizeof(char *)
-				   ? opts->name
-				   : NULL;
-	struct sdt_elf e;
-	int err;
-
-	*out = NULL;
-	if (!name)
-		name = "<memory>";
-	err = sdt_elf_open_mem(buf, len, name, &e);
-	if (err)
-		return err;
-	err = scan(&e, name, out);
-	sdt_elf_close(&e);
-	return err;
 }
 
 const char *sdt_file__path(const struct sdt_file *f)

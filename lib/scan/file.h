@@ -37,14 +37,16 @@ struct sdt_file {
 	size_t diags_cap;
 };
 
-struct sdt_elf;
-
 /* Append a diagnostic line (printf format) to @f. Returns 0 or -ENOMEM. */
 int sdt_file_diag(struct sdt_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Read every .note.stapsdt note of @e into @f's sites (note.c). 0 or -ENOMEM. */
-int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f);
+/*
+ * Append @s to @f's sites: on success @f owns what @s points to (free it with @f). Returns 0, or
+ * -ENOMEM with @s still the caller's.
+ */
+int sdt_file_add_site(struct sdt_file *f, const struct sdt_site *s);
 
+/* Free what @s points to and zero it (not @s itself: it lives in an array). */
 void sdt_site_release(struct sdt_site *s);
 
 #endif

@@ -33,6 +33,7 @@
 #include "scan/arch/arch.h"
 #include "scan/sdt_elf.h"
 #include "scan/file.h"
+#include "scan/note.h"
 #include "util/internal.h"
 
 #define NT_STAPSDT 3
@@ -253,10 +254,8 @@ static int read_note(struct note_ctx *c, const unsigned char *desc, size_t descs
 	s.args_text = sdt_strdup(args);
 	if (!s.provider || !s.name || !s.args_text)
 		goto nomem;
-	if (sdt_grow((void **)&c->f->sites, &c->f->sites_cap, c->f->nsites + 1,
-		     sizeof(*c->f->sites)))
+	if (sdt_file_add_site(c->f, &s))
 		goto nomem;
-	c->f->sites[c->f->nsites++] = s;
 	return 0;
 nomem:
 	sdt_site_release(&s);

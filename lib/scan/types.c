@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Typed arguments: the type model, C type -> fetch type, the typed fetch, and choosing the types
- * of a site (spec first, then the provider type files). See sdtrace/types.h and types.h.
+ * Typed arguments: the type model, C type -> fetch type and the typed fetch (choosing the types
+ * of a site, spec first, then the provider type files: types_resolve.c). See sdtrace/types.h and
+ * types.h.
  *
  * C type -> fetch type (W = the target's word size, 4 or 8):
  *
@@ -546,8 +547,8 @@ not_pointer:
 		       ctx->provider, ctx->event, ctx->argno, a->spec);
 }
 
-static void site_ctx(const struct sdt_file *f, const struct sdt_site *s, size_t i,
-		     struct sdt_type_ctx *ctx)
+void sdt_site_type_ctx(const struct sdt_file *f, const struct sdt_site *s, size_t i,
+		       struct sdt_type_ctx *ctx)
 {
 	ctx->provider = s->provider;
 	ctx->event = s->name;
@@ -564,7 +565,7 @@ int sdt_arg__typed_fetch(const struct sdt_file *f, const struct sdt_site *s, siz
 	*fetch = NULL;
 	if (i >= s->nargs)
 		return sdt_err(-ERANGE, "%s:%s has no argument %zu", s->provider, s->name, i + 1);
-	site_ctx(f, s, i, &ctx);
+	sdt_site_type_ctx(f, s, i, &ctx);
 	return sdt_typed_fetch(&s->args[i], type, &ctx, fetch);
 }
 
@@ -579,118 +580,10 @@ int sdt_types__check(const struct sdt_file *f, const struct sdt_site *s,
 		return sdt_err(-EINVAL, "%s:%s: %zu typed arguments, but the probe has %zu",
 			       s->provider, s->name, n, s->nargs);
 	for (i = 0; i < n; i++) {
-		site_ctx(f, s, i, &ctx);
+		sdt_site_type_ctx(f, s, i, &ctx);
 		err = sdt_type_fits(&s->args[i], &types[i], &ctx);
 		if (err)
 			return err;
 	}
 	return 0;
-}
-
-/* Fill @out (the site's nargs entries, zeroed) from @types (@n <= nargs). */
-static int copy_types(struct sdt_arg_type *out, const struct sdt_arg_type *types, size_t n,
-		      unsigned int word_size)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (sdt_arg_type_copy(&out[i], &types[i]))
-			return -ENOMEM;
-		if (out[i].kind == SDT_TYPE_STRING)
-			out[i].size = word_size;
-	}
-	return 0;
-}
-
-int sdt_types__file_mismatch(const struct sdt_types *t, const struct sdt_file *f,
-			     const struct sdt_site *s)
-{
-	struct sdt_arg_type *decl = NULL;
-	const char *origin = NULL;
-	size_t n = 0;
-	int err;
-
-	if (!t)
-		return 0;
-	err = sdt_types__lookup(t, s->provider, s->name, sdt_file_word_size(f), &decl, &n, &origin);
-	if (err == -ENOENT)
-		return 0;
-	if (err)
-		return err;
-	if (n != s->nargs)
-		err = sdt_err(-EINVAL, "%s: %s:%s is declared with %zu arguments, the note has %zu",
-			      origin, s->provider, s->name, n, s->nargs);
-	else if (sdt_types__check(f, s, decl, n))
-		err = sdt_err_prefix(-EINVAL, "%s", origin);
-	sdt_arg_types__free(decl, n);
-	return err;
-}
-
-int sdt_types__resolve(const struct sdt_types *t, const struct sdt_spec *spec,
-		       const struct sdt_file *f, const struct sdt_site *s,
-		       struct sdt_arg_type **out, size_t *n)
-{
-	unsigned int word = sdt_file_word_size(f);
-	struct sdt_arg_type *res, *decl = NULL;
-	size_t ndecl = 0;
-	int err, source = SDT_TYPES_NONE;
-
-	*out = NULL;
-	*n = 0;
-	res = calloc(s->nargs ? s->nargs : 1, sizeof(*res));
-	if (!res)
-		return sdt_err(-ENOMEM, "out of memory");
-
-	if (spec && sdt_spec__has_types(spec)) {
-		size_t ns = sdt_spec__type_count(spec);
-
-		if (ns > s->nargs) {
-			err = sdt_err(-EINVAL,
-				      "%s:%s: the event spec names %zu arguments, but the "
-				      "probe has %zu",
-				      s->provider, s->name, ns, s->nargs);
-			goto fail;
-		}
-		if (copy_types(res, sdt_spec__types(spec), ns, word)) {
-			err = sdt_err(-ENOMEM, "out of memory");
-			goto fail;
-		}
-		err = sdt_types__check(f, s, res, ns);
-		if (err)
-			goto fail;
-		source = SDT_TYPES_SPEC;
-	} else if (t) {
-		err = sdt_types__lookup(t, s->provider, s->name, word, &decl, &ndecl, NULL);
-		if (err && err != -ENOENT)
-			goto fail;
-		if (!err && ndecl == s->nargs) {
-			size_t i;
-
-			if (copy_types(res, decl, ndecl, word)) {
-				err = sdt_err(-ENOMEM, "out of memory");
-				goto fail;
-			}
-			/* a type whose size disagrees gives way to the note's; the name stays */
-			for (i = 0; i < ndecl; i++) {
-				struct sdt_type_ctx ctx;
-
-				site_ctx(f, s, i, &ctx);
-				if (sdt_type_fits(&s->args[i], &res[i], &ctx)) {
-					res[i].kind = SDT_TYPE_DEFAULT;
-					res[i].size = 0;
-					res[i].is_signed = false;
-				}
-			}
-			source = SDT_TYPES_FILE;
-		}
-		sdt_err_clear();
-	}
-	sdt_arg_types__free(decl, ndecl);
-	*out = res;
-	*n = s->nargs;
-	return source;
-fail:
-	sdt_arg_types__free(decl, ndecl);
-	sdt_arg_types__free(res, s->nargs);
-	return err;
 }

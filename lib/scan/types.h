@@ -41,5 +41,8 @@ int sdt_arg_type_copy(struct sdt_arg_type *dst, const struct sdt_arg_type *src);
 
 /* Word size (4 or 8) of @f. */
 unsigned int sdt_file_word_size(const struct sdt_file *f);
+/* The message context of argument @i (0-based) of site @s of @f. */
+void sdt_site_type_ctx(const struct sdt_file *f, const struct sdt_site *s, size_t i,
+		       struct sdt_type_ctx *ctx);
 
 #endif
