@@ -19,7 +19,11 @@ struct cli_global {
 };
 extern struct cli_global cli;
 
-/* One subcommand: `int cmd_list(int argc, char **argv)`, argv[0] being the command name. */
+/*
+ * One subcommand: `int cmd_list(int argc, char **argv)`, argv[0] being the command name. It
+ * returns its exit code; main() then flushes stdout once and reports a write error (a command
+ * does not flush at its end itself).
+ */
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -41,8 +45,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
-int cli_finish(int code);
 
 /* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
 void cli_put_escaped(FILE *fp, const char *s);

@@ -398,7 +398,7 @@ int cmd_list(int argc, char **argv)
 		case 'B': bids[nbids++] = optarg; break;
 		case 'h':
 			fputs(list_usage, stdout);
-			ret = cli_finish(0);
+			ret = 0;
 			goto out;
 		default:
 			ret = cli_usage_error("list", "bad option");
@@ -456,7 +456,6 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!ret && o.errors)
 		ret = EXIT_RUNTIME;
-	ret = cli_finish(ret);
 out:
 	for (i = 0; i < o.nspecs; i++)
 		sdt_spec__free(o.specs[i]);

@@ -174,7 +174,7 @@ int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json)
 		json_end_array(&js);
 		json_newline(&js);
 	}
-	ret = cli_finish(0);
+	ret = 0;
 out:
 	free(rows);
 	sdt_targets_free(t, n);

@@ -80,7 +80,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_finish(int code)
+/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
+static int cli_finish(int code)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		/* a closed pipe (sdtrace list | head) is not worth a message */
@@ -115,13 +116,11 @@ static const struct cli_command *find_command(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* Parse the global options and run the command; returns the exit code (main() flushes). */
+static int run(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	int i;
-
-	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
-	signal(SIGPIPE, SIG_IGN);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -134,10 +133,10 @@ int main(int argc, char **argv)
 			cli.verbose++;
 		} else if (!strcmp(a, "--version")) {
 			printf("sdtrace %s\nfeatures: %s\n", sdt_version(), SDTRACE_FEATURES);
-			return cli_finish(0);
+			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
-			return cli_finish(0);
+			return 0;
 		} else {
 			return cli_usage_error(NULL, "unknown option '%s'", a);
 		}
@@ -149,7 +148,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[i], "help")) {
 		if (i + 1 >= argc) {
 			usage(stdout);
-			return cli_finish(0);
+			return 0;
 		}
 		cmd = find_command(argv[i + 1]);
 		if (!cmd)
@@ -162,4 +161,15 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return cli_usage_error(NULL, "'%s' is not a sdtrace command", argv[i]);
 	return cmd->fn(argc - i, argv + i);
+}
+
+/*
+ * Every command ends here: its exit code, then one flush of stdout, so that a write error (a
+ * full disk, a closed pipe) is reported once, whatever the command, and turns 0 into 1.
+ */
+int main(int argc, char **argv)
+{
+	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	return cli_finish(run(argc, argv));
 }
