@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct sdt_spec;
-
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -37,8 +35,6 @@ int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
-/* sdtrace list without -x/-p: from the cache (list-cache.c). Returns the exit code. */
-int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json);
 
 /* "sdtrace: error: ..." on stderr (lowercase, the subject quoted by the caller). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -103,10 +103,12 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 	for (i = 0; i < n; i++) {
 		const struct sdt_site *s = sdt_file__site(f, idx[i]);
 
+		struct list_site ls = {.path = shown, .build_id = sdt_file__build_id(f), .f = f, .s = s};
+
 		if (!wanted(o, s, shown))
 			continue;
 		if (o->json) {
-			json_site(&o->j, shown, sdt_file__build_id(f), s);
+			list_site_json(o, &ls);
 			continue;
 		}
 		if (!prev || strcmp(sdt_site__provider(prev), sdt_site__provider(s)) ||
@@ -116,7 +118,7 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 			site_no = 0;
 		}
 		if (o->verbose)
-			text_site(o, f, s, ++site_no);
+			list_site_text(o, &ls, ++site_no);
 		prev = s;
 	}
 	free(idx);
@@ -259,16 +261,14 @@ int cmd_list(int argc, char **argv)
 		ret = cli_usage_error("list", "-p, -x and --build-id cannot be combined");
 		goto out;
 	}
-	if (!pid && !npaths && !nbids) {
-		ret = list_cache(o.specs, o.nspecs, o.verbose, o.json);
-		goto out;
+	/* the names and types of the arguments, for -v and --json */
+	if (o.verbose || o.json || o.ntype_files) {
+		ret = list_load_types(&o);
+		if (ret)
+			goto out;
 	}
-
-	if ((o.verbose || o.ntype_files) &&
-	    (sdt_types__new(&o.types) ||
-	     sdt_types__load_default(o.types, o.type_files, o.ntype_files) < 0)) {
-		cli_error("%s", sdt_errmsg());
-		ret = EXIT_RUNTIME;
+	if (!pid && !npaths && !nbids) {
+		ret = list_cache(&o);
 		goto out;
 	}
 	if (o.json) {
