@@ -38,26 +38,6 @@ static int cmp_row(const void *pa, const void *pb)
 	return c;
 }
 
-static void text_site(const struct sdt_site *s)
-{
-	size_t i;
-
-	printf("  site: file offset 0x%llx", (unsigned long long)sdt_site__file_offset(s));
-	if (sdt_site__has_semaphore(s) && sdt_site__has_semaphore_offset(s))
-		printf(", semaphore at file offset 0x%llx",
-		       (unsigned long long)sdt_site__semaphore_offset(s));
-	putchar('\n');
-	for (i = 0; i < sdt_site__arg_count(s); i++) {
-		const struct sdt_arg *a = sdt_site__arg(s, i);
-
-		printf("    arg%zu  %-20s ", i + 1, sdt_arg__spec(a));
-		if (sdt_arg__fetch(a))
-			printf("%s\n", sdt_arg__fetch(a));
-		else
-			printf("unavailable: %s\n", sdt_arg__unavailable(a));
-	}
-}
-
 /* Site @k of target @t, with the argument names of a user probe. */
 static struct list_site row_site(const struct sdt_target *t, size_t k)
 {
@@ -81,7 +61,7 @@ int list_cache(struct list_opts *o)
 	struct sdt_target *t = NULL;
 	struct sdt_cache *c = NULL;
 	struct row *rows = NULL;
-	size_t n = 0, nrows = 0, i, j;
+	size_t n = 0, nrows = 0, i, j, site_no = 0;
 	int ret = 0;
 
 	if (sdt_cache__open(cli.cache_dir, NULL, &c)) {
@@ -127,9 +107,9 @@ int list_cache(struct list_opts *o)
 					       ? sdt_file__site(tt->file, tt->sites[rows[i - 1].i])
 					       : NULL;
 
-		if (o->json) {
-			struct list_site ls = row_site(tt, rows[i].i);
+		struct list_site ls = row_site(tt, rows[i].i);
 
+		if (o->json) {
 			list_site_json(o, &ls);
 			continue;
 		}
@@ -140,9 +120,10 @@ int list_cache(struct list_opts *o)
 			if (o->verbose)
 				printf("  (build-id %s)", tt->build_id ? tt->build_id : "none");
 			putchar('\n');
+			site_no = 0;
 		}
 		if (o->verbose)
-			text_site(s);
+			list_site_text(o, &ls, ++site_no);
 	}
 	if (o->json) {
 		json_end_array(&o->j);

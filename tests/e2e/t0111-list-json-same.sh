@@ -5,7 +5,8 @@
 # (semaphore, size/signed/float, n/name/type, typed_fetch...), the same names and types from
 # the provider files (the shipped ones, --types) and from a typed pattern. Only "path" may
 # differ by nature (-x shows the path as given, the cache the real path): the files are given by
-# their real paths here, so that nothing differs.
+# their real paths here, so that nothing differs. The text of -v is the same too, but for the
+# build-id the cache's adds to each provider:event line.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 need_file "$PROGS_DIR/prog-inline" "$PROGS_DIR/prog-semaphore" "$PROGS_DIR/prog-longdouble" \
@@ -28,6 +29,13 @@ same() {
 	check "$_name: list -x --json and list --json (the cache) print the same" \
 		cmp "$T/x.json" "$T/c.json"
 	[ -s "$T/.out" ] && diff "$T/x.json" "$T/c.json" | cut -c 1-400 | sed "s/^/# /"
+	# and the text of -v: the same lines, the cache's naming the build-id of each event
+	"$SDTRACE" list -x "$_f" -v "$@" >"$T/x.txt" 2>&1
+	"$SDTRACE" list -v "$@" 2>&1 | sed 's/  (build-id [0-9a-f]*)$//' >"$T/c.txt"
+	check "$_name: list -x -v and list -v (the cache) print the same sites and arguments" \
+		cmp "$T/x.txt" "$T/c.txt"
+	[ -s "$T/.out" ] && diff "$T/x.txt" "$T/c.txt" | head -n 20 | sed "s/^/# /"
+	return 0
 }
 
 same "prog-inline (three sites of one event)" "$PROGS_DIR/prog-inline"
