@@ -39,7 +39,9 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nglobal options:\n"
 		    "  --cache-dir DIR  the build-id cache (default: $SDTRACE_CACHE_DIR, else "
 		    "~/.debug)\n"
-		    "  -v, --verbose    more detail on stderr\n"
+		    "  -v, --verbose    more detail on stderr: what the library does (each event's\n"
+		    "                   binary, build-id and offsets, each line written to\n"
+		    "                   uprobe_events)\n"
 		    "  --version        print the version and the features compiled in\n"
 		    "\nSee 'sdtrace <command> --help' for a command's options.\n");
 }
@@ -105,6 +107,28 @@ void cli_put_escaped(FILE *fp, const char *s)
 	}
 }
 
+/*
+ * The library's messages on stderr: its warnings always, what it did (resolved offsets, the
+ * lines written to uprobe_events) with -v. Each line is whole: stdout is flushed first so that
+ * the two streams interleave in order on a terminal.
+ */
+static int cli_print(enum sdt_print_level level, const char *fmt, va_list ap)
+{
+	static const char *const prefix[] = {
+	    [SDT_WARN] = "sdtrace: warning: ",
+	    [SDT_INFO] = "sdtrace: ",
+	    [SDT_DEBUG] = "sdtrace: debug: ",
+	};
+
+	if (level != SDT_WARN && cli.verbose < 1)
+		return 0;
+	if ((unsigned int)level >= sizeof(prefix) / sizeof(prefix[0]))
+		level = SDT_DEBUG;
+	fflush(stdout);
+	fputs(prefix[level], stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
 static const struct cli_command *find_command(const char *name)
 {
 	size_t i;
@@ -145,6 +169,7 @@ static int run(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	sdt_set_print(cli_print);
 	if (!strcmp(argv[i], "help")) {
 		if (i + 1 >= argc) {
 			usage(stdout);
