@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct sdt_spec;
-
 /* Exit codes: 0 ok, 1 runtime error, 2 usage error. */
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -19,7 +17,11 @@ struct cli_global {
 };
 extern struct cli_global cli;
 
-/* One subcommand: `int cmd_list(int argc, char **argv)`, argv[0] being the command name. */
+/*
+ * One subcommand: `int cmd_list(int argc, char **argv)`, argv[0] being the command name. It
+ * returns its exit code; main() then flushes stdout once and reports a write error (a command
+ * does not flush at its end itself).
+ */
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -33,16 +35,12 @@ int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
-/* sdtrace list without -x/-p: from the cache (list-cache.c). Returns the exit code. */
-int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json);
 
 /* "sdtrace: error: ..." on stderr (lowercase, the subject quoted by the caller). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
-int cli_finish(int code);
 
 /* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
 void cli_put_escaped(FILE *fp, const char *s);

@@ -223,7 +223,7 @@ static int cache_add(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(add_usage, stdout);
-			return cli_finish(0);
+			return 0;
 		default:
 			return cli_usage_error("cache", "add: bad option");
 		}
@@ -239,7 +239,7 @@ static int cache_add(int argc, char **argv)
 				ret = EXIT_RUNTIME;
 		}
 		sdt_cache__free(c);
-		return cli_finish(ret);
+		return ret;
 	}
 	ret = sdt_cache__add_paths(c, (const char *const *)argv + optind, (size_t)(argc - optind),
 				   &ao, &s);
@@ -261,7 +261,7 @@ static int cache_add(int argc, char **argv)
 		ret = s.errors ? EXIT_RUNTIME : 0;
 	}
 	sdt_cache__free(c);
-	return cli_finish(ret);
+	return ret;
 }
 
 /* ---- the others --------------------------------------------------------------------------- */
@@ -274,7 +274,7 @@ static int cache_remove(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(remove_usage, stdout);
-			return cli_finish(0);
+			return 0;
 		}
 	}
 	if (argc < 2)
@@ -295,7 +295,7 @@ static int cache_remove(int argc, char **argv)
 		}
 	}
 	sdt_cache__free(c);
-	return cli_finish(ret);
+	return ret;
 }
 
 static const char *state_name(enum sdt_entry_state s)
@@ -324,7 +324,7 @@ static int cache_list(int argc, char **argv)
 
 	ret = simple_opts(argc, argv, list_usage, "--json", &json);
 	if (ret)
-		return ret < 0 ? cli_finish(0) : ret;
+		return ret < 0 ? 0 : ret;
 	ret = open_cache(&c, false);
 	if (ret)
 		return ret;
@@ -373,7 +373,7 @@ static int cache_list(int argc, char **argv)
 	}
 	sdt_cache_entries_free(e, n);
 	sdt_cache__free(c);
-	return cli_finish(0);
+	return 0;
 }
 
 static void print_report(const char *msg, void *ctx)
@@ -390,7 +390,7 @@ static int cache_maint(int argc, char **argv, const char *usage, int which)
 
 	ret = simple_opts(argc, argv, usage, which == 2 ? "--repair" : NULL, &repair);
 	if (ret)
-		return ret < 0 ? cli_finish(0) : ret;
+		return ret < 0 ? 0 : ret;
 	ret = open_cache(&c, false);
 	if (ret)
 		return ret;
@@ -418,7 +418,7 @@ static int cache_maint(int argc, char **argv, const char *usage, int which)
 		}
 	}
 	sdt_cache__free(c);
-	return cli_finish(ret);
+	return ret;
 }
 
 int cmd_cache(int argc, char **argv)
@@ -432,7 +432,7 @@ int cmd_cache(int argc, char **argv)
 	sub = argv[1];
 	if (!strcmp(sub, "-h") || !strcmp(sub, "--help") || !strcmp(sub, "help")) {
 		fputs(cache_usage, stdout);
-		return cli_finish(0);
+		return 0;
 	}
 	argc--;
 	argv++;

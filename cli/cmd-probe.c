@@ -143,7 +143,7 @@ static int probe_add(int argc, char **argv)
 	}
 	sdt_user_probe_release(&p);
 	sdt_cache__free(c);
-	return cli_finish(ret);
+	return ret;
 }
 
 static int probe_list(int argc, char **argv)
@@ -216,7 +216,7 @@ static int probe_list(int argc, char **argv)
 	}
 	sdt_user_probes_free(p, n);
 	sdt_cache__free(c);
-	return cli_finish(0);
+	return 0;
 }
 
 static int probe_remove(int argc, char **argv)
@@ -261,7 +261,7 @@ static int probe_remove(int argc, char **argv)
 		}
 	}
 	sdt_cache__free(c);
-	return cli_finish(ret);
+	return ret;
 }
 
 int cmd_probe(int argc, char **argv)

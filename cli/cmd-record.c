@@ -167,7 +167,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'h':
 			printf(record_usage, rec_setup_usage);
-			ret = cli_finish(0);
+			ret = 0;
 			goto out;
 		default:
 			ret = cli_usage_error("record", "bad option");
@@ -222,7 +222,6 @@ int cmd_record(int argc, char **argv)
 				shell_status(status));
 	}
 	fputc('\n', stderr);
-	ret = cli_finish(ret);
 out:
 	sdt_trace_writer__free(rc.w);
 	free(cmdline);

@@ -481,7 +481,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
-			ret = cli_finish(0);
+			ret = 0;
 			goto out;
 		default:
 			ret = cli_usage_error("report", "bad option");
@@ -502,7 +502,7 @@ int cmd_report(int argc, char **argv)
 	else if (o.pairs.n && !o.latency && o.format != FORMAT_CHROME)
 		ret = cli_usage_error("report", "--pair is for --latency and --format=chrome");
 	if (!ret)
-		ret = cli_finish(o.output ? report_to_file(&o) : report(&o));
+		ret = o.output ? report_to_file(&o) : report(&o);
 out:
 	free_pairs(&o.pairs);
 	return ret;

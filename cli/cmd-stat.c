@@ -142,7 +142,7 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 'h':
 			printf(stat_usage, rec_setup_usage);
-			ret = cli_finish(0);
+			ret = 0;
 			goto out;
 		default:
 			ret = cli_usage_error("stat", "bad option");
@@ -227,7 +227,6 @@ int cmd_stat(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	}
 	out = stdout;
-	ret = cli_finish(ret);
 out:
 	if (out != stdout)
 		fclose(out);

@@ -188,7 +188,7 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'h':
 			printf(trace_usage, rec_setup_usage);
-			ret = cli_finish(0);
+			ret = 0;
 			goto out;
 		default:
 			ret = cli_usage_error("trace", "bad option");
@@ -246,7 +246,6 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, "sdtrace: the command was killed by signal %d\n", WTERMSIG(status));
 	else if (status >= 0 && WEXITSTATUS(status))
 		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
-	ret = cli_finish(ret);
 out:
 	sdt_trace_writer__free(tc.w); /* closes the pipe: the reader ends */
 	if (reader_started)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json.h"
+#include "list.h"
 #include "sdtrace/sdtrace.h"
 
 static void notify(const char *msg, void *ctx)
@@ -38,78 +38,30 @@ static int cmp_row(const void *pa, const void *pb)
 	return c;
 }
 
-static void json_row(struct json *j, const struct sdt_target *t, const struct sdt_site *s)
+/* Site @k of target @t, with the argument names of a user probe. */
+static struct list_site row_site(const struct sdt_target *t, size_t k)
 {
-	size_t i;
-
-	json_begin_object(j);
-	json_key(j, "provider");
-	json_string(j, sdt_site__provider(s));
-	json_key(j, "name");
-	json_string(j, sdt_site__name(s));
-	json_key(j, "path");
-	json_string(j, t->path);
-	json_key(j, "build_id");
-	json_string(j, t->build_id);
-	json_key(j, "address");
-	json_uint(j, sdt_site__address(s));
-	json_key(j, "file_offset");
-	json_uint(j, sdt_site__file_offset(s));
-	json_key(j, "semaphore_offset");
-	if (sdt_site__has_semaphore(s) && sdt_site__has_semaphore_offset(s))
-		json_uint(j, sdt_site__semaphore_offset(s));
-	else
-		json_null(j);
-	json_key(j, "args");
-	json_begin_array(j);
-	for (i = 0; i < sdt_site__arg_count(s); i++) {
-		const struct sdt_arg *a = sdt_site__arg(s, i);
-
-		json_begin_object(j);
-		json_key(j, "spec");
-		json_string(j, sdt_arg__spec(a));
-		json_key(j, "fetch");
-		json_string(j, sdt_arg__fetch(a));
-		if (!sdt_arg__fetch(a)) {
-			json_key(j, "unavailable");
-			json_string(j, sdt_arg__unavailable(a));
-		}
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
+	return (struct list_site){
+	    .path = t->path,
+	    .build_id = t->build_id,
+	    .f = t->file,
+	    .s = sdt_file__site(t->file, t->sites[k]),
+	    .probe_types = t->types ? t->types[k] : NULL,
+	    .nprobe_types = t->types ? t->ntypes[k] : 0,
+	};
 }
 
-static void text_site(const struct sdt_site *s)
+int list_cache(struct list_opts *o)
 {
-	size_t i;
-
-	printf("  site: file offset 0x%llx", (unsigned long long)sdt_site__file_offset(s));
-	if (sdt_site__has_semaphore(s) && sdt_site__has_semaphore_offset(s))
-		printf(", semaphore at file offset 0x%llx",
-		       (unsigned long long)sdt_site__semaphore_offset(s));
-	putchar('\n');
-	for (i = 0; i < sdt_site__arg_count(s); i++) {
-		const struct sdt_arg *a = sdt_site__arg(s, i);
-
-		printf("    arg%zu  %-20s ", i + 1, sdt_arg__spec(a));
-		if (sdt_arg__fetch(a))
-			printf("%s\n", sdt_arg__fetch(a));
-		else
-			printf("unavailable: %s\n", sdt_arg__unavailable(a));
-	}
-}
-
-int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json)
-{
+	struct sdt_spec **specs = o->specs;
+	size_t nspecs = o->nspecs;
 	SDT_OPTS(sdt_resolve_opts, ro, .all_matches = true, .skip_missing = true,
 		 .allow_empty = true, .notify = notify);
 	struct sdt_spec *all = NULL;
 	struct sdt_target *t = NULL;
 	struct sdt_cache *c = NULL;
 	struct row *rows = NULL;
-	size_t n = 0, nrows = 0, i, j;
-	struct json js;
+	size_t n = 0, nrows = 0, i, j, site_no = 0;
 	int ret = 0;
 
 	if (sdt_cache__open(cli.cache_dir, NULL, &c)) {
@@ -144,9 +96,9 @@ int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json)
 			rows[nrows++] = (struct row){&t[i], j};
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_row);
-	if (json) {
-		json_init(&js, stdout, false);
-		json_begin_array(&js);
+	if (o->json) {
+		json_init(&o->j, stdout, false);
+		json_begin_array(&o->j);
 	}
 	for (i = 0; i < nrows; i++) {
 		const struct sdt_target *tt = rows[i].t;
@@ -155,26 +107,29 @@ int list_cache(struct sdt_spec **specs, size_t nspecs, bool verbose, bool json)
 					       ? sdt_file__site(tt->file, tt->sites[rows[i - 1].i])
 					       : NULL;
 
-		if (json) {
-			json_row(&js, tt, s);
+		struct list_site ls = row_site(tt, rows[i].i);
+
+		if (o->json) {
+			list_site_json(o, &ls);
 			continue;
 		}
 		if (!p || strcmp(sdt_site__provider(p), sdt_site__provider(s)) ||
 		    strcmp(sdt_site__name(p), sdt_site__name(s))) {
 			cli_put_escaped(stdout, tt->path);
 			printf(":%%%s:%s", sdt_site__provider(s), sdt_site__name(s));
-			if (verbose)
+			if (o->verbose)
 				printf("  (build-id %s)", tt->build_id ? tt->build_id : "none");
 			putchar('\n');
+			site_no = 0;
 		}
-		if (verbose)
-			text_site(s);
+		if (o->verbose)
+			list_site_text(o, &ls, ++site_no);
 	}
-	if (json) {
-		json_end_array(&js);
-		json_newline(&js);
+	if (o->json) {
+		json_end_array(&o->j);
+		json_newline(&o->j);
 	}
-	ret = cli_finish(0);
+	ret = o->errors ? EXIT_RUNTIME : 0;
 out:
 	free(rows);
 	sdt_targets_free(t, n);

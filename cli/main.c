@@ -39,7 +39,9 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nglobal options:\n"
 		    "  --cache-dir DIR  the build-id cache (default: $SDTRACE_CACHE_DIR, else "
 		    "~/.debug)\n"
-		    "  -v, --verbose    more detail on stderr\n"
+		    "  -v, --verbose    more detail on stderr: what the library does (each event's\n"
+		    "                   binary, build-id and offsets, each line written to\n"
+		    "                   uprobe_events)\n"
 		    "  --version        print the version and the features compiled in\n"
 		    "\nSee 'sdtrace <command> --help' for a command's options.\n");
 }
@@ -80,7 +82,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_finish(int code)
+/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
+static int cli_finish(int code)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		/* a closed pipe (sdtrace list | head) is not worth a message */
@@ -104,6 +107,28 @@ void cli_put_escaped(FILE *fp, const char *s)
 	}
 }
 
+/*
+ * The library's messages on stderr: its warnings always, what it did (resolved offsets, the
+ * lines written to uprobe_events) with -v. Each line is whole: stdout is flushed first so that
+ * the two streams interleave in order on a terminal.
+ */
+static int cli_print(enum sdt_print_level level, const char *fmt, va_list ap)
+{
+	static const char *const prefix[] = {
+	    [SDT_WARN] = "sdtrace: warning: ",
+	    [SDT_INFO] = "sdtrace: ",
+	    [SDT_DEBUG] = "sdtrace: debug: ",
+	};
+
+	if (level != SDT_WARN && cli.verbose < 1)
+		return 0;
+	if ((unsigned int)level >= sizeof(prefix) / sizeof(prefix[0]))
+		level = SDT_DEBUG;
+	fflush(stdout);
+	fputs(prefix[level], stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
 static const struct cli_command *find_command(const char *name)
 {
 	size_t i;
@@ -115,13 +140,11 @@ static const struct cli_command *find_command(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* Parse the global options and run the command; returns the exit code (main() flushes). */
+static int run(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	int i;
-
-	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
-	signal(SIGPIPE, SIG_IGN);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -134,10 +157,10 @@ int main(int argc, char **argv)
 			cli.verbose++;
 		} else if (!strcmp(a, "--version")) {
 			printf("sdtrace %s\nfeatures: %s\n", sdt_version(), SDTRACE_FEATURES);
-			return cli_finish(0);
+			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
-			return cli_finish(0);
+			return 0;
 		} else {
 			return cli_usage_error(NULL, "unknown option '%s'", a);
 		}
@@ -146,10 +169,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	sdt_set_print(cli_print);
 	if (!strcmp(argv[i], "help")) {
 		if (i + 1 >= argc) {
 			usage(stdout);
-			return cli_finish(0);
+			return 0;
 		}
 		cmd = find_command(argv[i + 1]);
 		if (!cmd)
@@ -162,4 +186,15 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return cli_usage_error(NULL, "'%s' is not a sdtrace command", argv[i]);
 	return cmd->fn(argc - i, argv + i);
+}
+
+/*
+ * Every command ends here: its exit code, then one flush of stdout, so that a write error (a
+ * full disk, a closed pipe) is reported once, whatever the command, and turns 0 into 1.
+ */
+int main(int argc, char **argv)
+{
+	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
+	signal(SIGPIPE, SIG_IGN);
+	return cli_finish(run(argc, argv));
 }

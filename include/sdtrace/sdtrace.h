@@ -26,6 +26,7 @@
 #ifndef SDTRACE_SDTRACE_H
 #define SDTRACE_SDTRACE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include <sdtrace/common.h>
@@ -42,6 +43,31 @@ SDT_API const char *sdt_version(void);
  * library and valid until the next failing call in the same thread.
  */
 SDT_API const char *sdt_errmsg(void);
+
+/* How much a message of the library matters (as libbpf's enum libbpf_print_level). */
+enum sdt_print_level {
+	SDT_WARN,  /* something the caller should know, though nothing failed */
+	SDT_INFO,  /* what is being done, briefly */
+	SDT_DEBUG, /* what was done, in detail: for -v */
+};
+
+/*
+ * The receiver of the library's messages: one line per call, @fmt ends with "\n" (a callback
+ * can be as short as `return vfprintf(stderr, fmt, ap);`). The return value is ignored.
+ */
+typedef int (*sdt_print_fn_t)(enum sdt_print_level level, const char *fmt, va_list ap);
+
+/*
+ * Send the library's messages to @fn; NULL (the default) sends them nowhere: the library never
+ * prints by itself. Returns the previous callback (as libbpf_set_print()). @fn is called in the
+ * thread doing the work (cache add's workers too), never from a signal handler, and must not call
+ * back into the library; errno is kept across it. The debug lines are:
+ *  - every event resolved from the cache: the binary, its build-id, the site's address, file
+ *    offset and semaphore offset (sdt_cache__resolve());
+ *  - the cache entry chosen for a binary found through the event index (its build-id);
+ *  - every uprobe definition written to uprobe_events, and every removal line.
+ */
+SDT_API sdt_print_fn_t sdt_set_print(sdt_print_fn_t fn);
 
 #ifdef __cplusplus
 }

@@ -213,6 +213,9 @@ static int verify(struct resolver *r, const struct sdt_resolve_opts *o, const st
 		return err;
 	}
 	bid = sdt_file__build_id(f);
+	if (cd->bid)
+		sdt_debug("'%s': cache entry %s, the file's build-id %s\n", cd->path, cd->bid,
+			  bid ? bid : "none");
 	if (cd->bid && (!bid || strcmp(bid, cd->bid))) {
 		enum sdt_cache_result res;
 
@@ -478,6 +481,31 @@ out:
 	return err;
 }
 
+/* Say, for sdtrace -v, where each site of the @n targets @t is: the offsets to be probed. */
+static void debug_targets(const struct sdt_target *t, size_t n)
+{
+	char sem[64];
+	size_t i, j;
+
+	for (i = 0; i < n && sdt_print_enabled(); i++) {
+		for (j = 0; j < t[i].nsites; j++) {
+			const struct sdt_site *s = sdt_file__site(t[i].file, t[i].sites[j]);
+
+			if (sdt_site__has_semaphore_offset(s))
+				snprintf(sem, sizeof(sem), "semaphore at file offset 0x%llx",
+					 (unsigned long long)sdt_site__semaphore_offset(s));
+			else
+				snprintf(sem, sizeof(sem), "no semaphore");
+			sdt_debug("%%%s:%s -> '%s' (build-id %s): address 0x%llx, file offset 0x%llx, "
+				  "%s\n",
+				  sdt_site__provider(s), sdt_site__name(s), t[i].path,
+				  t[i].build_id ? t[i].build_id : "none",
+				  (unsigned long long)sdt_site__address(s),
+				  (unsigned long long)sdt_site__file_offset(s), sem);
+		}
+	}
+}
+
 /* User probes first; the other specs through the SDT lookup above; one list of targets. */
 static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
 			const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
@@ -541,6 +569,8 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 	st = ut = NULL;
 	nst = nut = 0;
 out:
+	if (!err)
+		debug_targets(*out, *nout);
 	sdt_targets_free(ut, nut);
 	sdt_targets_free(st, nst);
 	free(handled);

@@ -883,6 +883,7 @@ static int remove_lines(const char *text, size_t len)
 	size_t off = 0;
 	int first = 0, err;
 
+	sdt_print_lines(SDT_DEBUG, "uprobe_events: remove ", text, len);
 	if (!len || sdt_tracefs_uprobe_write(text, len) == 0)
 		return 0;
 	while (off < len) {
@@ -1043,6 +1044,7 @@ int sdt_uprobe_set__create(struct sdt_uprobe_set *s)
 	if (!s->nevents)
 		return sdt_err(-ENOENT, "no probe sites to create");
 	registry_add(s);
+	sdt_print_lines(SDT_DEBUG, "uprobe_events: add ", s->defs.buf, s->defs.len);
 	err = sdt_tracefs_uprobe_write(s->defs.buf, s->defs.len);
 	if (err && s->share) {
 		/*

@@ -23,6 +23,17 @@ int sdt_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int sdt_err_prefix(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sdt_err_clear(void);
 
+/*
+ * Messages for people (util/print.c): one line (@fmt ends with "\n") to the sdt_set_print()
+ * callback, if the program installed one. Never for errors: those are returned.
+ */
+void sdt_print(enum sdt_print_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define sdt_debug(...) sdt_print(SDT_DEBUG, __VA_ARGS__)
+/* Is there a callback? (to skip building a message nobody reads) */
+bool sdt_print_enabled(void);
+/* Each line of @text (@len bytes, newline-separated) as one message "PREFIXline\n". */
+void sdt_print_lines(enum sdt_print_level level, const char *prefix, const char *text, size_t len);
+
 /* Allocation that checks n * size for overflow; NULL with errno = ENOMEM on failure. */
 void *sdt_reallocarray(void *ptr, size_t n, size_t size);
 char *sdt_strdup(const char *s);

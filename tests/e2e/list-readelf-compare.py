@@ -19,8 +19,8 @@ import subprocess
 import sys
 
 SITE_KEYS = {"provider", "name", "path", "build_id", "address", "file_offset", "semaphore",
-             "semaphore_offset", "args"}
-ARG_KEYS = {"spec", "size", "signed", "float", "fetch"}
+             "semaphore_offset", "types_from", "args"}
+ARG_KEYS = {"n", "name", "type", "spec", "size", "signed", "float", "fetch", "typed_fetch"}
 
 
 def readelf_sites(path):
@@ -91,7 +91,8 @@ def main():
             errors.append(f"{where}: keys {sorted(j)}")
             continue
         for a in j["args"]:
-            want = ARG_KEYS | ({"unavailable"} if a.get("fetch") is None else set())
+            want = ARG_KEYS | ({"unavailable"} if a.get("fetch") is None else set()) | \
+                ({"typed_unavailable"} if a.get("typed_fetch") is None else set())
             if set(a) != want:
                 errors.append(f"{where}: argument keys {sorted(a)}")
         sem = j["semaphore"] if j["semaphore"] is not None else 0

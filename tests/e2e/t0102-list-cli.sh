@@ -111,20 +111,26 @@ check "-v: a semaphore and its file offset" \
 cat >"$T/keys.py" <<'EOS'
 import json, sys
 SITE = {"provider", "name", "path", "build_id", "address", "file_offset", "semaphore",
-        "semaphore_offset", "args"}
-ARG = {"spec", "size", "signed", "float", "fetch"}
+        "semaphore_offset", "types_from", "args"}
+ARG = {"n", "name", "type", "spec", "size", "signed", "float", "fetch", "typed_fetch"}
 j = json.load(sys.stdin)
 assert isinstance(j, list), "not an array"
 assert len(j) == int(sys.argv[1]), f"{len(j)} sites, expected {sys.argv[1]}"
 unavail = 0
 for s in j:
     assert set(s) == SITE, f"site keys {sorted(s)}"
-    for a in s["args"]:
+    assert s["types_from"] in ("none", "spec", "file", "probe"), s["types_from"]
+    for n, a in enumerate(s["args"], 1):
+        want = set(ARG)
+        assert a["n"] == n, f"arg {n} numbered {a['n']}"
         if a["fetch"] is None:
-            assert set(a) == ARG | {"unavailable"} and a["unavailable"], f"arg keys {sorted(a)}"
+            want.add("unavailable")
+            assert a["unavailable"], "no reason"
             unavail += 1
-        else:
-            assert set(a) == ARG, f"arg keys {sorted(a)}"
+        if a["typed_fetch"] is None:
+            want.add("typed_unavailable")
+            assert a["typed_unavailable"], "no reason"
+        assert set(a) == want, f"arg keys {sorted(a)}"
 print(unavail)
 EOS
 run "$T/j" "$T/err" list -x "$PY" --json
@@ -136,6 +142,29 @@ check_eq "--json long double: 'fetch' null and 'unavailable' given" 1 \
 	"$(python3 "$T/keys.py" 1 <"$T/j" 2>&1)"
 run "$T/j" "$T/err" list -x "$INLINE" --json %inline:hit
 check "--json inline:hit: 3 sites" python3 "$T/keys.py" 3 <"$T/j"
+# The names and types -v prints are in the JSON: from the shipped python.d, or from the pattern.
+args() { python3 -c 'import json,sys
+for a in json.load(sys.stdin)[0]["args"]:
+    print(a["n"], a["name"], a["type"], a["fetch"], a["typed_fetch"])' <"$1"; }
+run "$T/j" "$T/err" list -x "$PY" --json %python:function__entry
+check_eq "--json: names and types of the type file" "1 filename string %bp:u64 +0(%bp):string
+2 funcname string %r12:u64 +0(%r12):string
+3 lineno s32 %ax:s32 %ax:s32" "$(args "$T/j")"
+check_eq "--json: types_from file" file \
+	"$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["types_from"])' <"$T/j")"
+run "$T/v" "$T/err" list -x "$PY" -v %python:function__entry
+check_eq "-v: the same names, types and typed fetches" \
+	"    arg1  filename:string  8@%rbp -> +0(%bp):string
+    arg2  funcname:string  8@%r12 -> +0(%r12):string
+    arg3  lineno:s32  -4@%eax -> %ax:s32" "$(grep '^    arg' "$T/v")"
+run "$T/j" "$T/err" list -x "$PY" --json '%python:function__entry(f, fn:string, l:x32)'
+check_eq "--json: names and types of the pattern (a name alone keeps the note's type)" \
+	"1 f u64 %bp:u64 %bp:u64
+2 fn string %r12:u64 +0(%r12):string
+3 l x32 %ax:s32 %ax:x32" "$(args "$T/j")"
+run "$T/j" "$T/err" list -x "$INLINE" --json %inline:once
+check_eq "--json, no type file: unnamed, the note's type" "1 None s64 %R:s64 %R:s64" \
+	"$(args "$T/j" | sed 's/%[a-z0-9]*/%R/g')"
 run "$T/j" "$T/err" list -x "$PY" --json '%nothing:*'
 check_eq "--json, nothing matches: an empty array" "[]" "$(tr -d ' \n' <"$T/j")"
 
