@@ -172,3 +172,39 @@ bool sdt_tmp_is_ours(const char *name)
 {
 	return !strncmp(name, SDT_TMP_PREFIX, strlen(SDT_TMP_PREFIX));
 }
+
+/* What a directory entry of this mode is, for a message ("... is a FIFO"). */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int sdt_output_check(const char *path, bool *exists)
+{
+	struct stat st;
+
+	*exists = false;
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return sdt_err(-errno, "cannot write '%s': %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode))
+		return sdt_err(S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST,
+			       "refusing to write '%s': it is %s (only a regular file is replaced)",
+			       path, file_kind(st.st_mode));
+	*exists = true;
+	return 0;
+}
