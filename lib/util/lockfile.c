@@ -10,13 +10,24 @@
 #include "util/internal.h"
 #include "util/lockfile.h"
 
+/*
+ * O_NOFOLLOW: a link planted at @name is refused (ELOOP), not followed to create or open a file
+ * elsewhere; O_NONBLOCK | O_NOCTTY and the S_ISREG check: a FIFO or a device planted there is
+ * neither waited on nor kept open (flock() blocks by LOCK_NB, not by O_NONBLOCK).
+ */
 int sdt_lock_take(int dirfd, const char *name)
 {
+	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		    0666);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno != EINTR) {
 			int err = -errno;
