@@ -5,6 +5,7 @@
 #   make check      install missing test deps, build, run every test; then again under ASan+UBSan
 #   make bench      quick benchmarks against perf and bpftrace (FULL=1: the whole suite)
 #   make fuzz       run every libFuzzer target for longer (FUZZ_SECONDS=60 each)
+#   make fuzz-long  the same for an hour each (FUZZ_LONG_SECONDS=3600): overnight, before a release
 #   make install    PREFIX=/usr/local DESTDIR= (binary, libsdtrace.so/.a, headers, pkg-config,
 #                   provider type files, man pages, bash completion)
 #   make uninstall
@@ -14,12 +15,13 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_LONG_SECONDS ?= 3600
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
 .PHONY: install uninstall all build deps-build deps-test deps-bench demo check check-normal check-asan \
-	fuzz-smoke bench fuzz clean
+	fuzz-smoke bench fuzz fuzz-long clean
 
 all: build
 
@@ -70,6 +72,11 @@ fuzz-smoke: $(FUZZ_BUILD)/build.ninja
 fuzz: deps-test $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# The long runs: an hour per target (9 targets: 9 hours), the same runner and corpora.
+fuzz-long: deps-test $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_LONG_SECONDS)
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory build

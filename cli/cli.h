@@ -42,6 +42,17 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * -o FILE (cli/output.c): create a temporary beside @path (0600), after refusing anything but a
+ * regular file at @path. Returns its fd and *@tmp, or -1 after printing the error.
+ */
+int cli_output_create(const char *path, char **tmp);
+/*
+ * Finish it: when @ret is 0, fsync @fd and rename @tmp over @path, else (or on failure) unlink
+ * @tmp. Frees @tmp; the caller closes @fd. Returns @ret, or EXIT_RUNTIME after printing why.
+ */
+int cli_output_done(int fd, char *tmp, const char *path, int ret);
+
 /* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
 void cli_put_escaped(FILE *fp, const char *s);
 

@@ -379,23 +379,16 @@ static void free_pairs(struct report_pairs *p)
 
 /*
  * -o FILE: stdout goes to a temporary file beside it, renamed over FILE only when the report
- * succeeded and was written out whole; otherwise FILE is left as it was.
+ * succeeded and was written out whole; otherwise FILE is left as it was (cli/output.c).
  */
 static int report_to_file(struct report_opts *o)
 {
-	char *tmp = NULL;
+	char *tmp;
 	int fd, saved, ret;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", o->output) < 0) {
-		cli_error("out of memory");
+	fd = cli_output_create(o->output, &tmp);
+	if (fd < 0)
 		return EXIT_RUNTIME;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		cli_error("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return EXIT_RUNTIME;
-	}
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
@@ -404,23 +397,17 @@ static int report_to_file(struct report_opts *o)
 		goto out;
 	}
 	ret = report(o);
-	if ((fflush(stdout) || ferror(stdout) || fsync(STDOUT_FILENO)) && !ret) {
+	if ((fflush(stdout) || ferror(stdout)) && !ret) {
 		cli_error("cannot write '%s': %s", o->output, strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
 	clearerr(stdout);
 	dup2(saved, STDOUT_FILENO);
-	if (!ret && rename(tmp, o->output)) {
-		cli_error("cannot rename '%s' to '%s': %s", tmp, o->output, strerror(errno));
-		ret = EXIT_RUNTIME;
-	}
 out:
-	if (ret)
-		unlink(tmp);
+	ret = cli_output_done(fd, tmp, o->output, ret);
 	if (saved >= 0)
 		close(saved);
 	close(fd);
-	free(tmp);
 	return ret;
 }
 

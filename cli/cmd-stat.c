@@ -121,8 +121,9 @@ int cmd_stat(int argc, char **argv)
 	bool json = false;
 	const char *output = NULL;
 	FILE *out = stdout;
+	char *tmp = NULL;
 	size_t i, n;
-	int c, r, ret = 0, status;
+	int c, r, ret = 0, status, fd = -1;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "o:h", longopts, NULL)) != -1) {
@@ -152,6 +153,19 @@ int cmd_stat(int argc, char **argv)
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)
 		goto out;
+	/* -o: refused or created before any probe is placed, renamed into place at the end */
+	if (output) {
+		fd = cli_output_create(output, &tmp);
+		out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!out) {
+			if (fd >= 0)
+				cli_error("cannot write '%s': %s", output, strerror(errno));
+			out = stdout;
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		fd = -1; /* out owns it */
+	}
 	if (sdt_recorder__run(s.rec, &sink)) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
@@ -171,15 +185,6 @@ int cmd_stat(int argc, char **argv)
 			"sdtrace: %llu hits were not counted (the ring buffers were full): the "
 			"counts are low\n",
 			(unsigned long long)sdt_recorder__lost(s.rec));
-	if (output) {
-		out = fopen(output, "we");
-		if (!out) {
-			cli_error("cannot write '%s': %s", output, strerror(errno));
-			out = stdout;
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-	}
 	if (json) {
 		struct json j;
 
@@ -221,15 +226,17 @@ int cmd_stat(int argc, char **argv)
 			fprintf(stderr, "sdtrace: the command exited with status %d\n",
 				WEXITSTATUS(status));
 	}
-	if (out != stdout && (fclose(out) || (out = stdout, false))) {
-		out = stdout;
+	if (out != stdout && (fflush(out) || ferror(out))) {
 		cli_error("cannot write '%s': %s", output, strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
-	out = stdout;
 out:
+	if (tmp)
+		ret = cli_output_done(out != stdout ? fileno(out) : fd, tmp, output, ret);
 	if (out != stdout)
 		fclose(out);
+	if (fd >= 0)
+		close(fd);
 	for (i = 0; i < sc.n; i++) {
 		free(sc.provider[i]);
 		free(sc.name[i]);

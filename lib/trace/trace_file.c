@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@
 #include "scan/argspec.h"
 #include "trace/decode.h"
 #include "util/internal.h"
+#include "util/lockfile.h"
 #include "sdtrace/trace.h"
 #include "trace/trace_file.h"
 
@@ -377,27 +377,36 @@ fail:
 	return err;
 }
 
+/*
+ * A regular file at @path is renamed to @path.old (as perf keeps perf.data.old) and the new
+ * recording created O_EXCL | O_NOFOLLOW: it is never written into an existing inode (a hard link,
+ * a file another process holds open) nor through a link, and anything else at @path is refused
+ * (sdt_output_check). It is written in place, not renamed in at the end: a recording cut by a
+ * crash or SIGKILL is still there and readable up to its last complete record.
+ */
 int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
 			   struct sdt_trace_writer **out)
 {
-	struct stat st;
+	bool exists;
 	char *old;
-	int fd;
+	int fd, err;
 
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	err = sdt_output_check(path, &exists);
+	if (err)
+		return err;
+	if (exists) {
 		old = sdt_asprintf("%s%s", path, SDT_TRACE_OLD_SUFFIX);
 		if (!old)
 			return sdt_err(-ENOMEM, "out of memory");
 		if (rename(path, old) < 0) {
-			int err = -errno;
-
+			err = -errno;
 			sdt_err(err, "cannot rename '%s' to '%s': %s", path, old, strerror(-err));
 			free(old);
 			return err;
 		}
 		free(old);
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0)
 		return sdt_err(-errno, "cannot create '%s': %s", path, strerror(errno));
 	return sdt_trace_writer__open_fd(fd, path, meta, out);

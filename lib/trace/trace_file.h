@@ -77,8 +77,10 @@ struct sdt_trace_meta {
 struct sdt_trace_writer;
 
 /*
- * Create @path (0600). An existing regular file at @path is first renamed to @path.old, replacing
- * any older one. Writes the header and the META record. Returns 0 and *out, or -errno.
+ * Create @path (0600, O_EXCL | O_NOFOLLOW). An existing regular file at @path is first renamed
+ * to @path.old, replacing any older one; anything else there (a symlink, even a dangling one, a
+ * FIFO, a directory, a device) is refused, -EEXIST or -EISDIR. Writes the header and the META
+ * record. Returns 0 and *out, or -errno.
  */
 int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
 			   struct sdt_trace_writer **out);

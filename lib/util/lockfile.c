@@ -10,13 +10,24 @@
 #include "util/internal.h"
 #include "util/lockfile.h"
 
+/*
+ * O_NOFOLLOW: a link planted at @name is refused (ELOOP), not followed to create or open a file
+ * elsewhere; O_NONBLOCK | O_NOCTTY and the S_ISREG check: a FIFO or a device planted there is
+ * neither waited on nor kept open (flock() blocks by LOCK_NB, not by O_NONBLOCK).
+ */
 int sdt_lock_take(int dirfd, const char *name)
 {
+	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		    0666);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno != EINTR) {
 			int err = -errno;
@@ -171,4 +182,40 @@ out:
 bool sdt_tmp_is_ours(const char *name)
 {
 	return !strncmp(name, SDT_TMP_PREFIX, strlen(SDT_TMP_PREFIX));
+}
+
+/* What a directory entry of this mode is, for a message ("... is a FIFO"). */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int sdt_output_check(const char *path, bool *exists)
+{
+	struct stat st;
+
+	*exists = false;
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return sdt_err(-errno, "cannot write '%s': %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode))
+		return sdt_err(S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST,
+			       "refusing to write '%s': it is %s (only a regular file is replaced)",
+			       path, file_kind(st.st_mode));
+	*exists = true;
+	return 0;
 }

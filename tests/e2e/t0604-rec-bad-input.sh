@@ -91,29 +91,32 @@ else
 	say "unshare -m is not available: the no-tracefs cases are not run"
 fi
 
-# not root
-if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+# not root: a copy of sdtrace and the program that nobody can reach (lib.sh: nobody_prepare)
+if nobody_prepare "$P/prog-sizes"; then
 	N=$(mktemp -d /tmp/sdtrace-t0604-nobody.XXXXXX)
 	at_exit "rm -rf $N"
 	chmod 777 "$N"
-	NB="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=$N SDTRACE_CACHE_DIR=$N/cache"
+	NB_ENV="HOME=$N SDTRACE_CACHE_DIR=$N/cache"
 	# shellcheck disable=SC2086
 	fails_cleanly "not root" "no tracefs with uprobe_events .*needs root" \
-		$NB "$SDTRACE" record -o "$N/bad.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
-		"$P/prog-sizes"
+		as_nobody $NB_ENV "$NB_SDTRACE" record -o "$N/bad.data" -x "$NB/prog-sizes" \
+		-e '%sizes:*' -- "$NB/prog-sizes"
 	check "not root: no data file in its directory" test ! -e "$N/bad.data"
 	# shellcheck disable=SC2086
 	fails_cleanly "not root, stat" "no tracefs with uprobe_events .*needs root" \
-		$NB "$SDTRACE" stat -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
+		as_nobody $NB_ENV "$NB_SDTRACE" stat -x "$NB/prog-sizes" -e '%sizes:*' -- \
+		"$NB/prog-sizes"
 	echo previous >"$N/keep.data"
 	chmod 666 "$N/keep.data"
 	# shellcheck disable=SC2086
-	$NB "$SDTRACE" record -o "$N/keep.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
-		"$P/prog-sizes" >/dev/null 2>&1
+	as_nobody $NB_ENV "$NB_SDTRACE" record -o "$N/keep.data" -x "$NB/prog-sizes" -e '%sizes:*' \
+		-- "$NB/prog-sizes" >/dev/null 2>"$N/keep.err"
+	check_eq "not root: record fails (exit 1, not 126: it ran)" 1 $?
+	check "not root: it says why" grep -q "needs root" "$N/keep.err"
 	check_eq "not root: an existing recording is kept as it was" "previous" "$(cat "$N/keep.data")"
 	check "not root: no .old left" test ! -e "$N/keep.data.old"
 else
-	say "setpriv or the user nobody is missing: the not-root cases are not run"
+	say "not root, or setpriv or the user nobody is missing: the not-root cases are not run"
 fi
 uprobes_unchanged
 finish

@@ -79,7 +79,8 @@ timeout -s TERM 300 "$SDTRACE" --cache-dir "$T/sdt" cache add -r "$D" >"$T/out2"
 check "a second add adds nothing" grep -q ", 0 added," "$T/out2"
 
 # As nobody: unreadable files and directories are reported, the rest is cached.
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+# A copy of sdtrace that nobody can reach (lib.sh: nobody_prepare), walking trees in $T.
+if nobody_prepare; then
 	U="$T/u"
 	mkdir -p "$U/closed" "$U/open"
 	cp "$D/prog" "$U/open/prog-open"
@@ -93,11 +94,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
 	chmod 755 "$T" "$U" "$U/open"
 	mkdir "$T/nobody-cache"
 	chown nobody:nogroup "$T/nobody-cache"
-	as_nobody() {
-		timeout -s TERM 120 setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$T/nobody-cache" \
-			SDTRACE_CACHE_DIR="$T/nobody-cache" "$@"
-	}
-	as_nobody "$SDTRACE" cache add -r "$U" >"$T/nout" 2>"$T/nerr"
+	NB_ENV="HOME=$T/nobody-cache SDTRACE_CACHE_DIR=$T/nobody-cache"
+	# shellcheck disable=SC2086
+	as_nobody $NB_ENV "$NB_SDTRACE" cache add -r "$U" >"$T/nout" 2>"$T/nerr"
 	rc=$?
 	say "as nobody: $(cat "$T/nout")"
 	check_eq "as nobody: exit 1 (some files could not be read)" 1 "$rc"
@@ -105,7 +104,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
 	check "as nobody: the unreadable directory is named" grep -q "'$U/closed'" "$T/nerr"
 	check "as nobody: the unsearchable directory is named" grep -q "$U/noexec" "$T/nerr"
 	check "as nobody: errors are counted" grep -qE ', [1-9][0-9]* errors' "$T/nout"
-	as_nobody "$SDTRACE" cache list >"$T/nlist" 2>&1
+	# shellcheck disable=SC2086
+	as_nobody $NB_ENV "$NB_SDTRACE" cache list >"$T/nlist" 2>&1
 	check "as nobody: the readable program is cached" grep -q " $U/open/prog-open\$" "$T/nlist"
 	check_eq "as nobody: nothing else" 1 "$(wc -l <"$T/nlist")"
 	check_eq "as nobody: the cache belongs to nobody" "nobody" \

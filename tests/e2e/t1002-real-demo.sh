@@ -40,14 +40,21 @@ ev = t["traceEvents"] if isinstance(t, dict) else t
 b = [e for e in ev if e.get("ph") == "B" and "job" in e.get("name", "")]
 assert len(b) == 8, b' "$T/demo/example.trace.json"
 
-# as nobody: no recording, said so, exit 0 (a copy of the build's two programs that it may run)
-mkdir -p nb/b/examples && cp "$SDTRACE" nb/b/sdtrace && cp "$EX" nb/b/examples/ &&
-	chmod 711 "$T" && chown -R nobody nb || exit 1
-(cd nb && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env HOME="$T/nb" \
-	SDTRACE_CACHE_DIR= sh "$SRC_DIR/scripts/demo.sh" b) >nb.out 2>nb.err
-check_eq "demo as nobody: exit 0" 0 $?
-check "demo as nobody: lists from the cache" grep -q ':%example:tick$' nb.out
-check "demo as nobody: says recording needs root" grep -q 'needs root' nb.out
-check_eq "demo as nobody: records nothing" "" "$(cat nb.out nb.err | grep 'events recorded')"
+# as nobody: no recording, said so, exit 0. Nobody runs copies (lib.sh: nobody_prepare) of
+# sdtrace, the example and the tour, laid out as a build directory: NB/sdtrace, NB/examples.
+if nobody_prepare "$SRC_DIR/scripts/demo.sh"; then
+	mkdir "$NB/examples" "$NB/home" && cp "$EX" "$NB/examples/" && chmod 755 "$NB/examples" &&
+		chown nobody "$NB/home" || exit 1
+	(cd "$NB/home" && as_nobody HOME="$NB/home" SDTRACE_CACHE_DIR= DEMO_OUT="$NB/home/demo" \
+		sh "$NB/demo.sh" "$NB") >nb.out 2>nb.err
+	check_eq "demo as nobody: exit 0" 0 $?
+	check "demo as nobody: it ran the copy" grep -q "^# sdtrace [0-9]" nb.out
+	check "demo as nobody: lists from the cache" grep -q ':%example:tick$' nb.out
+	check "demo as nobody: says recording needs root" grep -q 'needs root' nb.out
+	check_eq "demo as nobody: records nothing" "" "$(cat nb.out nb.err | grep 'events recorded')"
+	check "demo as nobody: its cache is in its home" test -d "$NB/home/demo/cache"
+else
+	say "no user nobody: the demo as another user is not run"
+fi
 uprobes_unchanged
 finish
