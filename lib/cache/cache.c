@@ -582,13 +582,26 @@ static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel,
 	return err;
 }
 
+/*
+ * An entry file larger than its readers take (sdt_cache_read_entry_file(): SDT_PROBES_MAX_SIZE)
+ * is never written: the entry would be broken, and lookups would silently find nothing in it.
+ */
+static int check_size(const char *name, size_t len, char *why, size_t whysz)
+{
+	if (len <= SDT_PROBES_MAX_SIZE)
+		return 0;
+	snprintf(why, whysz, "its %s file would be %zu bytes, more than the limit of %u", name, len,
+		 SDT_PROBES_MAX_SIZE);
+	return -EFBIG;
+}
+
 int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
 			  const struct stat *st, int fd, enum sdt_cache_result *res)
 {
 	struct sdt_buf probes = {0}, meta = {0};
 	struct sdt_probes old = {0};
 	struct sdt_sync_set s = {.keep = true};
-	char *rel = NULL, *linked = NULL, *text = NULL;
+	char *rel = NULL, *linked = NULL, *text = NULL, why[160] = "";
 	bool relink = false;
 	size_t len;
 	int dfd = -1, err;
@@ -628,6 +641,10 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	if (err)
 		goto out;
 	err = sdt_meta_render(f, path, st, &meta);
+	if (!err)
+		err = check_size("probes", probes.len, why, sizeof(why));
+	if (!err)
+		err = check_size(SDT_META_NAME, meta.len, why, sizeof(why));
 	if (err)
 		goto out;
 	/*
@@ -651,6 +668,8 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	if (!sdt_read_file_at(dfd, "probes", SDT_PROBES_MAX_SIZE, &text, &len) &&
 	    !sdt_probes_parse(text, len, &old)) {
 		err = sdt_probes_render_user(&old, &probes);
+		if (!err)
+			err = check_size("probes", probes.len, why, sizeof(why));
 		if (err)
 			goto out;
 	}
@@ -688,7 +707,8 @@ out:
 	free(linked);
 	free(rel);
 	if (err < 0)
-		return sdt_err(err, "cannot cache '%s' in '%s': %s", path, c->root, strerror(-err));
+		return sdt_err(err, "cannot cache '%s' in '%s': %s", path, c->root,
+			       why[0] ? why : strerror(-err));
 	return 0;
 }
 
