@@ -87,6 +87,12 @@ const char *sdt_cache__root(const struct sdt_cache *c)
 	return c->root;
 }
 
+int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive)
+{
+	return exclusive ? sdt_lock_take(c->rootfd, SDT_ENTRIES_LOCK)
+			 : sdt_lock_take_shared(c->rootfd, SDT_ENTRIES_LOCK);
+}
+
 bool sdt_valid_build_id(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -604,12 +610,21 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	char *rel = NULL, *linked = NULL, *text = NULL, why[160] = "";
 	bool relink = false;
 	size_t len;
-	int dfd = -1, err;
+	int dfd = -1, lock = -1, err;
 
 	rel = sdt_cache_entry_rel(path, f->build_id);
 	if (!rel) {
 		err = -ENOMEM;
 		goto out;
+	}
+	/* no removal of this entry between reading its link and writing it (a batch holds it) */
+	if (!c->defer) {
+		lock = sdt_cache_lock_entries(c, false);
+		if (lock < 0) {
+			err = lock;
+			snprintf(why, sizeof(why), "cannot lock its entries: %s", strerror(-err));
+			goto out;
+		}
 	}
 	/* the build-id is already cached for another path: perf keeps the first, so do we */
 	err = sdt_cache_read_link(c, f->build_id, &linked);
@@ -699,6 +714,7 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 out:
 	if (dfd >= 0)
 		close(dfd);
+	sdt_lock_release(lock);
 	sdt_sync_set_drop(&s);
 	sdt_probes_release(&old);
 	sdt_buf_free(&probes);
@@ -746,14 +762,12 @@ static int remove_dir_files(int parent, const char *name)
 	return 0;
 }
 
-int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid)
+/* The link first: once it is gone the entry is gone, whatever happens next. */
+static int remove_entry_locked(struct sdt_cache *c, const char *path, const char *bid)
 {
 	char link[SDT_BUILD_ID_HEX_MAX + 16], *linked = NULL, *rel, *slash;
 	int pfd, err = 0;
 
-	if (!sdt_valid_build_id(bid))
-		return -EINVAL;
-	/* the link first: once it is gone the entry is gone, whatever happens next */
 	if (!sdt_cache_read_link(c, bid, &linked) && !strcmp(linked, path)) {
 		snprintf(link, sizeof(link), SDT_BUILD_ID_DIR "/%.2s/%s", bid, bid + 2);
 		if (unlinkat(c->rootfd, link, 0) < 0 && errno != ENOENT)
@@ -780,5 +794,20 @@ int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bi
 	if (!err && *rel)
 		unlinkat(c->rootfd, rel, AT_REMOVEDIR);
 	free(rel);
+	return err;
+}
+
+int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid)
+{
+	int lock, err;
+
+	if (!sdt_valid_build_id(bid))
+		return -EINVAL;
+	/* alone: no writer is between reading this entry's link and writing it */
+	lock = sdt_cache_lock_entries(c, true);
+	if (lock < 0)
+		return lock;
+	err = remove_entry_locked(c, path, bid);
+	sdt_lock_release(lock);
 	return err;
 }

@@ -10,14 +10,14 @@
 #include "util/internal.h"
 #include "util/lockfile.h"
 
-int sdt_lock_take(int dirfd, const char *name)
+static int lock_take(int dirfd, const char *name, int op)
 {
 	int fd;
 
 	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;
-	while (flock(fd, LOCK_EX) < 0) {
+	while (flock(fd, op) < 0) {
 		if (errno != EINTR) {
 			int err = -errno;
 
@@ -26,6 +26,16 @@ int sdt_lock_take(int dirfd, const char *name)
 		}
 	}
 	return fd;
+}
+
+int sdt_lock_take(int dirfd, const char *name)
+{
+	return lock_take(dirfd, name, LOCK_EX);
+}
+
+int sdt_lock_take_shared(int dirfd, const char *name)
+{
+	return lock_take(dirfd, name, LOCK_SH);
 }
 
 void sdt_lock_release(int fd)
