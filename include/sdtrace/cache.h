@@ -54,6 +54,12 @@ extern "C" {
 
 struct sdt_cache;
 
+/*
+ * Most bytes one entry's `elf` may copy, when it cannot be a hard link (another file system):
+ * the bytes of data, holes being copied as holes. A file with more is not cached (-EFBIG).
+ */
+#define SDT_CACHE_MAX_COPY (1ull << 30)
+
 struct sdt_cache_opts {
 	size_t sz;
 	/* Do not store the binary as `elf` in new entries (perf's probes work without it). */

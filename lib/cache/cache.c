@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -450,19 +451,99 @@ static int write_data_at(int dfd, const char *name, const void *data, size_t len
 }
 
 /*
+ * The next extent of data of @fd at or after @off and below @end, in [*start, *stop): false when
+ * there is none. Where SEEK_DATA fails (but with ENXIO: no data after @off), the rest is data.
+ */
+static bool next_data(int fd, off_t off, off_t end, off_t *start, off_t *stop)
+{
+	off_t d, h;
+
+	if (off >= end)
+		return false;
+	d = lseek(fd, off, SEEK_DATA);
+	if (d < 0 && errno == ENXIO)
+		return false;
+	if (d < 0)
+		d = off;
+	if (d >= end)
+		return false;
+	h = lseek(fd, d, SEEK_HOLE);
+	*start = d;
+	*stop = h < 0 || h > end ? end : h;
+	return true;
+}
+
+/* The bytes of data (holes left out) in the first @size bytes of @fd. */
+static uint64_t data_bytes(int fd, off_t size)
+{
+	off_t start, stop, off = 0;
+	uint64_t n = 0;
+
+	while (next_data(fd, off, size, &start, &stop)) {
+		n += (uint64_t)(stop - start);
+		off = stop;
+	}
+	return n;
+}
+
+/* -EFBIG (and @why) when a copy of @fd would write more than SDT_CACHE_MAX_COPY bytes. */
+static int check_copy(int fd, const struct stat *st, char *why, size_t whysz)
+{
+	uint64_t data = data_bytes(fd, st->st_size);
+
+	if (data <= SDT_CACHE_MAX_COPY)
+		return 0;
+	snprintf(why, whysz,
+		 "its copy would take %" PRIu64 " bytes (of %lld), more than the limit of %llu per "
+		 "entry: add it with --no-copy",
+		 data, (long long)st->st_size, SDT_CACHE_MAX_COPY);
+	return -EFBIG;
+}
+
+/*
+ * Copy the first @size bytes of @fd to the empty @tfd, holes as holes (skipped, and the copy
+ * given its size by ftruncate), writing at most @budget bytes (else -EFBIG and *@over: holes
+ * were filled since they were counted).
+ */
+static int copy_sparse(int tfd, int fd, off_t size, uint64_t budget, bool *over)
+{
+	off_t start, stop, off = 0;
+
+	*over = false;
+	while (next_data(fd, off, size, &start, &stop)) {
+		if ((uint64_t)(stop - start) > budget) {
+			*over = true;
+			return -EFBIG;
+		}
+		budget -= (uint64_t)(stop - start);
+		if (lseek(tfd, start, SEEK_SET) < 0)
+			return -errno;
+		for (off = start; off < stop;) {
+			ssize_t n = sendfile(tfd, fd, &off, (size_t)(stop - off));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return n < 0 ? -errno : -EIO;
+		}
+	}
+	return ftruncate(tfd, size) < 0 ? -errno : 0;
+}
+
+/*
  * `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. The link is
  * made to the inode we scanned, through its descriptor (/proc/self/fd/N with AT_SYMLINK_FOLLOW:
  * a rename of the path meanwhile cannot swap it), straight to its name when there is none yet: a
  * hard link appears whole, so no temporary is needed. Otherwise (no /proc, an `elf` to replace)
- * by path under a temporary name, checked to be the inode we scanned, then renamed.
+ * by path under a temporary name, checked to be the inode we scanned, then renamed. A copy keeps
+ * the holes of a sparse file and writes at most SDT_CACHE_MAX_COPY bytes (@why says so).
  */
 static int write_elf(int dfd, const char *path, int fd, const struct stat *st,
-		     struct sdt_sync_set *s, bool strict)
+		     struct sdt_sync_set *s, bool strict, char *why, size_t whysz)
 {
 	struct stat est;
 	char tmp[256], proc[64];
-	off_t off = 0;
-	bool exists;
+	bool exists, over;
 	int tfd, err;
 
 	exists = !fstatat(dfd, "elf", &est, AT_SYMLINK_NOFOLLOW);
@@ -493,19 +574,21 @@ static int write_elf(int dfd, const char *path, int fd, const struct stat *st,
 		}
 		unlinkat(dfd, tmp, 0); /* the path changed under us: copy what we scanned */
 	}
+	/* a copy: its data (holes cost nothing) must stay under the limit */
+	err = check_copy(fd, st, why, whysz);
+	if (err)
+		return err;
 	tfd = sdt_tmp_create(dfd, "elf", tmp, sizeof(tmp));
 	if (tfd < 0)
 		return tfd;
-	while (off < st->st_size) {
-		ssize_t n = sendfile(tfd, fd, &off, (size_t)(st->st_size - off));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			sdt_tmp_abort(dfd, tfd, tmp);
-			return err;
-		}
+	err = copy_sparse(tfd, fd, st->st_size, SDT_CACHE_MAX_COPY, &over);
+	if (err) {
+		if (over)
+			snprintf(why, whysz,
+				 "its copy grew past the limit of %llu bytes per entry while it "
+				 "was written", SDT_CACHE_MAX_COPY);
+		sdt_tmp_abort(dfd, tfd, tmp);
+		return err;
 	}
 	return write_file_at(dfd, "elf", tfd, tmp, s, strict);
 }
@@ -607,7 +690,8 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	struct sdt_buf probes = {0}, meta = {0};
 	struct sdt_probes old = {0};
 	struct sdt_sync_set s = {.keep = true};
-	char *rel = NULL, *linked = NULL, *text = NULL, why[160] = "";
+	struct stat root_st;
+	char *rel = NULL, *linked = NULL, *text = NULL, why[256] = "";
 	bool relink = false;
 	size_t len;
 	int dfd = -1, lock = -1, err;
@@ -660,6 +744,10 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 		err = check_size("probes", probes.len, why, sizeof(why));
 	if (!err)
 		err = check_size(SDT_META_NAME, meta.len, why, sizeof(why));
+	/* a copy too large is refused before anything is created (write_elf() checks again) */
+	if (!err && !relink && !c->no_copy && !fstat(c->rootfd, &root_st) &&
+	    root_st.st_dev != st->st_dev)
+		err = check_copy(fd, st, why, sizeof(why));
 	if (err)
 		goto out;
 	/*
@@ -689,7 +777,7 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 			goto out;
 	}
 	if (!c->no_copy) {
-		err = write_elf(dfd, path, fd, st, &s, relink);
+		err = write_elf(dfd, path, fd, st, &s, relink, why, sizeof(why));
 		if (err)
 			goto out;
 	}
