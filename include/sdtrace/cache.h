@@ -18,7 +18,8 @@
  * older than the cache (perf added an entry behind our back): the directories are the truth.
  *
  * Thread safety: one struct sdt_cache may be used by one thread at a time. Several processes may
- * use one cache directory at once.
+ * use one cache directory at once: writers of entries share a lock (ROOT/.sdtrace-entries.lock)
+ * that a removal takes alone, so a removal waits for the adds under way and the other way round.
  *
  * Example (where a probe is, through the event index):
  *	struct sdt_cache *c;
@@ -52,6 +53,12 @@ extern "C" {
 #endif
 
 struct sdt_cache;
+
+/*
+ * Most bytes one entry's `elf` may copy, when it cannot be a hard link (another file system):
+ * the bytes of data, holes being copied as holes. A file with more is not cached (-EFBIG).
+ */
+#define SDT_CACHE_MAX_COPY (1ull << 30)
 
 struct sdt_cache_opts {
 	size_t sz;

@@ -41,6 +41,13 @@ struct sdt_file;
 struct sdt_site;
 struct sdt_arg;
 
+/*
+ * Most SDT notes one file may have: over a hundred times libjvm.so's 531. A decoded note costs
+ * about 1 KB of memory, so a file with more is refused whole (-E2BIG), from a count of its note
+ * headers taken before any note is decoded.
+ */
+#define SDT_SCAN_MAX_NOTES 65536u
+
 struct sdt_scan_opts {
 	size_t sz;
 	/* Name to use for the file in messages and in sdt_file__path() (open_mem only). */
@@ -50,8 +57,9 @@ struct sdt_scan_opts {
 /*
  * Scan the ELF file at @path. A file without SDT notes is not an error (0 sites).
  * Returns 0 and sets *out, or -errno: -ENOENT/-EACCES (open), -ENOEXEC (not an ELF file),
- * -EINVAL (corrupt or truncated ELF). Notes that are malformed or carry names tracefs would not
- * accept are skipped and reported through sdt_file__diag(); they do not fail the scan.
+ * -EINVAL (corrupt or truncated ELF), -E2BIG (more than SDT_SCAN_MAX_NOTES notes). Notes that
+ * are malformed or carry names tracefs would not accept are skipped and reported through
+ * sdt_file__diag(); they do not fail the scan.
  */
 SDT_API int sdt_file__open(const char *path, const struct sdt_scan_opts *opts,
 			   struct sdt_file **out);

@@ -20,6 +20,7 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "util/lockfile.h"
 
 int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
 		      bool *is_elf, bool *has_sdt)
@@ -339,7 +340,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	pthread_t tids[16];
 	unsigned int nw, started = 0, t;
 	size_t i, k;
-	int err = 0;
+	int err = 0, lock = -1;
 
 	if (opts_in)
 		memcpy(&opts, opts_in, opts_in->sz < sizeof(opts) ? opts_in->sz : sizeof(opts));
@@ -411,7 +412,15 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 		nw = ARRAY_SIZE(tids);
 	if (nw > w.n)
 		nw = w.n ? (unsigned int)w.n : 1;
-	/* entries are written unsynced and linked once durable (see link_deferred()) */
+	/*
+	 * Entries are written unsynced and linked once durable (see link_deferred()), under the
+	 * entries lock (shared) from the first write to the last link: no removal in between.
+	 */
+	lock = sdt_cache_lock_entries(c, false);
+	if (lock < 0) {
+		err = sdt_err(lock, "'%s': cannot lock the entries: %s", c->root, strerror(-lock));
+		goto out;
+	}
 	defer.files.keep = w.n <= SMALL_BATCH;
 	c->defer = &defer;
 	j.c = c;
@@ -430,6 +439,9 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	pthread_mutex_destroy(&j.lock);
 	c->defer = NULL;
 	err = link_deferred(c, &defer, &opts, &sum);
+	/* released before the index lock is taken: the entries lock is the innermost */
+	sdt_lock_release(lock);
+	lock = -1;
 	if (!err && sum.added) {
 		err = sdt_index_rebuild(c);
 	} else if (!err) {
@@ -441,6 +453,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	}
 out:
 	c->defer = NULL;
+	sdt_lock_release(lock);
 	sdt_sync_set_drop(&defer.files);
 	for (i = 0; i < defer.n; i++) {
 		free(defer.links[i].bid);

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -85,6 +86,12 @@ void sdt_cache__free(struct sdt_cache *c)
 const char *sdt_cache__root(const struct sdt_cache *c)
 {
 	return c->root;
+}
+
+int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive)
+{
+	return exclusive ? sdt_lock_take(c->rootfd, SDT_ENTRIES_LOCK)
+			 : sdt_lock_take_shared(c->rootfd, SDT_ENTRIES_LOCK);
 }
 
 bool sdt_valid_build_id(const char *s)
@@ -444,19 +451,99 @@ static int write_data_at(int dfd, const char *name, const void *data, size_t len
 }
 
 /*
+ * The next extent of data of @fd at or after @off and below @end, in [*start, *stop): false when
+ * there is none. Where SEEK_DATA fails (but with ENXIO: no data after @off), the rest is data.
+ */
+static bool next_data(int fd, off_t off, off_t end, off_t *start, off_t *stop)
+{
+	off_t d, h;
+
+	if (off >= end)
+		return false;
+	d = lseek(fd, off, SEEK_DATA);
+	if (d < 0 && errno == ENXIO)
+		return false;
+	if (d < 0)
+		d = off;
+	if (d >= end)
+		return false;
+	h = lseek(fd, d, SEEK_HOLE);
+	*start = d;
+	*stop = h < 0 || h > end ? end : h;
+	return true;
+}
+
+/* The bytes of data (holes left out) in the first @size bytes of @fd. */
+static uint64_t data_bytes(int fd, off_t size)
+{
+	off_t start, stop, off = 0;
+	uint64_t n = 0;
+
+	while (next_data(fd, off, size, &start, &stop)) {
+		n += (uint64_t)(stop - start);
+		off = stop;
+	}
+	return n;
+}
+
+/* -EFBIG (and @why) when a copy of @fd would write more than SDT_CACHE_MAX_COPY bytes. */
+static int check_copy(int fd, const struct stat *st, char *why, size_t whysz)
+{
+	uint64_t data = data_bytes(fd, st->st_size);
+
+	if (data <= SDT_CACHE_MAX_COPY)
+		return 0;
+	snprintf(why, whysz,
+		 "its copy would take %" PRIu64 " bytes (of %lld), more than the limit of %llu per "
+		 "entry: add it with --no-copy",
+		 data, (long long)st->st_size, SDT_CACHE_MAX_COPY);
+	return -EFBIG;
+}
+
+/*
+ * Copy the first @size bytes of @fd to the empty @tfd, holes as holes (skipped, and the copy
+ * given its size by ftruncate), writing at most @budget bytes (else -EFBIG and *@over: holes
+ * were filled since they were counted).
+ */
+static int copy_sparse(int tfd, int fd, off_t size, uint64_t budget, bool *over)
+{
+	off_t start, stop, off = 0;
+
+	*over = false;
+	while (next_data(fd, off, size, &start, &stop)) {
+		if ((uint64_t)(stop - start) > budget) {
+			*over = true;
+			return -EFBIG;
+		}
+		budget -= (uint64_t)(stop - start);
+		if (lseek(tfd, start, SEEK_SET) < 0)
+			return -errno;
+		for (off = start; off < stop;) {
+			ssize_t n = sendfile(tfd, fd, &off, (size_t)(stop - off));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return n < 0 ? -errno : -EIO;
+		}
+	}
+	return ftruncate(tfd, size) < 0 ? -errno : 0;
+}
+
+/*
  * `elf`: a hard link to the source when on the same filesystem, else a copy of @fd. The link is
  * made to the inode we scanned, through its descriptor (/proc/self/fd/N with AT_SYMLINK_FOLLOW:
  * a rename of the path meanwhile cannot swap it), straight to its name when there is none yet: a
  * hard link appears whole, so no temporary is needed. Otherwise (no /proc, an `elf` to replace)
- * by path under a temporary name, checked to be the inode we scanned, then renamed.
+ * by path under a temporary name, checked to be the inode we scanned, then renamed. A copy keeps
+ * the holes of a sparse file and writes at most SDT_CACHE_MAX_COPY bytes (@why says so).
  */
 static int write_elf(int dfd, const char *path, int fd, const struct stat *st,
-		     struct sdt_sync_set *s, bool strict)
+		     struct sdt_sync_set *s, bool strict, char *why, size_t whysz)
 {
 	struct stat est;
 	char tmp[256], proc[64];
-	off_t off = 0;
-	bool exists;
+	bool exists, over;
 	int tfd, err;
 
 	exists = !fstatat(dfd, "elf", &est, AT_SYMLINK_NOFOLLOW);
@@ -487,19 +574,21 @@ static int write_elf(int dfd, const char *path, int fd, const struct stat *st,
 		}
 		unlinkat(dfd, tmp, 0); /* the path changed under us: copy what we scanned */
 	}
+	/* a copy: its data (holes cost nothing) must stay under the limit */
+	err = check_copy(fd, st, why, whysz);
+	if (err)
+		return err;
 	tfd = sdt_tmp_create(dfd, "elf", tmp, sizeof(tmp));
 	if (tfd < 0)
 		return tfd;
-	while (off < st->st_size) {
-		ssize_t n = sendfile(tfd, fd, &off, (size_t)(st->st_size - off));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			sdt_tmp_abort(dfd, tfd, tmp);
-			return err;
-		}
+	err = copy_sparse(tfd, fd, st->st_size, SDT_CACHE_MAX_COPY, &over);
+	if (err) {
+		if (over)
+			snprintf(why, whysz,
+				 "its copy grew past the limit of %llu bytes per entry while it "
+				 "was written", SDT_CACHE_MAX_COPY);
+		sdt_tmp_abort(dfd, tfd, tmp);
+		return err;
 	}
 	return write_file_at(dfd, "elf", tfd, tmp, s, strict);
 }
@@ -582,21 +671,44 @@ static int defer_link(struct sdt_deferred *d, const char *bid, const char *rel,
 	return err;
 }
 
+/*
+ * An entry file larger than its readers take (sdt_cache_read_entry_file(): SDT_PROBES_MAX_SIZE)
+ * is never written: the entry would be broken, and lookups would silently find nothing in it.
+ */
+static int check_size(const char *name, size_t len, char *why, size_t whysz)
+{
+	if (len <= SDT_PROBES_MAX_SIZE)
+		return 0;
+	snprintf(why, whysz, "its %s file would be %zu bytes, more than the limit of %u", name, len,
+		 SDT_PROBES_MAX_SIZE);
+	return -EFBIG;
+}
+
 int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
 			  const struct stat *st, int fd, enum sdt_cache_result *res)
 {
 	struct sdt_buf probes = {0}, meta = {0};
 	struct sdt_probes old = {0};
 	struct sdt_sync_set s = {.keep = true};
-	char *rel = NULL, *linked = NULL, *text = NULL;
+	struct stat root_st;
+	char *rel = NULL, *linked = NULL, *text = NULL, why[256] = "";
 	bool relink = false;
 	size_t len;
-	int dfd = -1, err;
+	int dfd = -1, lock = -1, err;
 
 	rel = sdt_cache_entry_rel(path, f->build_id);
 	if (!rel) {
 		err = -ENOMEM;
 		goto out;
+	}
+	/* no removal of this entry between reading its link and writing it (a batch holds it) */
+	if (!c->defer) {
+		lock = sdt_cache_lock_entries(c, false);
+		if (lock < 0) {
+			err = lock;
+			snprintf(why, sizeof(why), "cannot lock its entries: %s", strerror(-err));
+			goto out;
+		}
 	}
 	/* the build-id is already cached for another path: perf keeps the first, so do we */
 	err = sdt_cache_read_link(c, f->build_id, &linked);
@@ -628,6 +740,14 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	if (err)
 		goto out;
 	err = sdt_meta_render(f, path, st, &meta);
+	if (!err)
+		err = check_size("probes", probes.len, why, sizeof(why));
+	if (!err)
+		err = check_size(SDT_META_NAME, meta.len, why, sizeof(why));
+	/* a copy too large is refused before anything is created (write_elf() checks again) */
+	if (!err && !relink && !c->no_copy && !fstat(c->rootfd, &root_st) &&
+	    root_st.st_dev != st->st_dev)
+		err = check_copy(fd, st, why, sizeof(why));
 	if (err)
 		goto out;
 	/*
@@ -651,11 +771,13 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	if (!sdt_read_file_at(dfd, "probes", SDT_PROBES_MAX_SIZE, &text, &len) &&
 	    !sdt_probes_parse(text, len, &old)) {
 		err = sdt_probes_render_user(&old, &probes);
+		if (!err)
+			err = check_size("probes", probes.len, why, sizeof(why));
 		if (err)
 			goto out;
 	}
 	if (!c->no_copy) {
-		err = write_elf(dfd, path, fd, st, &s, relink);
+		err = write_elf(dfd, path, fd, st, &s, relink, why, sizeof(why));
 		if (err)
 			goto out;
 	}
@@ -680,6 +802,7 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 out:
 	if (dfd >= 0)
 		close(dfd);
+	sdt_lock_release(lock);
 	sdt_sync_set_drop(&s);
 	sdt_probes_release(&old);
 	sdt_buf_free(&probes);
@@ -688,7 +811,8 @@ out:
 	free(linked);
 	free(rel);
 	if (err < 0)
-		return sdt_err(err, "cannot cache '%s' in '%s': %s", path, c->root, strerror(-err));
+		return sdt_err(err, "cannot cache '%s' in '%s': %s", path, c->root,
+			       why[0] ? why : strerror(-err));
 	return 0;
 }
 
@@ -726,14 +850,12 @@ static int remove_dir_files(int parent, const char *name)
 	return 0;
 }
 
-int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid)
+/* The link first: once it is gone the entry is gone, whatever happens next. */
+static int remove_entry_locked(struct sdt_cache *c, const char *path, const char *bid)
 {
 	char link[SDT_BUILD_ID_HEX_MAX + 16], *linked = NULL, *rel, *slash;
 	int pfd, err = 0;
 
-	if (!sdt_valid_build_id(bid))
-		return -EINVAL;
-	/* the link first: once it is gone the entry is gone, whatever happens next */
 	if (!sdt_cache_read_link(c, bid, &linked) && !strcmp(linked, path)) {
 		snprintf(link, sizeof(link), SDT_BUILD_ID_DIR "/%.2s/%s", bid, bid + 2);
 		if (unlinkat(c->rootfd, link, 0) < 0 && errno != ENOENT)
@@ -760,5 +882,20 @@ int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bi
 	if (!err && *rel)
 		unlinkat(c->rootfd, rel, AT_REMOVEDIR);
 	free(rel);
+	return err;
+}
+
+int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid)
+{
+	int lock, err;
+
+	if (!sdt_valid_build_id(bid))
+		return -EINVAL;
+	/* alone: no writer is between reading this entry's link and writing it */
+	lock = sdt_cache_lock_entries(c, true);
+	if (lock < 0)
+		return lock;
+	err = remove_entry_locked(c, path, bid);
+	sdt_lock_release(lock);
 	return err;
 }

@@ -65,6 +65,18 @@ struct sdt_cache {
 	struct sdt_deferred *defer;
 };
 
+/*
+ * The entries lock. Writing an entry is several steps (its directory, its files, then its link)
+ * and so is removing one (its link, its files, its directory and the empty parents): a removal
+ * in the middle of a write left a link to a directory it had emptied or removed (`ok 0 events`,
+ * lookups missing it silently). Writers hold the lock shared, from reading the entry's link to
+ * writing it (a batch holds it until its deferred links are written); a removal holds it alone.
+ * It is the innermost lock: nothing else is taken while it is held (the index lock and the user
+ * probes' lock are taken before it, or after it is released). Returns the fd or -errno.
+ */
+#define SDT_ENTRIES_LOCK ".sdtrace-entries.lock"
+int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive);
+
 #define SDT_BUILD_ID_DIR ".build-id"
 /* Longest build-id we accept, in hex (perf's BUILD_ID_SIZE is 20 bytes; allow some room). */
 #define SDT_BUILD_ID_HEX_MAX 128
@@ -100,7 +112,10 @@ int sdt_cache_read_entry_file(const struct sdt_cache *c, const char *path, const
  */
 int sdt_cache_scan(const char *path, struct sdt_file **f, struct stat *st, int *fd_out);
 
-/* Write (or refresh) the entry of the scanned @f; @fd is the open source file. */
+/*
+ * Write (or refresh) the entry of the scanned @f; @fd is the open source file. Takes the entries
+ * lock (shared), unless in a batch (c->defer: the batch holds it).
+ */
 int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
 			  const struct stat *st, int fd, enum sdt_cache_result *res);
 
@@ -118,7 +133,10 @@ int sdt_cache_file_build_id(const char *path, char **bid);
 int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char *rel,
 			 struct sdt_sync_set *s);
 
-/* Remove the entry (path, bid): link first, then its directory and empty parents. */
+/*
+ * Remove the entry (path, bid): link first, then its directory and empty parents, holding the
+ * entries lock alone (the caller must not hold it).
+ */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
 
 /* Free what a target owns (not the struct). */

@@ -37,8 +37,7 @@
 #include "util/internal.h"
 
 #define NT_STAPSDT 3
-/* Bound on sites per file and on the argument string (hostile files). */
-#define MAX_SITES (4u << 20)
+/* Bound on the argument string (hostile files); sites per file: SDT_SCAN_MAX_NOTES. */
 #define MAX_ARGS_TEXT 4096
 /* perf names a provider's tracefs group "sdt_<provider>": the provider must leave room for it. */
 #define MAX_PROVIDER (SDT_MAX_EVENT_NAME - 4)
@@ -262,6 +261,51 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The data of @scn when it is a .note.stapsdt section, else NULL (*@unreadable: it is one). */
+static Elf_Data *stapsdt_data(struct sdt_elf *e, Elf_Scn *scn, bool *unreadable)
+{
+	const char *secname;
+	GElf_Shdr sh;
+	Elf_Data *data;
+
+	*unreadable = false;
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		return NULL;
+	secname = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+	if (!secname || strcmp(secname, ".note.stapsdt"))
+		return NULL;
+	/* elf_getdata, not elf_rawdata: only it byte-swaps the note headers. */
+	data = elf_getdata(scn, NULL);
+	*unreadable = !data;
+	return data;
+}
+
+static bool is_stapsdt(const Elf_Data *data, const GElf_Nhdr *nh, size_t name_off)
+{
+	return nh->n_type == NT_STAPSDT && nh->n_namesz == 8 &&
+	       !memcmp((const char *)data->d_buf + name_off, "stapsdt", 8);
+}
+
+size_t sdt_notes_count(struct sdt_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	size_t n = 0;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		size_t off = 0, next, name_off, desc_off;
+		bool unreadable;
+		Elf_Data *data = stapsdt_data(e, scn, &unreadable);
+		GElf_Nhdr nh;
+
+		while (data && off < data->d_size &&
+		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			off = next;
+			n += is_stapsdt(data, &nh, name_off);
+		}
+	}
+	return n;
+}
+
 int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 {
 	struct note_ctx c = {.e = e, .f = f};
@@ -277,17 +321,12 @@ int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		size_t off = 0, next, name_off, desc_off;
-		const char *secname;
-		Elf_Data *data;
+		bool unreadable;
+		Elf_Data *data = stapsdt_data(e, scn, &unreadable);
 		GElf_Nhdr nh;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		if (!data && !unreadable)
 			continue;
-		secname = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
-		if (!secname || strcmp(secname, ".note.stapsdt"))
-			continue;
-		/* elf_getdata, not elf_rawdata: only it byte-swaps the note headers. */
-		data = elf_getdata(scn, NULL);
 		if (!data) {
 			/* the sites of an earlier section still get their arguments rendered */
 			err = sdt_file_diag(f, "section .note.stapsdt cannot be read: %s",
@@ -298,23 +337,22 @@ int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f)
 		}
 		while (off < data->d_size &&
 		       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			const char *nm = (const char *)data->d_buf + name_off;
-
 			off = next;
 			c.index++;
-			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 || memcmp(nm, "stapsdt", 8))
+			if (!is_stapsdt(data, &nh, name_off))
 				continue;
-			err = read_note(&c, (const unsigned char *)data->d_buf + desc_off,
-					nh.n_descsz);
-			if (err)
-				return err;
-			if (f->nsites >= MAX_SITES) {
+			/* scan() counted them first: only a caller that did not count gets here */
+			if (f->nsites >= SDT_SCAN_MAX_NOTES) {
 				err = sdt_file_diag(f, "more than %u notes: the rest are ignored",
-						    MAX_SITES);
+						    SDT_SCAN_MAX_NOTES);
 				if (err)
 					return err;
 				return resolve_and_render(&c);
 			}
+			err = read_note(&c, (const unsigned char *)data->d_buf + desc_off,
+					nh.n_descsz);
+			if (err)
+				return err;
 		}
 		if (off < data->d_size) {
 			err = sdt_file_diag(f, "section .note.stapsdt is truncated after note %zu",

@@ -16,8 +16,14 @@
 static int scan(struct sdt_elf *e, const char *path, struct sdt_file **out)
 {
 	struct sdt_file *f;
+	size_t n;
 	int err;
 
+	/* the memory of a scan grows with its notes: too many, and nothing is decoded */
+	n = sdt_notes_count(e);
+	if (n > SDT_SCAN_MAX_NOTES)
+		return sdt_err(-E2BIG, "'%s': %zu SDT notes, more than the limit of %u per file",
+			       path, n, SDT_SCAN_MAX_NOTES);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return sdt_err(-ENOMEM, "'%s': out of memory", path);

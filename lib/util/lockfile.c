@@ -15,7 +15,7 @@
  * elsewhere; O_NONBLOCK | O_NOCTTY and the S_ISREG check: a FIFO or a device planted there is
  * neither waited on nor kept open (flock() blocks by LOCK_NB, not by O_NONBLOCK).
  */
-int sdt_lock_take(int dirfd, const char *name)
+static int lock_take(int dirfd, const char *name, int op)
 {
 	struct stat st;
 	int fd;
@@ -28,7 +28,7 @@ int sdt_lock_take(int dirfd, const char *name)
 		close(fd);
 		return -EINVAL;
 	}
-	while (flock(fd, LOCK_EX) < 0) {
+	while (flock(fd, op) < 0) {
 		if (errno != EINTR) {
 			int err = -errno;
 
@@ -37,6 +37,16 @@ int sdt_lock_take(int dirfd, const char *name)
 		}
 	}
 	return fd;
+}
+
+int sdt_lock_take(int dirfd, const char *name)
+{
+	return lock_take(dirfd, name, LOCK_EX);
+}
+
+int sdt_lock_take_shared(int dirfd, const char *name)
+{
+	return lock_take(dirfd, name, LOCK_SH);
 }
 
 void sdt_lock_release(int fd)

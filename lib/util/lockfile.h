@@ -26,6 +26,12 @@
  * Returns the fd (release with sdt_lock_release()) or -errno.
  */
 int sdt_lock_take(int dirfd, const char *name);
+/*
+ * The same, shared: any number of shared holders at once, none while an exclusive one holds it.
+ * flock locks belong to the open file: a process that holds it exclusively and asks again waits
+ * for itself forever.
+ */
+int sdt_lock_take_shared(int dirfd, const char *name);
 void sdt_lock_release(int fd);
 
 /* Create an exclusive temporary file for @name in @dirfd; its name is stored in @tmp (size 256). */

@@ -20,7 +20,10 @@ for b in $bins; do
 	check "sdtrace cache add $(basename "$b")" sdt cache add "$b"
 done
 
-tree() { (cd "$1" && find . ! -name sdtrace.meta ! -name '.sdtrace-index.*' -printf '%y %p %l\n' | sort); }
+tree() {
+	(cd "$1" && find . ! -name sdtrace.meta ! -name '.sdtrace-index.*' \
+		! -name '.sdtrace-entries.lock' -printf '%y %p %l\n' | sort)
+}
 tree "$T/perfcache" >"$T/perf.tree"
 tree "$T/sdt" >"$T/sdt.tree"
 check_eq "same directory tree and link targets as perf" "$(cat "$T/perf.tree")" "$(cat "$T/sdt.tree")"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Hostile ELF files (tests/hostile/gen.py writes them): names with spaces, newlines, ':', '/',
 # '%', non-ASCII bytes and 10 KB strings; argument strings that try to add a `p:` line; short
-# descs; note sizes that overflow; pc or semaphore outside every segment; 1,000,000 notes; a
-# zero-byte file; the file cut at every header boundary; section tables past the end.
+# descs; note sizes that overflow; pc or semaphore outside every segment; 1,000,000 notes (more
+# than a file may have: refused); a zero-byte file; the file cut at every header boundary; section
+# tables past the end.
 # For each: `sdtrace list -x`, `sdtrace cache add` and `sdtrace record -x` end with a clear error
 # or cleanly (exit 0 or 1, a message on stderr when 1, never a signal, within a time bound), and
 # nothing of them reaches uprobe_events. Last, a file that shrinks and grows while it is scanned.
@@ -12,7 +13,7 @@ need_cmd python3 timeout
 S=$SDTRACE
 H=$T/hostile
 MARK=sdtrace_hostile_inject
-# Bound per command: the 1M-notes file takes ~10 s to list here (ASan: ~4x).
+# Bound per command: every file here is listed in well under a second (ASan: ~4x slower).
 LIMIT=${HOSTILE_LIMIT:-180}
 
 python3 "$SRC_DIR/tests/hostile/gen.py" "$H" >"$T/gen.out" 2>&1 || {
@@ -106,7 +107,8 @@ check "a newline in a name is refused with the note named" grep -q "note 1 (host
 check "an argument string with a newline is refused" grep -q "argument string '8@%rdi\\\\x0ap:" "$T/a.err"
 check_eq "no site of the injecting file is listed" "" "$(cat "$T/a.out")"
 "$S" list -x "$H/notes-1000000.elf" >"$T/big.out" 2>"$T/big.err"
-check_eq "1,000,000 notes: one name, listed" "$H/notes-1000000.elf:%hostile:many" "$(cat "$T/big.out")"
+check "1,000,000 notes: refused, with the count and the limit" \
+	grep -q "1000000 SDT notes, more than the limit of 65536 per file" "$T/big.err"
 "$S" list -x "$H/zero-bytes.elf" >/dev/null 2>"$T/z.err"
 check "a zero-byte file: not an ELF file" grep -q "not an ELF file" "$T/z.err"
 "$S" list -x "$H/addr-sem-odd.elf" >/dev/null 2>"$T/odd.err"
@@ -130,11 +132,12 @@ if [ "$have_tracefs" = 1 ]; then
 	check "an odd semaphore does not stop recording" grep -q "events recorded" "$T/rec.err"
 fi
 
-# A file rewritten in place (same inode) between full and cut while sdtrace scans it (100,000
-# notes: a scan long enough to be cut in the middle, short enough to run it a few times).
-python3 "$SRC_DIR/tests/hostile/gen.py" "$T/h2" --big 100000 >/dev/null 2>&1
-B=$T/h2/notes-100000.elf
-check "gen.py --big 100000" test -s "$B"
+# A file rewritten in place (same inode) between full and cut while sdtrace scans it (60,000
+# notes, under the limit of 65,536: a scan long enough to be cut in the middle, short enough to
+# run it a few times).
+python3 "$SRC_DIR/tests/hostile/gen.py" "$T/h2" --big 60000 >/dev/null 2>&1
+B=$T/h2/notes-60000.elf
+check "gen.py --big 60000" test -s "$B"
 cp "$B" "$T/big.elf"
 head -c 3000000 "$B" >"$T/big-cut"
 (

@@ -70,6 +70,7 @@ try ".build-id/$xx" "$T/victimdir"
 try ".build-id/$xx/$rest" "$T/victim"
 try ".sdtrace-index.cdb" "$T/victim"
 try ".sdtrace-index.lock" "$T/victim"
+try ".sdtrace-entries.lock" "$T/victim"
 
 # umask: what the cache creates carries no more than the umask allows
 for m in 077 022; do
