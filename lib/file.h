@@ -42,6 +42,12 @@ struct sdt_elf;
 /* Append a diagnostic line (printf format) to @f. Returns 0 or -ENOMEM. */
 int sdt_file_diag(struct sdt_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Scan the open @e (named @path in the result and messages) into *out: its build-id and sites.
+ * @e stays open (the caller may read its symbols too). 0 or -errno with the message.
+ */
+int sdt_file_scan_elf(struct sdt_elf *e, const char *path, struct sdt_file **out);
+
 /* Read every .note.stapsdt note of @e into @f's sites (note.c). 0 or -ENOMEM. */
 int sdt_notes_read(struct sdt_elf *e, struct sdt_file *f);
 
