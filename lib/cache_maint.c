@@ -74,7 +74,7 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	struct stat st;
 	char *text = NULL, *bid = NULL;
 	size_t len, i, probes_cap = 0;
-	bool stat_ok = false;
+	bool stat_ok = false, broken = false;
 	int err;
 
 	/* no probes file: an entry perf made for another purpose (perf record), without SDT */
@@ -83,6 +83,9 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 		e->state = SDT_ENTRY_BROKEN;
 		goto out;
 	}
+	/* a damaged file: its counts are what is left of it */
+	if (p.bad_lines || p.unterminated)
+		broken = true;
 	for (i = 0; i < p.n; i++) {
 		const char *h = p.entries[i].header, *colon = strchr(h, ':');
 		char *name;
@@ -105,6 +108,10 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	}
 	free(text);
 	text = NULL;
+	if (broken) {
+		e->state = SDT_ENTRY_BROKEN;
+		goto out;
+	}
 	if (stat(e->path, &st) < 0) {
 		e->state = SDT_ENTRY_GONE;
 		goto out;
@@ -482,6 +489,7 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 {
 	struct sdt_probes p = {0};
 	char *text = NULL, *rel = sdt_cache_entry_rel(e->path, e->build_id), *why = NULL;
+	char *damage = NULL;
 	size_t len;
 	int err;
 
@@ -506,8 +514,10 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 		; /* perf's entry of a DSO without SDT notes: fine */
 	else if (err)
 		why = sdt_asprintf("no readable probes file (%s)", strerror(-err));
-	else if (sdt_probes_parse(text, len, &p) || p.bad_lines)
-		why = sdt_asprintf("%zu malformed lines in its probes file", p.bad_lines);
+	else if (sdt_probes_parse(text, len, &p) || p.bad_lines || p.unterminated)
+		why = sdt_asprintf("its probes file is damaged: %s",
+				   (damage = sdt_probes_damage(&p)) ? damage : "out of memory");
+	free(damage);
 	free(text);
 	text = NULL;
 	if (!why)
