@@ -135,9 +135,13 @@ static void report_diags(struct list_opts *o, const struct sdt_file *f, const ch
 	}
 }
 
-/* Scan @open_path and list it as @shown. @quiet_non_elf: skip non-ELF files silently (-p). */
+/*
+ * Scan @open_path and list it as @shown. @quiet_non_elf: skip non-ELF files silently (-p). With
+ * @bid (list --build-id), only when it is that build: a cached copy may have been replaced since
+ * it was chosen.
+ */
 static void list_path(struct list_opts *o, const char *open_path, const char *shown,
-		      bool quiet_non_elf, const char *warning)
+		      bool quiet_non_elf, const char *warning, const char *bid)
 {
 	struct sdt_file *f;
 	int err;
@@ -147,6 +151,13 @@ static void list_path(struct list_opts *o, const char *open_path, const char *sh
 		if (quiet_non_elf && err == -ENOEXEC)
 			return;
 		cli_error("%s", sdt_errmsg());
+		o->errors = true;
+		return;
+	}
+	if (bid && (!sdt_file__build_id(f) || strcmp(sdt_file__build_id(f), bid))) {
+		cli_error("'%s': not the binary of build-id %s (it has %s)", open_path, bid,
+			  sdt_file__build_id(f) ? sdt_file__build_id(f) : "none");
+		sdt_file__free(f);
 		o->errors = true;
 		return;
 	}
@@ -189,7 +200,7 @@ static int list_pid(struct list_opts *o, const char *arg)
 				break;
 			}
 		}
-		list_path(o, files[i].open_path, shown, true, warning);
+		list_path(o, files[i].open_path, shown, true, warning, NULL);
 		if (shown != files[i].path)
 			free(shown);
 		free(warning);
@@ -278,7 +289,7 @@ int cmd_list(int argc, char **argv)
 	if (pid)
 		ret = list_pid(&o, pid);
 	for (i = 0; i < npaths; i++)
-		list_path(&o, paths[i], paths[i], false, NULL);
+		list_path(&o, paths[i], paths[i], false, NULL, NULL);
 	for (i = 0; i < nbids; i++) {
 		char *open_path, *shown;
 
@@ -287,7 +298,7 @@ int cmd_list(int argc, char **argv)
 			o.errors = true;
 			continue;
 		}
-		list_path(&o, open_path, shown, false, NULL);
+		list_path(&o, open_path, shown, false, NULL, bids[i]);
 		free(open_path);
 		free(shown);
 	}

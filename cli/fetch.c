@@ -65,6 +65,19 @@ int cli_fetch_to_cache(struct sdt_cache *c, const char *build_id)
 	return 0;
 }
 
+/* Does the file at @path have build-id @bid now? */
+static bool file_has_build_id(const char *path, const char *bid)
+{
+	struct sdt_file *f;
+	bool yes;
+
+	if (sdt_file__open(path, NULL, &f))
+		return false;
+	yes = sdt_file__build_id(f) && !strcmp(sdt_file__build_id(f), bid);
+	sdt_file__free(f);
+	return yes;
+}
+
 int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 {
 	struct sdt_cache_entry *e = NULL;
@@ -88,6 +101,16 @@ int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 				*open_path = NULL;
 				continue;
 			}
+			/* a cache file says which file this is: it must be that build */
+			if (!*open_path || !file_has_build_id(*open_path, build_id)) {
+				if (*open_path)
+					cli_warn("'%s' is not the binary of build-id %s: not used "
+						 "(run 'sdtrace cache check --repair')",
+						 *open_path, build_id);
+				free(*open_path);
+				*open_path = NULL;
+				continue;
+			}
 			*shown = strdup(e[i].path);
 			break;
 		}
@@ -106,19 +129,6 @@ int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 	*open_path = path;
 	*shown = orig ? orig : strdup(path);
 	return *shown ? 0 : -ENOMEM;
-}
-
-/* Does the file at @path have build-id @bid now? */
-static bool file_has_build_id(const char *path, const char *bid)
-{
-	struct sdt_file *f;
-	bool yes;
-
-	if (sdt_file__open(path, NULL, &f))
-		return false;
-	yes = sdt_file__build_id(f) && !strcmp(sdt_file__build_id(f), bid);
-	sdt_file__free(f);
-	return yes;
 }
 
 void cli_fetch_recorded(const struct sdt_trace_reader *r)

@@ -221,7 +221,10 @@ struct sdt_target {
 	size_t *ntypes;
 };
 
-/* Told about a changed file that was rescanned, or (skip_missing) a vanished one. */
+/*
+ * Told about a changed file that was rescanned, (skip_missing) a vanished one, and each entry
+ * whose probes file is damaged (a lookup by name misses the events it lost).
+ */
 typedef void (*sdt_resolve_notify_fn)(const char *msg, void *ctx);
 
 struct sdt_resolve_opts {

@@ -215,8 +215,10 @@ static void records_free(struct records *rs)
 }
 
 /*
- * The events of entry (@bid, @path) as "SIZE SEC NSEC\n" (its probes file's, when read) then
- * "PROV:EV\n" lines, in probes order without repeats: from the previous index when it has this
+ * The events of entry (@bid, @path) as "SIZE SEC NSEC\n" (its probes file's, when read), then
+ * "!WHY\n" when that file is damaged or unreadable (its lost events are not silently missed: see
+ * sdt_index_damage()), then "PROV:EV\n" lines, in probes order without repeats (then "#NAME\n",
+ * its user probes): from the previous index when it has this
  * entry and the probes file is unchanged since (perf writes it after its link, and rewrites it in
  * place), else from the probes file. 1 when the entry has no probes file (not indexed).
  */
@@ -261,6 +263,20 @@ static int dup_events(const struct sdt_probes *p, bool **dup)
 	return 0;
 }
 
+/* "!WHY\n" when the probes file @p was parsed from is damaged: its lost events are reported */
+static int damage_line(const struct sdt_probes *p, struct sdt_buf *out)
+{
+	char *why = sdt_probes_damage(p);
+	int err = 0;
+
+	if (why)
+		err = sdt_buf_addf(out, "!%s\n", why);
+	else if (p->bad_lines || p->unterminated)
+		err = -ENOMEM;
+	free(why);
+	return err;
+}
+
 static int entry_events(struct records *rs, const char *bid, const char *path, struct sdt_buf *out)
 {
 	bool *dup = NULL;
@@ -302,9 +318,15 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 	if (sdt_buf_addstr(out, stamp))
 		return -ENOMEM;
 	err = sdt_cache_read_entry_file(rs->c, path, bid, "probes", &text, &len);
+	if (err == -ENOENT)
+		return 1; /* removed since the fstatat */
 	if (err)
-		return 1;
+		return err == -ENOMEM || sdt_buf_addf(out, "!cannot be read: %s\n", strerror(-err))
+			   ? -ENOMEM
+			   : 0;
 	err = sdt_probes_parse(text, len, &p);
+	if (!err)
+		err = damage_line(&p, out);
 	if (!err)
 		err = dup_events(&p, &dup);
 	for (i = 0; i < p.n && !err; i++) {
@@ -339,7 +361,7 @@ static int entry_events(struct records *rs, const char *bid, const char *path, s
 static int add_entry_records(const char *bid, const char *path, void *ctx)
 {
 	struct records *rs = ctx;
-	struct sdt_buf key = {0}, val = {0}, events = {0};
+	struct sdt_buf key = {0}, val = {0}, events = {0}, dmg = {0};
 	const char *line, *nl;
 	int err;
 
@@ -364,6 +386,16 @@ static int add_entry_records(const char *bid, const char *path, void *ctx)
 		const char *colon;
 
 		nl = strchr(line, '\n');
+		if (nl && line[0] == '!') {
+			/* a damaged probes file: x:BID "PATH\0WHY" */
+			sdt_buf_reset(&key);
+			if (sdt_buf_addf(&key, "x:%s", bid) || sdt_buf_add(&dmg, path, strlen(path)) ||
+			    sdt_buf_add(&dmg, "", 1) ||
+			    sdt_buf_add(&dmg, line + 1, (size_t)(nl - line - 1)) ||
+			    add_record(rs, key.buf, key.len, dmg.buf, dmg.len))
+				goto out;
+			continue;
+		}
 		if (nl && line[0] == '#') {
 			/* a user probe: u:NAME */
 			sdt_buf_reset(&key);
@@ -390,6 +422,7 @@ out:
 	sdt_buf_free(&key);
 	sdt_buf_free(&val);
 	sdt_buf_free(&events);
+	sdt_buf_free(&dmg);
 	return err > 0 ? 0 : err;
 }
 
@@ -706,9 +739,14 @@ static int try_open_stamp(const struct sdt_cache *c, struct sdt_index **out, boo
 		return -EINVAL;
 	}
 	err = -EINVAL;
-	if (get_value(&idx->cdb, "\1magic", &val, &len) || len != strlen(SDT_INDEX_MAGIC) ||
-	    memcmp(val, SDT_INDEX_MAGIC, len))
+	if (get_value(&idx->cdb, "\1magic", &val, &len))
 		goto fail;
+	if (len != strlen(SDT_INDEX_MAGIC) || memcmp(val, SDT_INDEX_MAGIC, len)) {
+		/* another version's (an upgrade): out of date, not corrupt */
+		if (len > 14 && !memcmp(val, "sdtrace-index ", 14))
+			err = -ESTALE;
+		goto fail;
+	}
 	if (get_value(&idx->cdb, "\1end", &val, &len))
 		goto fail;
 	if (get_value(&idx->cdb, "\1stamp", &val, &len))

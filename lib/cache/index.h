@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event index: one CDB file at the cache root, `.sdtrace-index.cdb`, derived from the
- * build-id directories (which stay the truth). Version 2 adds "u:NAME" (user probes).
+ * build-id directories (which stay the truth). Version 2 adds "u:NAME" (user probes), version 3
+ * "x:BUILD-ID" "PATH\0WHY": an entry whose probes file is damaged or unreadable, so that a
+ * lookup says its events may be missing instead of missing them in silence.
  * Records (several values per key):
  *
- *	"\1magic"           "sdtrace-index 1"
- *	"\1stamp"           the mtimes of .build-id/ and its xx/ directories when the index was
- *built "e:PROV:EVENT"      "BUILD-ID\0PATH"   every entry with that event "p:PROV" "BUILD-ID\0PATH"
- *every entry with that provider (for wildcards) "f:PATH"            "BUILD-ID"         every
- *build-id cached for that path "b:BUILD-ID"        "PATH"             every entry
- *	"\1end"             record count (written last: a truncated file lacks it)
+ *	"\1magic"       SDT_INDEX_MAGIC
+ *	"\1stamp"       the mtimes of .build-id/ and its xx/ directories when it was built
+ *	"e:PROV:EVENT"  "BUILD-ID\0PATH"  every entry with that event
+ *	"p:PROV"        "BUILD-ID\0PATH"  every entry with that provider (for wildcards)
+ *	"u:NAME"        "BUILD-ID\0PATH"  every entry with a user probe NAME
+ *	"f:PATH"        "BUILD-ID"        every build-id cached for that path
+ *	"b:BUILD-ID"    "PATH"            every entry
+ *	"B:BUILD-ID"    its events, as read from its probes file (reused while that is unchanged)
+ *	"x:BUILD-ID"    "PATH\0WHY"       every entry whose probes file is damaged or unreadable
+ *	"\1end"         record count (written last: a truncated file lacks it)
  *
  * Freshness, in time that does not grow with the cache: a link added or removed in
  * .build-id/xx/ (what both perf and sdtrace do to add or remove an entry) changes that
@@ -32,7 +38,7 @@ struct sdt_index;
 
 #define SDT_INDEX_NAME	".sdtrace-index.cdb"
 #define SDT_INDEX_LOCK	".sdtrace-index.lock"
-#define SDT_INDEX_MAGIC "sdtrace-index 2"
+#define SDT_INDEX_MAGIC "sdtrace-index 3"
 
 /* Call @fn for each `.build-id` link with a well-formed target; stop on a non-zero return. */
 typedef int (*sdt_link_fn)(const char *bid, const char *path, void *ctx);

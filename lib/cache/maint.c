@@ -14,6 +14,7 @@
 #include "util/lockfile.h"
 #include "cache/meta.h"
 #include "cache/probes_file.h"
+#include "scan/file.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
 
@@ -74,7 +75,7 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	struct stat st;
 	char *text = NULL, *bid = NULL;
 	size_t len, i, probes_cap = 0;
-	bool stat_ok = false;
+	bool stat_ok = false, broken = false;
 	int err;
 
 	/* no probes file: an entry perf made for another purpose (perf record), without SDT */
@@ -83,6 +84,9 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 		e->state = SDT_ENTRY_BROKEN;
 		goto out;
 	}
+	/* a damaged file: its counts are what is left of it */
+	if (p.bad_lines || p.unterminated)
+		broken = true;
 	for (i = 0; i < p.n; i++) {
 		const char *h = p.entries[i].header, *colon = strchr(h, ':');
 		char *name;
@@ -105,6 +109,10 @@ static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
 	}
 	free(text);
 	text = NULL;
+	if (broken) {
+		e->state = SDT_ENTRY_BROKEN;
+		goto out;
+	}
 	if (stat(e->path, &st) < 0) {
 		e->state = SDT_ENTRY_GONE;
 		goto out;
@@ -443,9 +451,171 @@ static void sweep_tmp(struct checker *k, const char *rel)
 	closedir(dir);
 }
 
-/* The '#' entries (user probes) of an entry's probes file: malformed ones reported, or dropped. */
+/*
+ * The build an entry's probes are checked against: the scan and the ELF of its `elf` (which must
+ * have the entry's build-id), else of the file at its path when that is still this build.
+ */
+struct build {
+	struct sdt_file *f;
+	struct sdt_elf e;
+	char *name; /* what @f and @e were read from, for messages; owned */
+};
+
+static void build_release(struct build *b)
+{
+	if (b->f) {
+		sdt_file__free(b->f);
+		sdt_elf_close(&b->e);
+	}
+	free(b->name);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Open @b for entry @e (directory @rel). 0 when opened, 1 when there is nothing to check
+ * against (no `elf`, and the file is gone or another build now: `cache list` says so), or a
+ * problem (*why, malloc'ed): an `elf` that is not this build's.
+ */
+static int open_build(struct checker *k, const struct sdt_cache_entry *e, const char *rel,
+		      struct build *b, char **why)
+{
+	char *elf_rel = sdt_asprintf("%s/elf", rel);
+	struct stat st;
+	int fd, err;
+
+	memset(b, 0, sizeof(*b));
+	*why = NULL;
+	if (!elf_rel)
+		return 1;
+	fd = sdt_cache_openat(k->c, elf_rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	b->name = sdt_asprintf("%s/%s", k->c->root, elf_rel);
+	free(elf_rel);
+	if (fd >= 0 && b->name) {
+		err = fstat(fd, &st) || !S_ISREG(st.st_mode)
+			  ? sdt_err(-EBADF, "not a regular file")
+			  : sdt_build_open(fd, b->name, e->build_id, &b->f, &b->e);
+		close(fd);
+		if (err)
+			*why = sdt_asprintf("its elf is not the binary of its build-id: %s",
+					    sdt_errmsg());
+		return err ? -1 : 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(b->name);
+	b->name = sdt_strdup(e->path);
+	fd = open(e->path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || !b->name)
+		goto none;
+	err = fstat(fd, &st) || !S_ISREG(st.st_mode)
+		  ? -EBADF
+		  : sdt_build_open(fd, b->name, e->build_id, &b->f, &b->e);
+	close(fd);
+	if (!err)
+		return 0;
+none:
+	if (fd >= 0)
+		close(fd);
+	free(b->name);
+	b->name = NULL;
+	return 1;
+}
+
+/* "PROV:EVENT K:GROUP/NAME PATH:0xOFF[(0xREF)]" of every line of the SDT entries of @p */
+static int sdt_sites(const struct sdt_probes *p, char ***out, size_t *n)
+{
+	size_t i, j, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < p->n; i++) {
+		const struct sdt_probes_entry *e = &p->entries[i];
+
+		for (j = 0; e->kind == '%' && j < e->nlines; j++) {
+			const char *l = e->lines[j], *sp = strchr(l, ' ');
+			size_t len = sp ? (size_t)(sp - l) + 1 + strcspn(sp + 1, " ") : strlen(l);
+			char *site = sdt_asprintf("%s:%s %.*s", e->provider, e->event, (int)len, l);
+
+			if (!site || sdt_grow((void **)out, &cap, *n + 1, sizeof(char *))) {
+				free(site);
+				return -ENOMEM;
+			}
+			(*out)[(*n)++] = site;
+		}
+	}
+	return 0;
+}
+
+/* Do the sites @a and @b (as sdt_sites() writes them) name the same event? */
+static bool same_event(const char *a, const char *b)
+{
+	size_t n = strcspn(a, " ");
+
+	return n == strcspn(b, " ") && !memcmp(a, b, n);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_strs(char **s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+/*
+ * Does the probes file @p list the sites of the binary @f (the entry's build) and only those,
+ * each under its event, at its offset, with its semaphore? (Arguments are not compared: perf
+ * writes fewer.) NULL, or why not (malloc'ed). A site missing is an event lookups miss.
+ */
+static char *sdt_mismatch(const struct sdt_probes *p, const struct sdt_file *f, const char *path)
+{
+	struct sdt_buf text = {0};
+	struct sdt_probes want = {0};
+	char **have = NULL, **need = NULL, *why = NULL;
+	size_t nh = 0, nn = 0, i = 0, j = 0;
+
+	if (sdt_probes_render(f, path, &text) ||
+	    sdt_probes_parse(text.buf ? text.buf : "", text.len, &want) ||
+	    sdt_sites(p, &have, &nh) || sdt_sites(&want, &need, &nn))
+		goto out;
+	if (nh)
+		qsort(have, nh, sizeof(*have), cmp_str);
+	if (nn)
+		qsort(need, nn, sizeof(*need), cmp_str);
+	while (i < nh && j < nn && !strcmp(have[i], need[j])) {
+		i++;
+		j++;
+	}
+	if (i < nh && j < nn && same_event(have[i], need[j]))
+		why = sdt_asprintf("its probes file has '%s' where the binary has '%s'",
+				   strchr(have[i], ' ') + 1, strchr(need[j], ' ') + 1);
+	else if (j < nn && (i == nh || strcmp(have[i], need[j]) > 0))
+		why = sdt_asprintf("its probes file lacks the site '%s' of the binary: lookups "
+				   "miss it",
+				   strchr(need[j], ' ') + 1);
+	else if (i < nh)
+		why = sdt_asprintf("its probes file has '%s', which is no site of the binary",
+				   strchr(have[i], ' ') + 1);
+out:
+	free_strs(have, nh);
+	free_strs(need, nn);
+	sdt_probes_release(&want);
+	sdt_buf_free(&text);
+	return why;
+}
+
+/*
+ * The '#' entries (user probes) of an entry's probes file: malformed ones, and (with @b) those
+ * whose lines are not what their definition gives in the entry's build, reported, or dropped.
+ */
 static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e, const char *rel,
-			      const struct sdt_probes *p)
+			      const struct sdt_probes *p, struct build *b)
 {
 	bool *drop = calloc(p->n ? p->n : 1, sizeof(*drop));
 	size_t i, ndrop = 0;
@@ -454,18 +624,32 @@ static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e
 	if (!drop)
 		return;
 	for (i = 0; i < p->n; i++) {
+		struct sdt_user_probe u;
+		struct sdt_uprobe_site *sites = NULL;
 		const char *why;
+		size_t n;
+		int err = 0;
 
 		if (p->entries[i].kind != '#')
 			continue;
 		why = sdt_userprobe_entry_problem(&p->entries[i]);
+		if (!why && b->f && !sdt_userprobe_from_entry(&p->entries[i], e->path, e->build_id,
+							      &u)) {
+			err = sdt_userprobe_locate(&b->e, b->f, b->f->nsites, &u, &sites, &n);
+			why = err == -EINVAL ? sdt_errmsg() : NULL;
+			free(sites);
+			sdt_user_probe_release(&u);
+		}
+		if (err == -EOPNOTSUPP)
+			report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s' %s: not verified",
+			       e->path, e->build_id, p->entries[i].header, sdt_errmsg());
 		if (!why)
 			continue;
 		k->problems++;
 		drop[i] = true;
 		ndrop++;
-		report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s': %s%s", e->path, e->build_id,
-		       p->entries[i].header, why, k->repair ? ": removed" : "");
+		report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s'%s %s%s", e->path, e->build_id,
+		       p->entries[i].header, err ? "" : ":", why, k->repair ? ": removed" : "");
 	}
 	if (ndrop && k->repair) {
 		dfd = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
@@ -478,11 +662,87 @@ static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e
 	free(drop);
 }
 
+/*
+ * What is wrong with the probes file of @e (read and parsed into @p), or NULL. *none: there is
+ * none, an entry perf made of a DSO it recorded (not about SDT: not ours to judge).
+ */
+static char *probes_problem(struct checker *k, const struct sdt_cache_entry *e,
+			    struct sdt_probes *p, bool *none)
+{
+	char *text = NULL, *why = NULL, *damage = NULL;
+	size_t len;
+	int err;
+
+	err = sdt_cache_read_entry_file(k->c, e->path, e->build_id, "probes", &text, &len);
+	*none = err == -ENOENT;
+	if (err == -ENOENT)
+		return NULL;
+	if (err)
+		why = sdt_asprintf("no readable probes file (%s)", strerror(-err));
+	else if (sdt_probes_parse(text, len, p))
+		why = sdt_asprintf("its probes file cannot be read (out of memory)");
+	else if ((damage = sdt_probes_damage(p)))
+		why = sdt_asprintf("its probes file is damaged: %s", damage);
+	free(damage);
+	free(text);
+	return why;
+}
+
+/* What is wrong with the sdtrace.meta of @e, or NULL (none: perf's entry). */
+static char *meta_problem(struct checker *k, const struct sdt_cache_entry *e)
+{
+	struct sdt_meta m;
+	char *text = NULL, *why = NULL;
+	size_t len;
+
+	if (sdt_cache_read_entry_file(k->c, e->path, e->build_id, SDT_META_NAME, &text, &len))
+		return NULL;
+	if (sdt_meta_parse(text, len, &m)) {
+		why = sdt_asprintf("a corrupt " SDT_META_NAME);
+	} else {
+		if (strcmp(m.build_id, e->build_id) || strcmp(m.path, e->path))
+			why = sdt_asprintf(SDT_META_NAME " is of another file");
+		sdt_meta_release(&m);
+	}
+	free(text);
+	return why;
+}
+
+/* Rewrite entry @e (problem @why) from its file when that is still this build, else drop it. */
+static void repair_entry(struct checker *k, const struct sdt_cache_entry *e, const char *rel,
+			 const char *why, bool bad_elf)
+{
+	char *bid = NULL, *new_bid = NULL;
+	enum sdt_cache_result res;
+	int fd = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		unlinkat(fd, SDT_META_NAME, 0);
+		if (bad_elf)
+			unlinkat(fd, "elf", 0); /* else a copy of the same size would be kept */
+		close(fd);
+	}
+	if (!sdt_cache_file_build_id(e->path, &bid) && bid && !strcmp(bid, e->build_id) &&
+	    !refresh(k->c, e, &res, &new_bid)) {
+		report(k->fn, k->ctx, "'%s' (%s): %s: rewritten from the file", e->path,
+		       e->build_id, why);
+	} else {
+		sdt_cache_remove_entry(k->c, e->path, e->build_id);
+		report(k->fn, k->ctx,
+		       "'%s' (%s): %s: removed (the file is gone or "
+		       "changed)",
+		       e->path, e->build_id, why);
+	}
+	free(bid);
+	free(new_bid);
+}
+
 static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 {
 	struct sdt_probes p = {0};
-	char *text = NULL, *rel = sdt_cache_entry_rel(e->path, e->build_id), *why = NULL;
-	size_t len;
+	struct build b = {0};
+	char *rel = sdt_cache_entry_rel(e->path, e->build_id), *why = NULL;
+	bool bad_elf = false, no_probes;
 	int err;
 
 	if (!rel)
@@ -501,63 +761,27 @@ static void check_entry(struct checker *k, const struct sdt_cache_entry *e)
 		return;
 	}
 	close(err);
-	err = sdt_cache_read_entry_file(k->c, e->path, e->build_id, "probes", &text, &len);
-	if (err == -ENOENT)
-		; /* perf's entry of a DSO without SDT notes: fine */
-	else if (err)
-		why = sdt_asprintf("no readable probes file (%s)", strerror(-err));
-	else if (sdt_probes_parse(text, len, &p) || p.bad_lines)
-		why = sdt_asprintf("%zu malformed lines in its probes file", p.bad_lines);
-	free(text);
-	text = NULL;
-	if (!why)
-		check_user_probes(k, e, rel, &p);
-	if (!why &&
-	    !sdt_cache_read_entry_file(k->c, e->path, e->build_id, SDT_META_NAME, &text, &len)) {
-		struct sdt_meta m;
-
-		if (sdt_meta_parse(text, len, &m))
-			why = sdt_asprintf("a corrupt " SDT_META_NAME);
-		else if (strcmp(m.build_id, e->build_id) || strcmp(m.path, e->path))
-			why = sdt_asprintf(SDT_META_NAME " is of another file");
-		else
-			sdt_meta_release(&m);
-		if (why)
-			sdt_meta_release(&m);
+	why = probes_problem(k, e, &p, &no_probes);
+	if (!why && !no_probes) {
+		err = open_build(k, e, rel, &b, &why);
+		bad_elf = err < 0;
 	}
+	if (!why && b.f)
+		why = sdt_mismatch(&p, b.f, e->path);
+	if (!why)
+		check_user_probes(k, e, rel, &p, &b);
+	if (!why)
+		why = meta_problem(k, e);
+	build_release(&b);
 	if (why) {
 		k->problems++;
-		if (!k->repair) {
+		if (k->repair)
+			repair_entry(k, e, rel, why, bad_elf);
+		else
 			report(k->fn, k->ctx, "'%s' (%s): %s", e->path, e->build_id, why);
-		} else {
-			char *bid = NULL, *new_bid = NULL;
-			enum sdt_cache_result res;
-
-			/* rewrite it from the file when that is still this build, else drop it */
-			int fd = sdt_cache_openat(k->c, rel, O_RDONLY | O_DIRECTORY);
-
-			if (fd >= 0) {
-				unlinkat(fd, SDT_META_NAME, 0);
-				close(fd);
-			}
-			if (!sdt_cache_file_build_id(e->path, &bid) && bid &&
-			    !strcmp(bid, e->build_id) && !refresh(k->c, e, &res, &new_bid)) {
-				report(k->fn, k->ctx, "'%s' (%s): %s: rewritten from the file",
-				       e->path, e->build_id, why);
-			} else {
-				sdt_cache_remove_entry(k->c, e->path, e->build_id);
-				report(k->fn, k->ctx,
-				       "'%s' (%s): %s: removed (the file is gone or "
-				       "changed)",
-				       e->path, e->build_id, why);
-			}
-			free(bid);
-			free(new_bid);
-		}
 	}
 	sweep_tmp(k, rel);
 	free(why);
-	free(text);
 	free(rel);
 	sdt_probes_release(&p);
 }

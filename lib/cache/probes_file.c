@@ -186,10 +186,23 @@ static bool parse_sdt_header(const char *h, char **prov, char **ev)
 	return true;
 }
 
+char *sdt_probes_damage(const struct sdt_probes *p)
+{
+	if (p->bad_lines)
+		return sdt_asprintf("%zu malformed line%s%s", p->bad_lines,
+				    p->bad_lines == 1 ? "" : "s",
+				    p->unterminated ? ", the last one cut short" : "");
+	if (p->unterminated)
+		return sdt_asprintf("its last line is cut short");
+	return NULL;
+}
+
 int sdt_probes_parse(const char *text, size_t len, struct sdt_probes *out)
 {
 	const char *p = text, *end = text + len;
 	struct sdt_probes_entry *cur = NULL;
+
+	out->unterminated = len && text[len - 1] != '\n';
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

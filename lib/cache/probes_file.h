@@ -35,6 +35,7 @@ struct sdt_probes {
 	size_t n;
 	size_t cap;
 	size_t bad_lines; /* lines that belong to no entry or carry bad names: skipped */
+	bool unterminated; /* the last line has no newline (perf and sdtrace end every line) */
 };
 
 /* Most user-probe names listed per entry (sdt_cache__entries()). */
@@ -60,6 +61,12 @@ int sdt_probes_render_user(const struct sdt_probes *p, struct sdt_buf *out);
  */
 int sdt_probes_parse(const char *text, size_t len, struct sdt_probes *out);
 void sdt_probes_release(struct sdt_probes *p);
+
+/*
+ * What the parse of a probes file found wrong with it ("3 malformed lines", "its last line is cut
+ * short"), malloc'ed, or NULL when nothing (or out of memory). Events of a damaged file are lost.
+ */
+char *sdt_probes_damage(const struct sdt_probes *p);
 
 /* Is @path acceptable in a uprobe_events line (no whitespace, no control characters)? */
 bool sdt_probes_path_ok(const char *path);

@@ -579,13 +579,66 @@ out:
 	return err;
 }
 
+/* Most damaged entries named one by one; the others are counted. */
+#define MAX_DAMAGED_SHOWN 8
+
+struct damaged {
+	const struct sdt_resolve_opts *o;
+	const char *root;
+	size_t n;
+};
+
+static int on_damaged(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
+{
+	struct damaged *d = ctx;
+	const char *nul = memchr(val, '\0', vlen);
+
+	if (!nul || klen < 3 || klen - 2 > SDT_BUILD_ID_HEX_MAX || d->n++ >= MAX_DAMAGED_SHOWN)
+		return 0;
+	notify(d->o,
+	       "'%s%.*s/%.*s/probes' is damaged (%.*s): lookups miss the events it lost; run "
+	       "'sdtrace cache check --repair'",
+	       d->root, (int)(nul - val), val, (int)(klen - 2), key + 2,
+	       (int)(vlen - (size_t)(nul + 1 - val)), nul + 1);
+	return 0;
+}
+
+/*
+ * A lookup by name goes through the index, which holds what the probes files list: the events
+ * of a damaged file are not there. Its entries are listed in the index ("x:"): tell about them,
+ * so that a miss is never silent.
+ */
+static void tell_damaged(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			 const struct sdt_resolve_opts *opts_in)
+{
+	struct sdt_resolve_opts o = {.sz = sizeof(o)};
+	struct damaged d = {.o = &o, .root = c->root};
+	struct sdt_index *idx = NULL;
+	size_t i;
+
+	if (opts_in)
+		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
+	for (i = 0; i < nspecs && sdt_spec__path(specs[i]); i++)
+		;
+	if (!o.notify || i == nspecs || sdt_index_open(c, &idx, NULL))
+		return; /* an index that cannot be opened: the lookup reports it */
+	sdt_index_each(idx, "x:", on_damaged, &d);
+	sdt_index_close(idx);
+	if (d.n > MAX_DAMAGED_SHOWN)
+		notify(&o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
+		       c->root);
+}
+
 int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
 		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
 		       size_t *nout)
 {
 	char *first;
 	size_t i;
-	int err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+	int err;
+
+	tell_damaged(c, specs, nspecs, opts_in);
+	err = resolve_once(c, specs, nspecs, opts_in, out, nout);
 
 	if (err != -ENOENT)
 		return err;

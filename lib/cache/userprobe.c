@@ -213,9 +213,8 @@ static int check_boundary(struct sdt_elf *e, const char *loc, const char *what, 
 	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 }
 
-/* "sym", "sym+off", "sym%return", "0xaddr": the file offset to probe */
-static int resolve_symbolic(struct sdt_elf *e, const char *path, const char *loc, bool *is_return,
-			    uint64_t *off)
+int sdt_userprobe_resolve_location(struct sdt_elf *e, const char *path, const char *loc,
+				   bool *is_return, uint64_t *off)
 {
 	struct sym_search s = {0};
 	char name[256];
@@ -425,7 +424,7 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 		if (err)
 			goto out;
 		elf_open = true;
-		err = resolve_symbolic(&e, p.path, location, &p.is_return, &off);
+		err = sdt_userprobe_resolve_location(&e, p.path, location, &p.is_return, &off);
 		if (err)
 			goto out;
 	}
@@ -724,6 +723,47 @@ static int from_header(struct sdt_user_probe *p, const char *h)
 	return 0;
 }
 
+/* The rest of @u (named already) from the '#' entry @e of the entry (@path, @bid). 0/-ENOMEM. */
+static int fill_probe(struct sdt_user_probe *u, const struct sdt_probes_entry *e, const char *path,
+		      const char *bid)
+{
+	const char *colon = strchr(e->header, ':');
+	size_t j;
+	int err;
+
+	u->path = sdt_strdup(path);
+	u->build_id = sdt_strdup(bid);
+	u->lines = calloc(e->nlines ? e->nlines : 1, sizeof(char *));
+	/* @u's name came from this header: it has its ':' */
+	err = (!u->path || !u->build_id || !u->lines) ? -ENOMEM : from_header(u, colon + 1);
+	for (j = 0; !err && j < e->nlines; j++) {
+		u->lines[j] = sdt_strdup(e->lines[j]);
+		if (!u->lines[j])
+			err = -ENOMEM;
+		else
+			u->nlines++;
+	}
+	return err;
+}
+
+int sdt_userprobe_from_entry(const struct sdt_probes_entry *e, const char *path, const char *bid,
+			     struct sdt_user_probe *u)
+{
+	int err;
+
+	memset(u, 0, sizeof(*u));
+	u->name = header_name(e->header, &u->group);
+	if (!u->name)
+		return sdt_err(-EINVAL, "'%s' (%s): a user probe header that is not GROUP:NAME=...",
+			       path, bid);
+	err = fill_probe(u, e, path, bid);
+	if (err) {
+		sdt_user_probe_release(u);
+		return sdt_err(err, "out of memory");
+	}
+	return 0;
+}
+
 struct walk_ctx {
 	struct sdt_cache *c;
 	const char *pattern;
@@ -743,7 +783,7 @@ static int visit(const char *bid, const char *path, void *ctx)
 	struct sdt_buf b = {0};
 	bool *drop = NULL;
 	char *text = NULL;
-	size_t len, i, j, ndrop = 0;
+	size_t len, i, ndrop = 0;
 	int dfd = -1, err = 0;
 
 	if (path[1] == '[' || (w->path && strcmp(w->path, path)))
@@ -762,7 +802,6 @@ static int visit(const char *bid, const char *path, void *ctx)
 	for (i = 0; i < p.n && !err; i++) {
 		struct sdt_user_probe u = {0};
 		const struct sdt_probes_entry *e = &p.entries[i];
-		char *colon;
 
 		if (e->kind != '#')
 			continue;
@@ -777,18 +816,7 @@ static int visit(const char *bid, const char *path, void *ctx)
 			sdt_user_probe_release(&u);
 			continue;
 		}
-		colon = strchr(e->header, ':');
-		u.path = sdt_strdup(path);
-		u.build_id = sdt_strdup(bid);
-		u.lines = calloc(e->nlines ? e->nlines : 1, sizeof(char *));
-		err = (!u.path || !u.build_id || !u.lines) ? -ENOMEM : from_header(&u, colon + 1);
-		for (j = 0; !err && j < e->nlines; j++) {
-			u.lines[j] = sdt_strdup(e->lines[j]);
-			if (!u.lines[j])
-				err = -ENOMEM;
-			else
-				u.nlines++;
-		}
+		err = fill_probe(&u, e, path, bid);
 		if (!err && sdt_grow((void **)&w->out, &w->cap, w->n + 1, sizeof(u)))
 			err = -ENOMEM;
 		if (err) {

@@ -44,9 +44,59 @@ int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *c
 		      uint64_t off, uint64_t *insn_start);
 
 struct sdt_cache;
+struct sdt_elf;
+struct sdt_file;
 struct sdt_user_probe;
 struct sdt_probes;
 struct sdt_probes_entry;
+
+/*
+ * Where @loc ("SYMBOL", "SYMBOL+OFF", "SYMBOL%return", "0xADDRESS") puts a uprobe in @e (named
+ * @path in messages): *off the file offset, *is_return. Checked as `probe add` checks it: one
+ * symbol, inside the function, on an instruction boundary. 0 or -errno with the message.
+ */
+int sdt_userprobe_resolve_location(struct sdt_elf *e, const char *path, const char *loc,
+				   bool *is_return, uint64_t *off);
+
+/*
+ * The user probe of the '#' entry @e of the cache entry (@path, @bid), as sdt_cache__probes()
+ * lists it (release with sdt_user_probe_release()). 0 or -errno with the message.
+ */
+int sdt_userprobe_from_entry(const struct sdt_probes_entry *e, const char *path, const char *bid,
+			     struct sdt_user_probe *u);
+
+/* ---- a stored user probe against its binary (userprobe_verify.c) ---- */
+
+/* One uprobe a user probe's definition gives: everything that reaches the kernel but the args. */
+struct sdt_uprobe_site {
+	uint64_t offset;	   /* file offset of the probed instruction */
+	uint64_t semaphore;	   /* the SDT semaphore's address; 0: none */
+	uint64_t semaphore_offset; /* its file offset (semaphore != 0) */
+	bool is_return;
+};
+
+/*
+ * Open the ELF file on @fd (a descriptor of ours, not consumed; @name in messages and in
+ * (*f)->path) twice over one libelf handle: scanned into *f and kept open as @e for its symbol
+ * tables and code. Its build-id must be @bid: -ESTALE otherwise (another file in its place). 0
+ * or -errno with the message; on success release both with sdt_file__free(), sdt_elf_close().
+ */
+int sdt_build_open(int fd, const char *name, const char *bid, struct sdt_file **f,
+		   struct sdt_elf *e);
+
+/*
+ * Resolve the definition of the stored user probe @p (its header's location) again in @e / @f,
+ * the verified build of @p->build_id (the first @nnotes sites of @f are its SDT notes), and
+ * require that its p:/r: lines say exactly that: the same number of sites, each of the same kind
+ * (p/r), binary, offset and semaphore, with the definition's arguments. Returns the sites in
+ * *out (*n, malloc'ed) or -errno with the disagreement named in the message, which says what is
+ * wrong with the probe ("does not match its binary: its line 1 is at 0x113b, its definition
+ * 'do_work' at 0x1139"): the caller names the probe. -EINVAL (they disagree, or the definition
+ * does not resolve), -EOPNOTSUPP (a location of perf's that needs DWARF: not verifiable here),
+ * -ENOMEM.
+ */
+int sdt_userprobe_locate(struct sdt_elf *e, const struct sdt_file *f, size_t nnotes,
+			 const struct sdt_user_probe *p, struct sdt_uprobe_site **out, size_t *n);
 
 /*
  * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names

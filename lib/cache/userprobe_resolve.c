@@ -9,11 +9,15 @@
  *	-x PATH -e NAME       the probe NAME of PATH
  *
  * Found through the event index ("u:NAME" -> the entries holding it), then read from those
- * entries' probes files only. The probe's `p:`/`r:` lines become sites appended to the scanned file
- *(provider = the group, name = the probe's name), each argument fetched as stored, named as
- *defined. The offsets in the lines were computed from one build: a file whose build-id is not that
- *one any more is an error (define the probe again), never probed.
+ * entries' probes files only. A probe was defined on one build: a file whose build-id is not that
+ * one any more is an error (define the probe again), never probed. In that build (scanned now,
+ * its build-id checked) the probe's definition, the location in its header, is resolved again;
+ * that gives its sites (offsets, semaphores, entry or return), which its stored `p:`/`r:` lines
+ * must agree with, or it is refused (userprobe_verify.c): no offset is taken from the file's
+ * text. The sites are appended to the scanned file (provider = the group, name = the probe's
+ * name), each argument fetched as stored (checked again), named as defined.
  */
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,7 +28,15 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
+
+/* The build a target's probes are resolved in: its scan (the target's file) and its ELF. */
+struct verified {
+	struct sdt_file *f; /* borrowed: the target's */
+	size_t nnotes;	    /* its SDT notes: the sites before the probes' */
+	struct sdt_elf e;
+};
 
 bool sdt_userprobe_spec(const struct sdt_spec *spec)
 {
@@ -68,144 +80,194 @@ static void arg_shape(const char *fetch, uint8_t *size, bool *is_signed)
 	}
 }
 
-/* Append the sites of @p (its lines) to @f; their indices into @t. 0 or -errno. */
-static int add_sites(struct sdt_file *f, const struct sdt_user_probe *p, struct sdt_target *t,
+/*
+ * The text of @p that reaches the kernel as written (its group, its arguments) checked again:
+ * the cache file may have been edited by anyone. 0 or -EINVAL with the message.
+ */
+static int check_stored_text(const struct sdt_file *f, const struct sdt_user_probe *p)
+{
+	size_t i;
+
+	if (!sdt_valid_event_name(p->group, SDT_MAX_EVENT_NAME))
+		return sdt_err(-EINVAL, "'%s': the probe '%s' has a bad group in the cache",
+			       p->path, p->name);
+	for (i = 0; i < p->nargs; i++) {
+		const char *why;
+
+		if (!strchr(p->args[i], '='))
+			/* perf's unnamed argument: not expressible as ours */
+			return sdt_err(-EINVAL,
+				       "'%s': argument '%s' of '%s' has no name (written by "
+				       "perf?): define the probe with NAME=FETCH",
+				       p->path, p->args[i], p->name);
+		if (!sdt_uprobe_arg_valid(p->args[i], f->machine, f->elfclass, p->is_return,
+					  &why))
+			return sdt_err(-EINVAL,
+				       "'%s': argument %zu of the probe '%s' in the cache: %s",
+				       p->path, i + 1, p->name, why);
+	}
+	return 0;
+}
+
+/*
+ * Where @p's uprobes go: its definition resolved again in the verified build @v, which its
+ * stored lines must agree with (userprobe_verify.c). 0 with *sites, or -errno with a message that
+ * names the disagreement and what to do.
+ */
+static int locate(struct verified *v, const struct sdt_user_probe *p,
+		  struct sdt_uprobe_site **sites, size_t *n)
+{
+	int err = sdt_userprobe_locate(&v->e, v->f, v->nnotes, p, sites, n);
+	char *msg;
+
+	if (err != -EINVAL && err != -EOPNOTSUPP)
+		return err;
+	msg = sdt_strdup(sdt_errmsg());
+	if (err == -EOPNOTSUPP)
+		err = sdt_err(err, "'%s' (build-id %s): the user probe '%s' %s", p->path,
+			      p->build_id, p->name, msg ? msg : "cannot be verified");
+	else
+		err = sdt_err(err,
+			      "'%s' (build-id %s): the user probe '%s' %s: refused (the probes "
+			      "file of its cache entry was changed: run 'sdtrace cache check "
+			      "--repair', and define it again with 'sdtrace probe add')",
+			      p->path, p->build_id, p->name,
+			      msg ? msg : "does not match its binary");
+	free(msg);
+	return err;
+}
+
+/* The site of uprobe @u of @p: its fields from the binary (@f), its arguments from @p. */
+static int make_site(const struct sdt_file *f, size_t nnotes, const struct sdt_user_probe *p,
+		     const struct sdt_uprobe_site *u, struct sdt_site *s, struct sdt_arg_type **types)
+{
+	struct sdt_arg_type *ty;
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	*types = NULL;
+	s->file_offset = u->offset;
+	s->semaphore = u->semaphore;
+	s->semaphore_offset = u->semaphore_offset;
+	s->has_semaphore_offset = u->semaphore != 0;
+	s->is_return = u->is_return;
+	/* the link-time address, from the SDT site at that place, else the offset */
+	s->address = s->file_offset;
+	for (k = 0; k < nnotes && k < f->nsites; k++) {
+		if (f->sites[k].file_offset == s->file_offset) {
+			s->address = f->sites[k].address;
+			s->text_bias = f->sites[k].text_bias;
+			break;
+		}
+	}
+	s->provider = sdt_strdup(p->group);
+	s->name = sdt_strdup(p->name);
+	s->args_text = sdt_strdup("");
+	s->args = calloc(p->nargs ? p->nargs : 1, sizeof(*s->args));
+	ty = calloc(p->nargs ? p->nargs : 1, sizeof(*ty));
+	if (!s->provider || !s->name || !s->args_text || !s->args || !ty)
+		goto nomem;
+	for (i = 0; i < p->nargs; i++) {
+		const char *eq = strchr(p->args[i], '=');
+		struct sdt_arg *a = &s->args[s->nargs];
+
+		a->spec = sdt_strdup(p->args[i]);
+		a->fetch = sdt_strdup(eq + 1);
+		ty[i].name = sdt_strndup(p->args[i], (size_t)(eq - p->args[i]));
+		s->nargs++;
+		if (!a->spec || !a->fetch || !ty[i].name)
+			goto nomem;
+		a->kind = SDT_ARG_REG;
+		arg_shape(eq + 1, &a->size, &a->is_signed);
+		ty[i].kind = SDT_TYPE_DEFAULT;
+	}
+	*types = ty;
+	return 0;
+nomem:
+	sdt_site_release(s);
+	sdt_arg_types__free(ty, p->nargs);
+	return sdt_err(-ENOMEM, "out of memory");
+}
+
+/* Append the sites of @p to the file of @t (verified as @v); their indices into @t. */
+static int add_sites(struct verified *v, const struct sdt_user_probe *p, struct sdt_target *t,
 		     size_t spec_index)
 {
-	size_t l, i, cap;
+	struct sdt_file *f = t->file;
+	struct sdt_uprobe_site *u = NULL;
+	size_t l, n = 0, cap;
+	int err;
 
-	/* room for every line: sites, spec, types and ntypes grow together */
+	err = check_stored_text(f, p);
+	if (!err)
+		err = locate(v, p, &u, &n);
+	if (err)
+		return err;
+	/* room for every site: sites, spec, types and ntypes grow together */
 	cap = t->nsites;
-	if (sdt_grow((void **)&t->sites, &cap, t->nsites + p->nlines, sizeof(*t->sites)))
-		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_grow((void **)&t->sites, &cap, t->nsites + n, sizeof(*t->sites));
 	cap = t->nsites;
-	if (sdt_grow((void **)&t->spec, &cap, t->nsites + p->nlines, sizeof(*t->spec)))
-		return sdt_err(-ENOMEM, "out of memory");
+	err = err ? err : sdt_grow((void **)&t->spec, &cap, t->nsites + n, sizeof(*t->spec));
 	cap = t->nsites;
-	if (sdt_grow((void **)&t->types, &cap, t->nsites + p->nlines, sizeof(*t->types)))
-		return sdt_err(-ENOMEM, "out of memory");
+	err = err ? err : sdt_grow((void **)&t->types, &cap, t->nsites + n, sizeof(*t->types));
 	cap = t->nsites;
-	if (sdt_grow((void **)&t->ntypes, &cap, t->nsites + p->nlines, sizeof(*t->ntypes)))
-		return sdt_err(-ENOMEM, "out of memory");
+	err = err ? err : sdt_grow((void **)&t->ntypes, &cap, t->nsites + n, sizeof(*t->ntypes));
+	if (err)
+		err = sdt_err(-ENOMEM, "out of memory");
+	for (l = 0; l < n && !err; l++) {
+		struct sdt_arg_type *ty;
+		struct sdt_site s;
 
-	for (l = 0; l < p->nlines; l++) {
-		const char *line = p->lines[l], *sp, *colon;
-		struct sdt_site s = {0};
-		struct sdt_arg_type *ty = NULL;
-		char *end;
-		size_t k;
-
-		/* "p:GROUP/NAME PATH:0xOFF[(0xREF)] ARGS" */
-		sp = strchr(line, ' ');
-		colon = sp ? strstr(sp, ":0x") : NULL;
-		if ((line[0] != 'p' && line[0] != 'r') || !colon)
-			return sdt_err(-EINVAL, "'%s': malformed probe line of '%s' in the cache",
-				       p->path, p->name);
-		s.file_offset = strtoull(colon + 3, &end, 16);
-		if (*end == '(') {
-			s.semaphore_offset = strtoull(end + 1, &end, 16);
-			s.has_semaphore_offset = true;
-			/* the semaphore's address: that of the SDT site at the same place */
-			for (k = 0; k < f->nsites; k++) {
-				if (f->sites[k].file_offset == s.file_offset &&
-				    f->sites[k].has_semaphore_offset &&
-				    f->sites[k].semaphore_offset == s.semaphore_offset) {
-					s.semaphore = f->sites[k].semaphore;
-					break;
-				}
-			}
-			if (!s.semaphore)
-				s.has_semaphore_offset = false;
+		err = make_site(f, v->nnotes, p, &u[l], &s, &ty);
+		if (err)
+			break;
+		if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(s))) {
+			sdt_site_release(&s);
+			sdt_arg_types__free(ty, p->nargs);
+			err = sdt_err(-ENOMEM, "out of memory");
+			break;
 		}
-		s.is_return = line[0] == 'r';
-		/* the link-time address, from the SDT site or the segment holding the offset */
-		s.address = s.file_offset;
-		for (k = 0; k < f->nsites; k++) {
-			if (f->sites[k].file_offset == s.file_offset) {
-				s.address = f->sites[k].address;
-				s.text_bias = f->sites[k].text_bias;
-				break;
-			}
-		}
-		/* the cache file may have been edited by anyone: its text is checked again */
-		if (!sdt_valid_event_name(p->group, SDT_MAX_EVENT_NAME))
-			return sdt_err(-EINVAL, "'%s': the probe '%s' has a bad group in the cache",
-				       p->path, p->name);
-		for (i = 0; i < p->nargs; i++) {
-			const char *why;
-
-			if (strchr(p->args[i], '=') &&
-			    !sdt_uprobe_arg_valid(p->args[i], f->machine, f->elfclass, s.is_return,
-						  &why))
-				return sdt_err(-EINVAL,
-					       "'%s': argument %zu of the probe '%s' in the cache: "
-					       "%s",
-					       p->path, i + 1, p->name, why);
-		}
-		s.provider = sdt_strdup(p->group);
-		s.name = sdt_strdup(p->name);
-		s.args_text = sdt_strdup("");
-		s.args = calloc(p->nargs ? p->nargs : 1, sizeof(*s.args));
-		ty = calloc(p->nargs ? p->nargs : 1, sizeof(*ty));
-		if (!s.provider || !s.name || !s.args_text || !s.args || !ty)
-			goto nomem;
-		for (i = 0; i < p->nargs; i++) {
-			const char *eq = strchr(p->args[i], '=');
-			struct sdt_arg *a = &s.args[s.nargs];
-
-			if (!eq) {
-				/* perf's unnamed argument: not expressible as ours */
-				sdt_site_release(&s);
-				sdt_arg_types__free(ty, i);
-				return sdt_err(
-				    -EINVAL,
-				    "'%s': argument '%s' of '%s' has no name (written by "
-				    "perf?): define the probe with NAME=FETCH",
-				    p->path, p->args[i], p->name);
-			}
-			a->spec = sdt_strdup(p->args[i]);
-			a->fetch = sdt_strdup(eq + 1);
-			ty[i].name = sdt_strndup(p->args[i], (size_t)(eq - p->args[i]));
-			s.nargs++;
-			if (!a->spec || !a->fetch || !ty[i].name)
-				goto nomem;
-			a->kind = SDT_ARG_REG;
-			arg_shape(eq + 1, &a->size, &a->is_signed);
-			ty[i].kind = SDT_TYPE_DEFAULT;
-		}
-		if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(s)))
-			goto nomem;
 		t->sites[t->nsites] = f->nsites;
 		t->spec[t->nsites] = spec_index;
 		t->types[t->nsites] = ty;
 		t->ntypes[t->nsites] = p->nargs;
 		t->nsites++;
 		f->sites[f->nsites++] = s;
-		continue;
-	nomem:
-		sdt_site_release(&s);
-		sdt_arg_types__free(ty, p->nargs);
-		return sdt_err(-ENOMEM, "out of memory");
 	}
-	return 0;
+	free(u);
+	return err;
 }
 
-/* Scan @p's binary now and make it a target; -ESTALE when it is another build. */
+/*
+ * Scan @p's binary now and make it a target, verified as @v (its ELF kept open to resolve the
+ * definitions of its probes); 1 to skip it (gone, skip_missing), -ESTALE when it is another build.
+ */
 static int new_target(const struct sdt_user_probe *p, const struct sdt_resolve_opts *o,
-		      struct sdt_target *t)
+		      struct sdt_target *t, struct verified *v)
 {
 	struct sdt_file *f = NULL;
 	struct stat st;
-	int err;
+	int fd, err;
 
 	memset(t, 0, sizeof(*t));
-	err = sdt_cache_scan(p->path, &f, &st, NULL);
-	if (err == -ENOENT || err == -EBADF) {
+	memset(v, 0, sizeof(*v));
+	v->e.fd = -1;
+	fd = open(p->path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EBADF;
+	}
+	if (fd < 0) {
+		if (errno != ENOENT && errno != EBADF)
+			return sdt_err(-errno, "cannot open '%s': %s", p->path, strerror(errno));
 		if (o->skip_missing)
 			return 1;
 		return sdt_err(-ENOENT, "'%s' (build-id %s, probe '%s') is gone", p->path,
 			       p->build_id, p->name);
 	}
+	err = sdt_build_open(fd, p->path, NULL, &f, &v->e);
+	close(fd);
 	if (err)
 		return err;
 	if (!f->build_id || strcmp(f->build_id, p->build_id)) {
@@ -215,8 +277,11 @@ static int new_target(const struct sdt_user_probe *p, const struct sdt_resolve_o
 			    "define it again with 'sdtrace probe add'",
 			    p->path, p->name, p->build_id, f->build_id ? f->build_id : "none");
 		sdt_file__free(f);
+		sdt_elf_close(&v->e);
 		return err;
 	}
+	v->f = f;
+	v->nnotes = f->nsites;
 	t->path = sdt_strdup(p->path);
 	t->build_id = sdt_strdup(p->build_id);
 	t->file = f;
@@ -227,6 +292,7 @@ static int new_target(const struct sdt_user_probe *p, const struct sdt_resolve_o
 	t->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
 	if (!t->path || !t->build_id) {
 		sdt_target_release(t);
+		sdt_elf_close(&v->e);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
 	return 0;
@@ -337,7 +403,8 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 	struct sdt_user_probe *all = NULL;
 	struct sdt_index *idx = NULL;
 	struct sdt_target *tg = NULL;
-	size_t nall = 0, ntg = 0, cap = 0, i, k, j;
+	struct verified *vs = NULL; /* for each target, the build its probes are resolved in */
+	size_t nall = 0, ntg = 0, cap = 0, vcap = 0, i, k, j;
 	bool any_user = false;
 	int err = 0;
 
@@ -388,28 +455,40 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 
 			if (!all[i].build_id || !spec_matches(specs[k], real, &all[i]))
 				continue;
-			for (j = 0; j < ntg; j++) {
-				if (!strcmp(tg[j].path, all[i].path))
-					t = &tg[j];
+			for (j = 0; j < ntg && strcmp(tg[j].path, all[i].path); j++)
+				;
+			t = j < ntg ? &tg[j] : NULL;
+			if (t && strcmp(t->build_id, all[i].build_id)) {
+				/* a probe of an older build of the file: its definition was of that */
+				err = sdt_err(-ESTALE,
+					      "'%s' changed since the probe '%s' was defined "
+					      "(build-id %s, now %s): define it again with 'sdtrace "
+					      "probe add'",
+					      all[i].path, all[i].name, all[i].build_id, t->build_id);
+				break;
 			}
 			if (!t) {
 				struct sdt_target nt;
-				int v = new_target(&all[i], o, &nt);
+				struct verified nv;
+				int v = new_target(&all[i], o, &nt, &nv);
 
 				if (v > 0)
 					continue;
-				if (!v && sdt_grow((void **)&tg, &cap, ntg + 1, sizeof(*tg))) {
+				if (!v && (sdt_grow((void **)&tg, &cap, ntg + 1, sizeof(*tg)) ||
+					   sdt_grow((void **)&vs, &vcap, ntg + 1, sizeof(*vs)))) {
 					sdt_target_release(&nt);
+					sdt_elf_close(&nv.e);
 					v = sdt_err(-ENOMEM, "out of memory");
 				}
 				if (v < 0) {
 					err = v;
 					break;
 				}
+				vs[ntg] = nv;
 				tg[ntg++] = nt;
-				t = &tg[ntg - 1];
+				t = &tg[j];
 			}
-			err = add_sites(t->file, &all[i], t, k);
+			err = add_sites(&vs[j], &all[i], t, k);
 		}
 		sdt_user_probes_free(all, nall);
 		all = NULL;
@@ -417,6 +496,9 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 		free(real);
 	}
 	sdt_index_close(idx);
+	for (j = 0; j < ntg; j++)
+		sdt_elf_close(&vs[j].e);
+	free(vs);
 	if (err) {
 		sdt_targets_free(tg, ntg);
 		return err;

@@ -6,6 +6,8 @@
 #include "scan/argspec.h"
 #include "sdtrace/scan.h"
 
+struct sdt_elf;
+
 struct sdt_site {
 	char *provider;
 	char *name;
@@ -45,6 +47,12 @@ int sdt_file_diag(struct sdt_file *f, const char *fmt, ...) __attribute__((forma
  * -ENOMEM with @s still the caller's.
  */
 int sdt_file_add_site(struct sdt_file *f, const struct sdt_site *s);
+
+/*
+ * Scan the open @e (named @path in the result and messages) into *out: its build-id and sites
+ * (open.c). @e stays open (the caller may read its symbols too). 0 or -errno with the message.
+ */
+int sdt_file_scan_elf(struct sdt_elf *e, const char *path, struct sdt_file **out);
 
 /* Free what @s points to and zero it (not @s itself: it lives in an array). */
 void sdt_site_release(struct sdt_site *s);

@@ -13,7 +13,7 @@
 #include "scan/note.h"
 #include "util/internal.h"
 
-static int scan(struct sdt_elf *e, const char *path, struct sdt_file **out)
+int sdt_file_scan_elf(struct sdt_elf *e, const char *path, struct sdt_file **out)
 {
 	struct sdt_file *f;
 	size_t n;
@@ -60,7 +60,7 @@ int sdt_file__open(const char *path, const struct sdt_scan_opts *opts, struct sd
 	err = sdt_elf_open(path, &e);
 	if (err)
 		return err;
-	err = scan(&e, path, out);
+	err = sdt_file_scan_elf(&e, path, out);
 	sdt_elf_close(&e);
 	return err;
 }
@@ -80,7 +80,7 @@ int sdt_file__open_mem(const void *buf, size_t len, const struct sdt_scan_opts *
 	err = sdt_elf_open_mem(buf, len, name, &e);
 	if (err)
 		return err;
-	err = scan(&e, name, out);
+	err = sdt_file_scan_elf(&e, name, out);
 	sdt_elf_close(&e);
 	return err;
 }
