@@ -91,7 +91,7 @@ for sig in SEGV:11 ABRT:6; do
 	tick "$sig.pid" 1
 	kill -"$sig" "$(cat "$sig.pid")"
 	wait "$rpid"
-	check_eq "command SIG$sig: exit 0" 0 $?
+	check_eq "command SIG$sig: exit 128 + $num, the command's status" $((128 + num)) $?
 	check_eq "command SIG$sig: events removed" "$before" "$(ours)"
 	uprobes_unchanged "command SIG$sig: uprobe_events unchanged"
 	check "command SIG$sig: says the command was killed" \
