@@ -101,18 +101,6 @@ static void on_drained(void *ctx)
 		rc->err = err;
 }
 
-/* The wait status as a shell reports it: the exit code, or 128 + the signal. */
-static int shell_status(int ws)
-{
-	if (ws < 0)
-		return 0;
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return 0;
-}
-
 /*
  * A recording that failed before its first event: remove the file, and when sdt_trace_writer__open
  * renamed an existing one to FILE.old, rename it back.
@@ -198,7 +186,7 @@ int cmd_record(int argc, char **argv)
 		cli_error("cannot write '%s': %s", output, strerror(-rc.err));
 		ret = EXIT_RUNTIME;
 	}
-	err = sdt_trace_writer__finish(rc.w, shell_status(status));
+	err = sdt_trace_writer__finish(rc.w, rec_shell_status(status));
 	rc.w = NULL;
 	if (err && !ret) {
 		cli_error("%s", sdt_errmsg());
@@ -219,9 +207,13 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "; the command was killed by signal %d", WTERMSIG(status));
 		else
 			fprintf(stderr, "; the command exited with status %d",
-				shell_status(status));
+				rec_shell_status(status));
+	} else if (s.argv && !ret) {
+		fprintf(stderr, "; the command was not started");
 	}
 	fputc('\n', stderr);
+	/* the command's status, unless sdtrace itself failed */
+	ret = rec_exit_code(&s, ret);
 out:
 	sdt_trace_writer__free(rc.w);
 	free(cmdline);

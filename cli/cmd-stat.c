@@ -206,10 +206,8 @@ int cmd_stat(int argc, char **argv)
 		json_key(&j, "lost");
 		json_uint(&j, sdt_recorder__lost(s.rec));
 		json_key(&j, "exit_status");
-		if (status >= 0 && WIFEXITED(status))
-			json_int(&j, WEXITSTATUS(status));
-		else if (status >= 0 && WIFSIGNALED(status))
-			json_int(&j, 128 + WTERMSIG(status));
+		if (status >= 0)
+			json_int(&j, rec_shell_status(status));
 		else
 			json_null(&j);
 		json_end_object(&j);
@@ -225,6 +223,8 @@ int cmd_stat(int argc, char **argv)
 		else if (status >= 0 && WEXITSTATUS(status))
 			fprintf(stderr, "sdtrace: the command exited with status %d\n",
 				WEXITSTATUS(status));
+		else if (status < 0 && s.argv)
+			fprintf(stderr, "sdtrace: the command was not started\n");
 	}
 	if (out != stdout && (fflush(out) || ferror(out))) {
 		cli_error("cannot write '%s': %s", output, strerror(errno));
@@ -237,6 +237,8 @@ out:
 		fclose(out);
 	if (fd >= 0)
 		close(fd);
+	/* the command's status, unless sdtrace itself failed (after -o is in place) */
+	ret = rec_exit_code(&s, ret);
 	for (i = 0; i < sc.n; i++) {
 		free(sc.provider[i]);
 		free(sc.name[i]);

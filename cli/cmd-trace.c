@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,22 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The reader thread, with every signal blocked: a signal for the recorder (SIGINT, SIGTERM,
+ * SIGHUP) must reach its epoll_pwait(), not interrupt the reader's read().
+ */
+static int start_reader(pthread_t *t, struct trace_ctx *tc)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(t, NULL, reader_main, tc);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -217,7 +234,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	tc.rec = s.rec;
-	if (pthread_create(&reader, NULL, reader_main, &tc)) {
+	if (start_reader(&reader, &tc)) {
 		cli_error("cannot start the reader thread");
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -230,8 +247,7 @@ int cmd_trace(int argc, char **argv)
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 	}
-	sdt_trace_writer__finish(tc.w, status < 0 ? 0 : WIFEXITED(status) ? WEXITSTATUS(status)
-								       : 128 + WTERMSIG(status));
+	sdt_trace_writer__finish(tc.w, rec_shell_status(status));
 	tc.w = NULL;
 	pthread_join(reader, NULL);
 	reader_started = false;
@@ -246,6 +262,10 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, "sdtrace: the command was killed by signal %d\n", WTERMSIG(status));
 	else if (status >= 0 && WEXITSTATUS(status))
 		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
+	else if (status < 0 && s.argv && !ret)
+		fprintf(stderr, "sdtrace: the command was not started\n");
+	/* the command's status, unless sdtrace itself failed */
+	ret = rec_exit_code(&s, ret);
 out:
 	sdt_trace_writer__free(tc.w); /* closes the pipe: the reader ends */
 	if (reader_started)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace: the command table and the global options. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -129,6 +130,14 @@ static int cli_print(enum sdt_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+static struct sigaction sigpipe_at_start;
+
+/* In a child (the command of record, trace, stat): SIGPIPE as sdtrace was started with. */
+static void restore_sigpipe(void)
+{
+	sigaction(SIGPIPE, &sigpipe_at_start, NULL);
+}
+
 static const struct cli_command *find_command(const char *name)
 {
 	size_t i;
@@ -194,7 +203,12 @@ static int run(int argc, char **argv)
  */
 int main(int argc, char **argv)
 {
-	/* A closed output pipe is a write error to handle (and clean up after), not a death. */
+	/*
+	 * A closed output pipe is a write error to handle (and clean up after), not a death. A
+	 * command sdtrace runs gets SIGPIPE as sdtrace got it.
+	 */
+	sigaction(SIGPIPE, NULL, &sigpipe_at_start);
+	pthread_atfork(NULL, NULL, restore_sigpipe);
 	signal(SIGPIPE, SIG_IGN);
 	return cli_finish(run(argc, argv));
 }

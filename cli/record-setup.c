@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,7 +29,13 @@ const char rec_setup_usage[] =
     "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
     "                        (increment and restore in the target's memory)\n"
     "  -m, --mmap-pages N    ring buffer data pages per CPU (a power of two; default 1024)\n"
-    "  -- CMD [ARGS...]      run CMD, stopped until every probe is armed; stop when it exits\n";
+    "  -- CMD [ARGS...]      run CMD, stopped until every probe is armed; stop when it exits\n"
+    "\n"
+    "SIGINT, SIGTERM and SIGHUP stop it cleanly (CMD is sent SIGTERM). A SIGINT or SIGHUP that\n"
+    "was ignored at start stays ignored (`sdtrace ... &` in a script, nohup): stop those with\n"
+    "SIGTERM. After a SIGKILL, CMD goes on untraced; the next sdtrace removes the probes.\n"
+    "Exit status with CMD: CMD's own (128 + N when signal N killed it), unless sdtrace itself\n"
+    "failed: then 1 (2 for a usage error), after a line 'sdtrace: error: ...' on stderr.\n";
 
 static int add_pids(struct rec_setup *s, const char *arg)
 {
@@ -465,6 +472,30 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 			return ret;
 	}
 	return 0;
+}
+
+int rec_shell_status(int ws)
+{
+	if (ws < 0)
+		return 0;
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return 0;
+}
+
+int rec_exit_code(const struct rec_setup *s, int ret)
+{
+	int st;
+
+	/* an output that could not be written is sdtrace's failure (main() says so) */
+	if (ret || !s->argv || !s->rec || ferror(stdout))
+		return ret;
+	st = sdt_recorder__exit_status(s->rec);
+	if (st >= 0)
+		return rec_shell_status(st);
+	return sdt_recorder__stop_signal(s->rec) ? 128 + sdt_recorder__stop_signal(s->rec) : 0;
 }
 
 void rec_setup_release(struct rec_setup *s)

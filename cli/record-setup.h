@@ -67,6 +67,16 @@ extern const char rec_setup_usage[];
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
 void rec_setup_release(struct rec_setup *s);
 
+/* A wait status as a shell reports it: the exit code, or 128 + the signal; 0 for -1 (none). */
+int rec_shell_status(int ws);
+/*
+ * sdtrace's exit code after a run: @ret when sdtrace itself failed (1 runtime, 2 usage: a line
+ * "sdtrace: error: ..." said why; also 0 when stdout has failed, which main() makes 1); else,
+ * with a command, the command's (rec_shell_status()), or 128 + the signal that stopped sdtrace
+ * before the command started; else 0.
+ */
+int rec_exit_code(const struct rec_setup *s, int ret);
+
 /* "sdtrace " + the command's arguments as one string (the recording's metadata); malloc'ed. */
 char *rec_cmdline(int argc, char **argv);
 

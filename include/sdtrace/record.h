@@ -16,9 +16,12 @@
  * process to poke: the kernel method is needed.
  *
  * Cleanup: the uprobes are removed at normal end, on SIGINT/SIGTERM/SIGHUP (the recorder installs
- * handlers during sdt_recorder__run() that ask it to stop), when the command crashes, and on any
+ * handlers during sdt_recorder__run() that ask it to stop; a SIGINT or SIGHUP ignored when it
+ * starts stays ignored, as a background job's SIGINT must), when the command crashes, and on any
  * error after the first probe was created. After a SIGKILL, the next sdtrace calls
- * sdt_record__remove_stale() and the dead session's groups go.
+ * sdt_record__remove_stale() and the dead session's groups go; a command already running goes on,
+ * untraced. The command starts with the caller's signal dispositions and mask, not the
+ * recorder's.
  *
  * Example:
  *	SDT_OPTS(sdt_record_opts, o, .argv = argv);
@@ -137,8 +140,13 @@ SDT_API int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_fil
 SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink);
 /* Ask a running recorder to stop; async-signal-safe. */
 SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
-/* The command's wait status (as waitpid() gives it), or -1 when there was none. */
+/*
+ * The command's wait status (as waitpid() gives it), or -1 when there was none (no command, or
+ * one never started: the recording stopped or failed while arming).
+ */
 SDT_API int sdt_recorder__exit_status(const struct sdt_recorder *r);
+/* The signal whose handler stopped the recording (SIGINT, SIGTERM, SIGHUP), 0 when none did. */
+SDT_API int sdt_recorder__stop_signal(const struct sdt_recorder *r);
 /* Events recorded (valid after run), their hit counts (counting mode: read from the kernel). */
 SDT_API size_t sdt_recorder__event_count(const struct sdt_recorder *r);
 SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event);

@@ -69,6 +69,16 @@ struct comm_slot {
  */
 #define COUNTERS_MAX_EVENTS 8
 
+/*
+ * The signals that stop a recording cleanly. One that was ignored when the recording started
+ * stays ignored, as in every POSIX utility (a non-interactive shell starts `cmd &` with SIGINT
+ * and SIGQUIT ignored, nohup ignores SIGHUP), except SIGTERM: the way to stop any of them.
+ */
+static const struct {
+	int sig;
+	bool keep_ignored;
+} stop_signals[] = {{SIGINT, true}, {SIGHUP, true}, {SIGTERM, false}};
+
 struct sdt_recorder {
 	struct sdt_record_opts o;
 	bool counting; /* counters, no rings: count_only with few events */
@@ -103,9 +113,11 @@ struct sdt_recorder {
 	int status;
 	const struct sdt_record_sink *sink;
 	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
+	/* the caller's mask, restored at the end and given to the command */
 	sigset_t oldmask;
-	struct sigaction old_int, old_term, old_hup;
-	bool handlers;
+	struct sigaction old[ARRAY_SIZE(stop_signals)];
+	bool handled[ARRAY_SIZE(stop_signals)]; /* our handler is installed for stop_signals[i] */
 };
 
 static struct sdt_recorder *volatile active;
@@ -114,9 +126,11 @@ static void on_signal(int sig)
 {
 	struct sdt_recorder *r = active;
 
-	(void)sig;
-	if (r)
+	if (r) {
+		if (!r->stop_sig)
+			r->stop_sig = sig;
 		r->stop = 1;
+	}
 }
 
 /* exit() during a recording (a sink calling exit): close what holds the events, remove them. */
@@ -281,7 +295,13 @@ void sdt_recorder__stop(struct sdt_recorder *r)
 
 int sdt_recorder__exit_status(const struct sdt_recorder *r)
 {
-	return r->reaped ? r->status : -1;
+	/* a command never released exits 127 without having run: that is no status of its */
+	return r->reaped && r->released ? r->status : -1;
+}
+
+int sdt_recorder__stop_signal(const struct sdt_recorder *r)
+{
+	return r->stop_sig;
 }
 
 size_t sdt_recorder__event_count(const struct sdt_recorder *r)
@@ -447,6 +467,22 @@ static int cmp_map(const void *a, const void *b)
 
 /* ---- the command ---------------------------------------------------------------------- */
 
+/*
+ * In the child: the dispositions and the mask the caller had, not the recorder's. Where our
+ * handler replaced one, it was not SIG_IGN (or it stays SIG_IGN); exec resets a handler of the
+ * caller's to SIG_DFL anyway.
+ */
+static void child_signals(const struct sdt_recorder *r)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (r->handled[i])
+			signal(stop_signals[i].sig,
+			       r->old[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL);
+	pthread_sigmask(SIG_SETMASK, &r->oldmask, NULL);
+}
+
 static int start_child(struct sdt_recorder *r, bool traceme)
 {
 	int go[2] = {-1, -1}, ep[2] = {-1, -1};
@@ -476,10 +512,7 @@ static int start_child(struct sdt_recorder *r, bool traceme)
 		ssize_t n;
 		int e;
 
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		child_signals(r);
 		close(go[1]);
 		close(ep[0]);
 		if (traceme && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
@@ -917,39 +950,46 @@ static int account_unreported_losses(struct sdt_recorder *r)
 
 /* ---- signals -------------------------------------------------------------------------- */
 
+/*
+ * Catch the stop signals (those not ignored at start, see stop_signals), and block them except
+ * inside epoll_pwait(): a signal cannot slip between the check of ->stop and the sleep.
+ */
 static void install_handlers(struct sdt_recorder *r)
 {
 	struct sigaction sa;
 	sigset_t block;
+	size_t i;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	/* Blocked except inside epoll_pwait(): a signal cannot slip between check and sleep. */
-	sigprocmask(SIG_BLOCK, &block, &r->oldmask);
-	active = r;
-	if (r->o.no_signal_handlers)
-		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &r->old_int);
-	sigaction(SIGTERM, &sa, &r->old_term);
-	sigaction(SIGHUP, &sa, &r->old_hup);
-	r->handlers = true;
+	sigemptyset(&block);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		int sig = stop_signals[i].sig;
+
+		if (sigaction(sig, NULL, &r->old[i]))
+			continue;
+		if (stop_signals[i].keep_ignored && r->old[i].sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&block, sig);
+		if (!r->o.no_signal_handlers)
+			r->handled[i] = !sigaction(sig, &sa, NULL);
+	}
+	pthread_sigmask(SIG_BLOCK, &block, &r->oldmask);
+	active = r;
 }
 
 static void restore_handlers(struct sdt_recorder *r)
 {
-	if (r->handlers) {
-		sigaction(SIGINT, &r->old_int, NULL);
-		sigaction(SIGTERM, &r->old_term, NULL);
-		sigaction(SIGHUP, &r->old_hup, NULL);
-		r->handlers = false;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		if (r->handled[i])
+			sigaction(stop_signals[i].sig, &r->old[i], NULL);
+		r->handled[i] = false;
 	}
 	active = NULL;
-	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+	pthread_sigmask(SIG_SETMASK, &r->oldmask, NULL);
 }
 
 /* ---- the run -------------------------------------------------------------------------- */

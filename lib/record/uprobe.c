@@ -13,6 +13,7 @@
 #include "record/event_format.h"
 #include "scan/file.h"
 #include "util/internal.h"
+#include "record/session.h"
 #include "record/tracefs.h"
 #include "record/uprobe.h"
 #include "record/uprobe_layout.h"
@@ -78,49 +79,16 @@ static struct sdt_uprobe_set *volatile registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int group_seq;
 
-static int proc_starttime(pid_t pid, unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	/* comm may hold spaces and ')': fields start after the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EIO;
-	/* field 3 (state) is the first after ')'; starttime is field 22. */
-	for (i = 3; i <= 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -EIO;
-	*start = strtoull(p + 1, NULL, 10);
-	return 0;
-}
-
 int sdt_uprobe_session_group(char *buf, size_t size)
 {
-	unsigned long long start = 0;
-	unsigned int seq;
-	int err, n;
+	struct sdt_session_id id;
+	int err;
 
-	err = proc_starttime(getpid(), &start);
+	err = sdt_session_self(&id);
 	if (err)
-		return sdt_err(err, "cannot read the start time of this process: %s",
-			       strerror(-err));
-	seq = __atomic_fetch_add(&group_seq, 1, __ATOMIC_RELAXED);
-	n = snprintf(buf, size, GROUP_PREFIX "%d_%llu_%u", (int)getpid(), start, seq);
-	if (n < 0 || (size_t)n >= size || n > SDT_MAX_EVENT_NAME)
-		return sdt_err(-ENAMETOOLONG, "session group name too long");
-	return 0;
+		return err;
+	id.seq = __atomic_fetch_add(&group_seq, 1, __ATOMIC_RELAXED);
+	return sdt_session_format(buf, size, &id);
 }
 
 int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprobe_set **out)
@@ -1337,28 +1305,9 @@ void sdt_uprobe_set__unpoke(struct sdt_uprobe_set *s)
 
 /* ---- stale sessions ------------------------------------------------------------------- */
 
-/* Is the owner of group "sdtrace_<pid>_<start>_<seq>" alive? Unparsable names count as alive. */
-static bool owner_alive(const char *group, size_t len)
-{
-	unsigned long long start, now;
-	char buf[SDT_MAX_EVENT_NAME + 1];
-	unsigned int seq;
-	int pid, used = 0;
-
-	if (len >= sizeof(buf))
-		return true;
-	memcpy(buf, group, len);
-	buf[len] = '\0';
-	if (sscanf(buf, GROUP_PREFIX "%d_%llu_%u%n", &pid, &start, &seq, &used) != 3 ||
-	    (size_t)used != len || pid <= 0)
-		return true;
-	if (proc_starttime(pid, &now))
-		return false;
-	return now == start;
-}
-
 int sdt_uprobe_remove_stale(char **names)
 {
+	struct sdt_session_sweep sweep = {0};
 	struct sdt_buf rm = {0}, groups = {0};
 	char *text = NULL, *p, *end;
 	size_t len, last_len = 0;
@@ -1382,7 +1331,7 @@ int sdt_uprobe_remove_stale(char **names)
 			sp = slash ? memchr(slash, ' ', (size_t)(le - slash)) : NULL;
 			if (!sp)
 				sp = le;
-			if (slash && !owner_alive(g, (size_t)(slash - g))) {
+			if (slash && sdt_session_group_dead(&sweep, g, (size_t)(slash - g))) {
 				err = sdt_buf_addf(&rm, "-:%.*s\n", (int)(sp - g), g);
 				if (!err && !(last && last_len == (size_t)(slash - g) &&
 					      !memcmp(last, g, last_len))) {

@@ -3,12 +3,13 @@
  * The uprobes of one sdtrace session: definitions built from scanned SDT sites, created in one
  * batch in a group of our own, described for the recorder, and removed on every path.
  *
- * Naming. A session's group is `sdtrace_<pid>_<starttime>_<seq>`: the owner's pid and its start
- * time (field 22 of /proc/PID/stat) tell a later sdtrace whether the owner is still alive (a
- * recycled pid has another start time), <seq> separates two sets of one process. It never collides
- * with perf's `sdt_<provider>` groups, nor with another sdtrace's. An event is
- * `<provider>_<name>`; a second argument layout of the same probe gets `_2`, `_3`...; a name longer
- * than 64 bytes is cut and given the event's number.
+ * Naming. A session's group is `sdtrace_<pid>_<starttime>_<seq>_<pidns>` (record/session.h):
+ * the owner's pid, its start time and its pid namespace tell a later sdtrace, in whichever
+ * namespace, whether the owner is provably dead (a recycled pid has another start time), <seq>
+ * separates two sets of one process. It never collides with perf's `sdt_<provider>` groups, nor
+ * with another sdtrace's, also of another container. The examples below leave the namespace out.
+ * An event is `<provider>_<name>`; a second argument layout of the same probe gets `_2`, `_3`...;
+ * a name longer than 64 bytes is cut and given the event's number.
  *
  * Grouping. Sites of the same provider:name in the same file whose arguments have the same names,
  * fetch types and descriptions (size, sign, float, string, rebase, availability) share one event:
@@ -48,7 +49,9 @@
  * sdt_uprobe_emergency_remove() (async-signal-safe, for an exit or a fatal signal path) remove what
  * is registered. The events must be closed (perf fds closed and unmapped) first, or the kernel
  * answers EBUSY. After a SIGKILL, sdt_uprobe_remove_stale() in the next process removes the groups
- * of dead owners.
+ * of dead owners. That EBUSY is also what kept a recording session alive when a sweep of another
+ * pid namespace took it for dead; a session between its definitions and its perf events had no
+ * such protection (record/session.h).
  */
 #ifndef SDT_UPROBE_H
 #define SDT_UPROBE_H
@@ -89,7 +92,7 @@ struct sdt_uprobe_kevent {
 	uint32_t event;
 };
 
-/* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>" into @buf. 0 or -errno. */
+/* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>_<pidns>" into @buf. 0 or -errno. */
 int sdt_uprobe_session_group(char *buf, size_t size);
 
 int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprobe_set **out);
@@ -153,8 +156,10 @@ void sdt_uprobe_set__unpoke(struct sdt_uprobe_set *s);
 void sdt_uprobe_emergency_remove(void);
 
 /*
- * Remove the groups of sdtrace sessions whose owner is dead. Returns the number of groups removed
- * (0..) and, when @names is not NULL and some were, their names ("a, b") in *names (malloc'ed).
+ * Remove the groups of sdtrace sessions whose owner is provably dead (record/session.h: a session
+ * of another pid namespace is left alone unless this one can see it is gone; a name of another
+ * form is never touched). Returns the number of groups removed (0..) and, when @names is not NULL
+ * and some were, their names ("a, b") in *names (malloc'ed).
  */
 int sdt_uprobe_remove_stale(char **names);
 

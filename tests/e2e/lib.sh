@@ -22,6 +22,12 @@ export SDTRACE_CACHE_DIR="$T/cache"
 export HOME="$T/home"
 mkdir -p "$HOME"
 
+# `$FOREGROUND CMD... &`: CMD with SIGINT at its default, as a job of an interactive shell has
+# it. A non-interactive shell starts `CMD &` with SIGINT and SIGQUIT ignored, and sdtrace (as
+# every POSIX utility) leaves an ignored SIGINT ignored: a test that stops it with SIGINT, as
+# Ctrl-C would, starts it this way.
+FOREGROUND="env --default-signal=INT"
+
 _passed=0
 _failed=0
 _cleanups=""

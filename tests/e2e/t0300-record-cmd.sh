@@ -18,8 +18,8 @@ check "arguments: s8, s32, s64, u64 and a global, all values right" cmp -s "$T/e
 check_eq "the first firing is recorded (the command starts stopped)" \
 	"arg1=0 arg2=-1 arg3=-7 arg4=0 arg5=1" \
 	"$(grep -m1 '^sample rt:fire ' "$T/rec.out" | sed 's/.* tid=[0-9]* //')"
-check "the event description names the session group" \
-	grep -Eq '^event rt:fire sdtrace_[0-9]+_[0-9]+_[0-9]+/rt_fire sites=1 args=5' "$T/rec.out"
+check "the event description names the session group (pid, start time, sequence, pid namespace)" \
+	grep -Eq '^event rt:fire sdtrace_[0-9]+_[0-9]+_[0-9]+_[0-9]+/rt_fire sites=1 args=5' "$T/rec.out"
 check "the command's name arrives as a comm record" grep -q '^comm pid=[0-9]* tid=[0-9]* rt-target' \
 	"$T/rec.out"
 check_eq "nothing of the session left" 0 "$(left_by "$T/rec.out")"

@@ -26,7 +26,8 @@ for m in refctr poke; do
 	"$TARGET" 30 "$go" 0 "$stop" >"$T/target-$m.out" 2>&1 &
 	tpid=$!
 	at_exit "kill $tpid 2>/dev/null"
-	"$REC" --sem "$m" --ready "$ready" -e rt:gated "$TARGET" -p "$tpid" >"$T/p-$m.out" 2>&1 &
+	$FOREGROUND "$REC" --sem "$m" --ready "$ready" -e rt:gated "$TARGET" -p "$tpid" \
+		>"$T/p-$m.out" 2>&1 &
 	rpid=$!
 	at_exit "kill $rpid 2>/dev/null"
 	check "-p, $m: armed" wait_file "$ready"

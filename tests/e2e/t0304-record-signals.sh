@@ -12,7 +12,8 @@ for sig in INT TERM HUP; do
 	"$TARGET" 1 "$T/never-$sig" >/dev/null 2>&1 &
 	tpid=$!
 	at_exit "kill $tpid 2>/dev/null"
-	"$REC" --ready "$T/ready-$sig" -e rt:fire "$TARGET" -p "$tpid" >"$T/p-$sig.out" 2>&1 &
+	$FOREGROUND "$REC" --ready "$T/ready-$sig" -e rt:fire "$TARGET" -p "$tpid" \
+		>"$T/p-$sig.out" 2>&1 &
 	rpid=$!
 	at_exit "kill -9 $rpid 2>/dev/null"
 	check "-p, SIG$sig: armed" wait_file "$T/ready-$sig"
@@ -24,8 +25,8 @@ for sig in INT TERM HUP; do
 	check "-p, SIG$sig: the traced process is left running" kill -0 "$tpid"
 	kill "$tpid"
 
-	"$REC" --ready "$T/cready-$sig" -e rt:fire "$TARGET" -- "$TARGET" 1 "$T/never-$sig" \
-		>"$T/c-$sig.out" 2>&1 &
+	$FOREGROUND "$REC" --ready "$T/cready-$sig" -e rt:fire "$TARGET" -- "$TARGET" 1 \
+		"$T/never-$sig" >"$T/c-$sig.out" 2>&1 &
 	rpid=$!
 	check "command, SIG$sig: armed" wait_file "$T/cready-$sig"
 	kill -"$sig" "$rpid"

@@ -49,8 +49,9 @@ uprobes_unchanged "normal end: uprobe_events unchanged"
 
 # a signal to sdtrace while it records a command that waits (prog-wait: wait:tick, lib:*)
 for sig in INT TERM HUP; do
-	"$SDTRACE" record -o "$sig.data" -e "$W:%wait:tick" -e "$PROGS_DIR/libprog-lib.so:%lib:*" \
-		-- "$W" "$T/$sig.pid" >"$T/$sig.pid.out" 2>"$sig.err" &
+	$FOREGROUND "$SDTRACE" record -o "$sig.data" -e "$W:%wait:tick" \
+		-e "$PROGS_DIR/libprog-lib.so:%lib:*" -- "$W" "$T/$sig.pid" >"$T/$sig.pid.out" \
+		2>"$sig.err" &
 	rpid=$!
 	at_exit "kill -9 $rpid 2>/dev/null; [ -s $T/$sig.pid ] && kill -9 \$(cat $T/$sig.pid)"
 	if ! check "SIG$sig: the command runs (armed)" wait_file "$sig.pid"; then
@@ -90,7 +91,7 @@ for sig in SEGV:11 ABRT:6; do
 	tick "$sig.pid" 1
 	kill -"$sig" "$(cat "$sig.pid")"
 	wait "$rpid"
-	check_eq "command SIG$sig: exit 0" 0 $?
+	check_eq "command SIG$sig: exit 128 + $num, the command's status" $((128 + num)) $?
 	check_eq "command SIG$sig: events removed" "$before" "$(ours)"
 	uprobes_unchanged "command SIG$sig: uprobe_events unchanged"
 	check "command SIG$sig: says the command was killed" \

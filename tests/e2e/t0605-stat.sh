@@ -60,7 +60,7 @@ stat many 3 prog-many-args -x "$P/prog-many-args" -e '%many:*'
 # the command's exit status
 "$SDTRACE" stat --json -x "$P/prog-sizes" -e '%sizes:min' -- \
 	sh -c "'$P/prog-sizes' 2 >/dev/null; exit 3" >exit.json 2>exit.err
-check_eq "exit status: stat exits 0" 0 $?
+check_eq "exit status: stat exits with the command's" 3 $?
 check_eq "exit status: --json has the command's" "sizes min 2
 exit_status 3" "$(from_json exit.json)"
 "$SDTRACE" stat -x "$P/prog-sizes" -e '%sizes:min' -- sh -c "'$P/prog-sizes' 2 >/dev/null; exit 3" \

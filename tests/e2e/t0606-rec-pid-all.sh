@@ -83,8 +83,8 @@ check "-p: says how many" grep -q "^sdtrace: 9 events recorded in 'p1.data'$" p1
 wpid=$!
 at_exit "kill -9 $wpid 2>/dev/null"
 wait_file w2.pid
-"$SDTRACE" record -o p2.data -p "$wpid" -e %wait:tick -e "$P/libprog-lib.so:%lib:gated" \
-	>p2.out 2>p2.err &
+$FOREGROUND "$SDTRACE" record -o p2.data -p "$wpid" -e %wait:tick \
+	-e "$P/libprog-lib.so:%lib:gated" >p2.out 2>p2.err &
 rpid=$!
 at_exit "kill -9 $rpid 2>/dev/null"
 check "-p, SIGINT: armed" armed "$rpid" "$W"
@@ -112,7 +112,7 @@ if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
 	wpid=$!
 	at_exit "kill -9 $wpid 2>/dev/null"
 	wait_file w3.pid
-	"$SDTRACE" record -o p3.data -p "$wpid" -e "$W:%wait:tick" >p3.out 2>p3.err &
+	$FOREGROUND "$SDTRACE" record -o p3.data -p "$wpid" -e "$W:%wait:tick" >p3.out 2>p3.err &
 	rpid=$!
 	at_exit "kill -9 $rpid 2>/dev/null"
 	check "moved: armed" armed "$rpid" "$W"

@@ -85,7 +85,7 @@ log_lines() { wc -l <"$PGT/log"; }
 # 1. record -a while pgbench runs: every commit and query of our backends. (System-wide: other
 # clusters' events are left out by pid, our backends' from the server's log.)
 N=150
-"$SDTRACE" record -o pg.data -a -x "$PG_BIN/postgres" -e %postgresql:transaction__start \
+$FOREGROUND "$SDTRACE" record -o pg.data -a -x "$PG_BIN/postgres" -e %postgresql:transaction__start \
 	-e %postgresql:transaction__commit -e %postgresql:query__start -e %postgresql:query__done \
 	>rec.out 2>rec.err &
 rp=$!
@@ -262,7 +262,8 @@ grep -q '^ok ' lat.checks || fail "the latency checks ran" "$(cat lat.checks)"
 # backend's memory for a while. perf stat -p loses them the same way (86 of 105 commits in one of
 # 6 runs here): the kernel's, not sdtrace's. So: at least one backend, and a loud line when one
 # was (partly) missed.
-"$SDTRACE" record -o p.data -p "$PM" -e %postgresql:transaction__commit >prec.out 2>prec.err &
+$FOREGROUND "$SDTRACE" record -o p.data -p "$PM" -e %postgresql:transaction__commit \
+	>prec.out 2>prec.err &
 rp2=$!
 at_exit "kill -INT $rp2 2>/dev/null; wait $rp2 2>/dev/null"
 from=$(($(log_lines) + 1))
@@ -289,7 +290,8 @@ check "record -p: commits of backends forked after the attach (${seen:-?} pids: 
 	say "NOTE: record -p saw ${full:-?} of pgbench's 2 backends with all their 20 commits: events of a backend forked after the attach were missed (see above); pids seen, commits: $rest"
 
 # 3. stat -a: the commits of a third run, counted in the kernel (other clusters' too: >=)
-"$SDTRACE" stat --json -a -x "$PG_BIN/postgres" -e %postgresql:transaction__commit >stat.json 2>stat.err &
+$FOREGROUND "$SDTRACE" stat --json -a -x "$PG_BIN/postgres" -e %postgresql:transaction__commit \
+	>stat.json 2>stat.err &
 sp=$!
 at_exit "kill -INT $sp 2>/dev/null; wait $sp 2>/dev/null"
 if check "stat -a is armed" armed "$sp"; then

@@ -6,6 +6,12 @@
  *	sdtrace-test-record [OPTIONS] -e PROVIDER:NAME FILE -p PID [-p PID...]
  *	sdtrace-test-record [OPTIONS] -e PROVIDER:NAME FILE -a
  *	sdtrace-test-record --remove-stale
+ *	sdtrace-test-record --hold STOP_FILE [--ready FILE] -e PROVIDER:NAME FILE
+ *
+ * --hold: a session in the moment between writing its definitions and opening them: the events'
+ * uprobes are created in a session group of this process (named as the recorder names it) and
+ * held without a perf event on them (so the kernel would let anyone delete them) until STOP_FILE
+ * exists; prints "group G" first. Then they are removed.
  *
  * Options: --sem auto|refctr|poke, --count (counting mode), --ready FILE (created once armed),
  * --fail-after N (the sink fails on sample N+1), --pages N, --duration MS, --quiet (no sample
@@ -23,6 +29,8 @@
 
 #include "sdtrace/record.h"
 #include "sdtrace/sdtrace.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
 #include "trace/trace_event.h"
 
 #define MAX_EVENTS 4096
@@ -118,6 +126,41 @@ static void on_lost(void *c, uint32_t cpu, uint64_t n)
 	printf("lost cpu=%u count=%" PRIu64 "\n", cpu, n);
 }
 
+/* --hold: create, wait for @stop, remove. The exit code. */
+static int hold(struct sdt_file *f, const size_t *sites, size_t n, const char *stop,
+		const char *ready)
+{
+	struct sdt_uprobe_set_opts so = {.use_ref_ctr = sdt_tracefs_has_ref_ctr() > 0};
+	struct sdt_uprobe_set *s = NULL;
+	int err, fd;
+
+	/* the recorder's form: a uprobe's ref_ctr_offset must agree with the others at its site */
+	err = sdt_uprobe_set__new(&so, &s);
+	if (!err)
+		err = sdt_uprobe_set__add(s, f, sites, n);
+	if (!err)
+		err = sdt_uprobe_set__create(s);
+	if (err) {
+		fprintf(stderr, "error: %s\n", sdt_errmsg());
+		sdt_uprobe_set__free(s);
+		return 1;
+	}
+	printf("group %s\n", sdt_uprobe_set__group(s));
+	fflush(stdout);
+	if (ready) {
+		fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	while (access(stop, F_OK))
+		usleep(10000);
+	err = sdt_uprobe_set__remove(s);
+	if (err)
+		fprintf(stderr, "error: %s\n", sdt_errmsg());
+	sdt_uprobe_set__free(s);
+	return err ? 1 : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: sdtrace-test-record [--sem M] [--count] [--ready F] -e P:N FILE "
@@ -129,7 +172,7 @@ int main(int argc, char **argv)
 {
 	struct ctx x = {.fail_after = -1};
 	struct sdt_record_sink sink = {&x, on_desc, on_armed, on_sample, on_comm, on_lost, NULL};
-	const char *specs[64], *file = NULL;
+	const char *specs[64], *file = NULL, *hold_stop = NULL;
 	size_t nspecs = 0, npids = 0, *sites = NULL, nsites = 0, i, j;
 	struct sdt_recorder *r = NULL;
 	struct sdt_file *f = NULL;
@@ -160,6 +203,8 @@ int main(int argc, char **argv)
 			o.semaphore = !strcmp(a, "refctr") ? SDT_SEMAPHORE_REFCTR
 				      : !strcmp(a, "poke") ? SDT_SEMAPHORE_POKE
 							   : SDT_SEMAPHORE_AUTO;
+		} else if (!strcmp(a, "--hold") && ai + 1 < argc) {
+			hold_stop = argv[++ai];
 		} else if (!strcmp(a, "--count")) {
 			o.count_only = true;
 		} else if (!strcmp(a, "--quiet")) {
@@ -208,6 +253,12 @@ int main(int argc, char **argv)
 			}
 			sdt_spec__free(sp);
 		}
+	}
+	if (hold_stop) {
+		err = hold(f, sites, nsites, hold_stop, x.ready);
+		sdt_file__free(f);
+		free(sites);
+		return err;
 	}
 	err = sdt_recorder__new(&o, &r);
 	if (!err)

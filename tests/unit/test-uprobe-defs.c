@@ -244,9 +244,10 @@ static void two_files(void **state)
 
 static void session_groups(void **state)
 {
-	char a[80], b[80], tail[80];
+	char a[80], b[80], tail[80], ns[64], want[80];
 	unsigned long long start;
-	unsigned int seq;
+	unsigned int seq, pidns;
+	ssize_t n;
 	int pid;
 
 	(void)state;
@@ -254,8 +255,14 @@ static void session_groups(void **state)
 	assert_int_equal(sdt_uprobe_session_group(b, sizeof(b)), 0);
 	assert_string_not_equal(a, b); /* two sets of one process do not collide */
 	assert_true(sdt_valid_event_name(a, SDT_MAX_EVENT_NAME));
-	assert_int_equal(sscanf(a, "sdtrace_%d_%llu_%u%s", &pid, &start, &seq, tail), 3);
+	assert_int_equal(sscanf(a, "sdtrace_%d_%llu_%u_%u%s", &pid, &start, &seq, &pidns, tail), 4);
 	assert_int_equal(pid, getpid());
+	/* the pid namespace it counts in */
+	n = readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1);
+	assert_true(n > 0);
+	ns[n] = '\0';
+	snprintf(want, sizeof(want), "pid:[%u]", pidns);
+	assert_string_equal(ns, want);
 	assert_int_equal(strncmp(a, "sdt_", 4) == 0, 0); /* never perf's sdt_<provider> */
 }
 
