@@ -116,15 +116,24 @@ static void discard_output(const char *output, bool existed)
 	free(old);
 }
 
+/* record's own options. */
+static int record_option(void *ctx, int c, const char *arg)
+{
+	const char **output = ctx;
+
+	if (c != 'o')
+		return cli_usage_error("record", "bad option");
+	*output = arg;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    REC_SETUP_LONGOPTS,
+	static const struct option own[] = {
 	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct rec_setup s = {.cmd = "record"};
+	struct rec_setup s = {0};
 	struct record_ctx rc = {0};
 	struct sdt_record_sink sink = {
 	    .ctx = &rc,
@@ -136,31 +145,15 @@ int cmd_record(int argc, char **argv)
 	};
 	struct sdt_trace_meta meta = {0};
 	const char *output = SDT_TRACE_DEFAULT_PATH;
+	const struct rec_command cmd = {"record", record_usage, "o:", own, record_option, &output};
 	char *cmdline = NULL;
 	bool existed;
-	int c, r, ret = 0, err, status;
+	int ret = 0, err, status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "o:h", longopts, NULL)) != -1) {
-		r = rec_setup_option(&s, c, optarg);
-		if (r == 1)
-			continue;
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			printf(record_usage, rec_setup_usage);
-			ret = 0;
-			goto out;
-		default:
-			ret = cli_usage_error("record", "bad option");
-			goto out;
-		}
+	ret = rec_setup_parse(&s, &cmd, argc, argv);
+	if (ret) {
+		ret = ret == REC_HELP ? 0 : ret;
+		goto out;
 	}
 	ret = rec_setup_finish(&s, argc, argv, false);
 	if (ret)

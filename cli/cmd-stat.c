@@ -105,51 +105,55 @@ static size_t collect(const struct stat_ctx *sc, struct sdt_recorder *rec, struc
 	return n;
 }
 
+/* stat's own options: --json, -o. */
+struct stat_args {
+	bool json;
+	const char *output;
+};
+
+static int stat_option(void *ctx, int c, const char *arg)
+{
+	struct stat_args *a = ctx;
+
+	switch (c) {
+	case 'J':
+		a->json = true;
+		return 0;
+	case 'o':
+		a->output = arg;
+		return 0;
+	default:
+		return cli_usage_error("stat", "bad option");
+	}
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    REC_SETUP_LONGOPTS,
+	static const struct option own[] = {
 	    {"json", no_argument, NULL, 'J'},
 	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct rec_setup s = {.cmd = "stat"};
+	struct rec_setup s = {0};
 	struct stat_ctx sc = {0};
 	struct sdt_record_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
 	struct stat_row *rows = NULL;
+	struct stat_args args = {0};
+	const struct rec_command cmd = {"stat", stat_usage, "o:", own, stat_option, &args};
 	bool json = false;
 	const char *output = NULL;
 	FILE *out = stdout;
 	char *tmp = NULL;
 	size_t i, n;
-	int c, r, ret = 0, status, fd = -1;
+	int ret = 0, status, fd = -1;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "o:h", longopts, NULL)) != -1) {
-		r = rec_setup_option(&s, c, optarg);
-		if (r == 1)
-			continue;
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			printf(stat_usage, rec_setup_usage);
-			ret = 0;
-			goto out;
-		default:
-			ret = cli_usage_error("stat", "bad option");
-			goto out;
-		}
+	ret = rec_setup_parse(&s, &cmd, argc, argv);
+	if (ret) {
+		ret = ret == REC_HELP ? 0 : ret;
+		goto out;
 	}
+	json = args.json;
+	output = args.output;
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)
 		goto out;

@@ -158,16 +158,39 @@ static int start_reader(pthread_t *t, struct trace_ctx *tc)
 	return err;
 }
 
+/* trace's own options: --json, --interval. */
+struct trace_args {
+	bool json;
+	unsigned long interval;
+};
+
+static int trace_option(void *ctx, int c, const char *arg)
+{
+	struct trace_args *a = ctx;
+	char *end;
+
+	switch (c) {
+	case 'J':
+		a->json = true;
+		return 0;
+	case 'I':
+		a->interval = strtoul(arg, &end, 10);
+		if (*end || !a->interval || a->interval > 60000)
+			return cli_usage_error("trace", "--interval: '%s' is not 1..60000 ms", arg);
+		return 0;
+	default:
+		return cli_usage_error("trace", "bad option");
+	}
+}
+
 int cmd_trace(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		REC_SETUP_LONGOPTS,
+	static const struct option own[] = {
 		{"json", no_argument, NULL, 'J'},
 		{"interval", required_argument, NULL, 'I'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct rec_setup s = {.cmd = "trace"};
+	struct rec_setup s = {0};
 	struct trace_ctx tc = {.read_fd = -1};
 	struct sdt_record_sink sink = {
 		.ctx = &tc,
@@ -178,40 +201,21 @@ int cmd_trace(int argc, char **argv)
 		.on_drained = on_drained,
 	};
 	struct sdt_trace_meta meta = {0};
-	unsigned long interval = 50;
+	struct trace_args args = {.interval = 50};
+	const struct rec_command cmd = {"trace", trace_usage, "", own, trace_option, &args};
+	unsigned long interval;
 	pthread_t reader;
 	bool reader_started = false;
-	char *cmdline = NULL, *end;
-	int c, r, ret = 0, err, status, fds[2] = {-1, -1};
+	char *cmdline = NULL;
+	int ret = 0, err, status, fds[2] = {-1, -1};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" REC_SETUP_SHORTOPTS "h", longopts, NULL)) != -1) {
-		r = rec_setup_option(&s, c, optarg);
-		if (r == 1)
-			continue;
-		if (r) {
-			ret = r;
-			goto out;
-		}
-		switch (c) {
-		case 'J': tc.json = true; break;
-		case 'I':
-			interval = strtoul(optarg, &end, 10);
-			if (*end || !interval || interval > 60000) {
-				ret = cli_usage_error("trace", "--interval: '%s' is not 1..60000 ms",
-						      optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			printf(trace_usage, rec_setup_usage);
-			ret = 0;
-			goto out;
-		default:
-			ret = cli_usage_error("trace", "bad option");
-			goto out;
-		}
+	ret = rec_setup_parse(&s, &cmd, argc, argv);
+	if (ret) {
+		ret = ret == REC_HELP ? 0 : ret;
+		goto out;
 	}
+	tc.json = args.json;
+	interval = args.interval;
 	s.drain_interval_ms = (unsigned int)interval;
 	ret = rec_setup_finish(&s, argc, argv, false);
 	if (ret)

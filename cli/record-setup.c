@@ -59,7 +59,7 @@ static int add_pids(struct rec_setup *s, const char *arg)
 		s->pids[s->npids++] = (pid_t)v;
 		p = *end ? end + 1 : end;
 	}
-	return 1;
+	return 0;
 }
 
 static int push(char ***arr, size_t *n, const char *v)
@@ -73,7 +73,14 @@ static int push(char ***arr, size_t *n, const char *v)
 	return 0;
 }
 
-int rec_setup_option(struct rec_setup *s, int c, const char *arg)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NOT_SHARED (-1)
+
+/*
+ * One of the shared options (getopt's @c and optarg): 0 when it was one of ours and is taken,
+ * NOT_SHARED when it is not one of ours, or an exit code after printing the error.
+ */
+static int shared_option(struct rec_setup *s, int c, const char *arg)
 {
 	char *end;
 	double secs;
@@ -83,20 +90,20 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg)
 	case 'e':
 		if (push(&s->specs_text, &s->nspecs, arg))
 			goto nomem;
-		return 1;
+		return 0;
 	case 'x':
 		if (push(&s->paths, &s->npaths, arg))
 			goto nomem;
-		return 1;
+		return 0;
 	case 'T':
 		if (push((char ***)&s->type_files, &s->ntype_files, arg))
 			goto nomem;
-		return 1;
+		return 0;
 	case 'p':
 		return add_pids(s, arg);
 	case 'a':
 		s->system_wide = true;
-		return 1;
+		return 0;
 	case 'D':
 		secs = strtod(arg, &end);
 		if (*end || !(secs > 0) || secs > 86400.0 * 365)
@@ -105,7 +112,7 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg)
 		s->duration_ms = (unsigned int)(secs * 1000 + 0.5);
 		if (!s->duration_ms)
 			s->duration_ms = 1;
-		return 1;
+		return 0;
 	case 'S':
 		if (!strcmp(arg, "auto"))
 			s->semaphore = SDT_SEMAPHORE_AUTO;
@@ -116,20 +123,85 @@ int rec_setup_option(struct rec_setup *s, int c, const char *arg)
 		else
 			return cli_usage_error(s->cmd,
 					       "--semaphore: expected auto, refctr or poke");
-		return 1;
+		return 0;
 	case 'm':
 		pages = strtoul(arg, &end, 10);
 		if (*end || !pages || (pages & (pages - 1)) || pages > (1ul << 20))
 			return cli_usage_error(s->cmd, "--mmap-pages: '%s' is not a power of two",
 					       arg);
 		s->ring_pages = pages;
-		return 1;
-	default:
 		return 0;
+	default:
+		return NOT_SHARED;
 	}
 nomem:
 	cli_error("out of memory");
 	return EXIT_RUNTIME;
+}
+
+/* The shared options; their short letters are SHARED_SHORT. */
+static const struct option shared_opts[] = {
+	{"event", required_argument, NULL, 'e'},
+	{"exec", required_argument, NULL, 'x'},
+	{"pid", required_argument, NULL, 'p'},
+	{"all-cpus", no_argument, NULL, 'a'},
+	{"duration", required_argument, NULL, 'D'},
+	{"semaphore", required_argument, NULL, 'S'},
+	{"types", required_argument, NULL, 'T'},
+	{"mmap-pages", required_argument, NULL, 'm'},
+	{"help", no_argument, NULL, 'h'},
+};
+#define SHARED_SHORT "e:x:p:am:h"
+
+/* getopt_long's tables for @cmd: the shared options, then the command's own. */
+static int build_tables(const struct rec_command *cmd, struct option **longopts, char **shortopts)
+{
+	size_t nown = 0;
+	struct option *lo;
+
+	while (cmd->opts && cmd->opts[nown].name)
+		nown++;
+	lo = calloc(ARRAY_SIZE(shared_opts) + nown + 1, sizeof(*lo));
+	*shortopts = NULL;
+	if (!lo || asprintf(shortopts, "+%s%s", SHARED_SHORT, cmd->shortopts) < 0) {
+		free(lo);
+		*shortopts = NULL;
+		return -ENOMEM;
+	}
+	memcpy(lo, shared_opts, sizeof(shared_opts));
+	memcpy(lo + ARRAY_SIZE(shared_opts), cmd->opts, nown * sizeof(*lo));
+	*longopts = lo;
+	return 0;
+}
+
+int rec_setup_parse(struct rec_setup *s, const struct rec_command *cmd, int argc, char **argv)
+{
+	struct option *longopts = NULL;
+	char *shortopts = NULL;
+	int c, ret = 0;
+
+	s->cmd = cmd->name;
+	if (build_tables(cmd, &longopts, &shortopts)) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	optind = 1;
+	while (!ret && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			printf(cmd->usage, rec_setup_usage);
+			ret = REC_HELP;
+		} else if (c == '?' || c == ':') {
+			ret = cli_usage_error(cmd->name, "bad option");
+		} else {
+			ret = shared_option(s, c, optarg);
+			if (ret == NOT_SHARED)
+				ret = cmd->handle ? cmd->handle(cmd->ctx, c, optarg)
+						  : cli_usage_error(cmd->name, "bad option");
+		}
+	}
+	free(longopts);
+	free(shortopts);
+	return ret;
 }
 
 char *rec_cmdline(int argc, char **argv)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <getopt.h>
 #include <sys/types.h>
 
 #include "sdtrace/sdtrace.h"
@@ -40,20 +41,25 @@ struct rec_setup {
 };
 
 /*
- * Handle one option shared by the three commands (getopt's @c and optarg). Returns 1 when it was
- * one of ours, 0 when not, or EXIT_USAGE after printing the usage error.
+ * One command's own options, beside the shared ones: a getopt_long table entry each (the short
+ * letter as val), handled by @handle (return 0, or an exit code after printing the error).
  */
-int rec_setup_option(struct rec_setup *s, int c, const char *arg);
-/* Long options of the shared set, for getopt_long; the short ones are "e:x:p:a". */
-#define REC_SETUP_LONGOPTS                                                                         \
-	{"event", required_argument, NULL, 'e'}, {"exec", required_argument, NULL, 'x'},           \
-	    {"pid", required_argument, NULL, 'p'}, {"all-cpus", no_argument, NULL, 'a'},           \
-	    {"duration", required_argument, NULL, 'D'},                                            \
-	    {"semaphore", required_argument, NULL, 'S'}, {"types", required_argument, NULL, 'T'},  \
-	{                                                                                          \
-		"mmap-pages", required_argument, NULL, 'm'                                         \
-	}
-#define REC_SETUP_SHORTOPTS "e:x:p:am:"
+struct rec_command {
+	const char *name;	   /* "record": for messages */
+	const char *usage;	   /* printf format; its one %s is rec_setup_usage */
+	const char *shortopts;	   /* the command's own short options, getopt's form ("o:") */
+	const struct option *opts; /* the command's own, ending with {NULL}; may be NULL */
+	int (*handle)(void *ctx, int c, const char *arg);
+	void *ctx;
+};
+/* rec_setup_parse() after printing --help: the command ends with status 0. */
+#define REC_HELP (-1)
+/*
+ * The one option parser of record, trace and stat: the shared options into @s, the command's own
+ * through @cmd->handle, -h/--help, and a bad option as a usage error; stops at the first
+ * non-option (the command, after `--`). Returns 0, REC_HELP, or an exit code.
+ */
+int rec_setup_parse(struct rec_setup *s, const struct rec_command *cmd, int argc, char **argv);
 /* The usage lines of the shared options. */
 extern const char rec_setup_usage[];
 

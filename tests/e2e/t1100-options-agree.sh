@@ -120,17 +120,21 @@ def complete(line):
 def source_opts(cmd):
     path = os.path.join(src, "cli", "cmd-%s.c" % cmd)
     text = open(path).read()
-    setup = open(os.path.join(src, "cli", "record-setup.h")).read()
+    setup = open(os.path.join(src, "cli", "record-setup.c")).read()
     longs = set(re.findall(r'\{[\s\\]*"([a-z][a-z0-9-]*)",\s*(?:no|required|optional)_argument', text))
-    shorts_m = re.search(r'#define REC_SETUP_SHORTOPTS\s+"([^"]*)"', setup)
-    if "REC_SETUP_LONGOPTS" in text:
+    shorts = set()
+    # record, trace and stat: the shared table of record-setup.c (shared_opts, SHARED_SHORT) and
+    # the command's own, through rec_setup_parse() with a struct rec_command {name, usage, "SHORT", ...}
+    if "rec_setup_parse" in text:
         longs |= set(re.findall(r'\{[\s\\]*"([a-z][a-z0-9-]*)",\s*(?:no|required|optional)_argument', setup))
+        m = re.search(r'#define SHARED_SHORT\s+"([^"]*)"', setup)
+        shorts |= {c for c in (m.group(1) if m else "") if c.isalpha()}
+        m = re.search(r'struct rec_command \w+ = \{"[a-z]+", \w+, "([^"]*)"', text)
+        shorts |= {c for c in (m.group(1) if m else "") if c.isalpha()}
     # options compared by hand: strcmp(arg, "--json")
     longs |= {s[2:] for s in re.findall(r'"(--[a-z][a-z0-9-]*)"', text)}
-    shorts = set()
-    for m in re.finditer(r'getopt_long\(\s*\w+,\s*\w+,\s*((?:"[^"]*"|REC_SETUP_SHORTOPTS|\s)+),', text):
-        spec = m.group(1).replace("REC_SETUP_SHORTOPTS", '"%s"' % (shorts_m.group(1) if shorts_m else ""))
-        spec = "".join(re.findall(r'"([^"]*)"', spec))
+    for m in re.finditer(r'getopt_long\(\s*\w+,\s*\w+,\s*((?:"[^"]*"|\s)+),', text):
+        spec = "".join(re.findall(r'"([^"]*)"', m.group(1)))
         shorts |= {c for c in spec if c.isalpha()}
     return ({"--" + l for l in longs} | {"-" + c for c in shorts}) - HELP
 
