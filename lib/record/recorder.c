@@ -19,9 +19,8 @@ int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **
 	if (opts)
 		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
 	r->o.sz = sizeof(r->o);
-	r->epfd = r->go_fd = r->err_fd = -1;
-	r->child = -1;
-	r->status = -1;
+	r->epfd = -1;
+	sdt_rec_child_init(&r->child);
 	targets = (r->o.argv && r->o.argv[0]) + (r->o.npids > 0) + r->o.system_wide;
 	if (targets != 1) {
 		free(r);
@@ -149,7 +148,7 @@ void sdt_recorder__stop(struct sdt_recorder *r)
 int sdt_recorder__exit_status(const struct sdt_recorder *r)
 {
 	/* a command never released exits 127 without having run: that is no status of its */
-	return r->reaped && r->released ? r->status : -1;
+	return r->child.reaped && r->child.released ? r->child.status : -1;
 }
 
 int sdt_recorder__stop_signal(const struct sdt_recorder *r)
@@ -201,7 +200,6 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	free(r->rings);
 	free(r->map);
 	free(r->counts);
-	free(r->tids);
-	free(r->watch);
+	sdt_rec_targets_release(&r->targets);
 	free(r);
 }

@@ -25,6 +25,8 @@
 #include "record/ring.h"
 #include "util/internal.h"
 
+struct sdt_uprobe_set;
+
 /* Default data pages per CPU ring. */
 #define SDT_RING_PAGES_DEFAULT 1024
 /* Cap on perf events opened by one recorder (events x CPUs x threads). */
@@ -45,11 +47,6 @@ struct tpmap {
 	uint32_t event;
 };
 
-struct watched {
-	pid_t pid;
-	int pidfd;
-	bool done;
-};
 
 /*
  * The names of the threads seen (tid -> comm), so that a thread created by fork or clone, which
@@ -70,6 +67,39 @@ struct comm_slot {
 
 /* How many stop signals there are (recorder_signals.c has them). */
 #define SDT_STOP_SIGNALS 3
+
+/* The stop signals' state during a run (recorder_signals.c). */
+struct rec_signals {
+	/* the caller's mask, restored at the end and given to the command */
+	sigset_t oldmask;
+	struct sigaction old[SDT_STOP_SIGNALS];
+	bool handled[SDT_STOP_SIGNALS]; /* our handler is installed for stop_signals[i] */
+};
+
+/* The command (recorder_child.c). */
+struct rec_child {
+	char *const *argv;
+	pid_t pid;  /* -1: none started */
+	int go_fd;  /* the release pipe: a byte lets it exec, EOF makes it exit 127 unrun */
+	int err_fd; /* the exec error pipe: the errno of an exec that failed */
+	bool released, reaped;
+	int status; /* its wait status, once reaped */
+};
+
+/* A process whose exit ends the recording: a -p process, or the command. */
+struct watched {
+	pid_t pid;
+	int pidfd;
+	bool done;
+};
+
+/* What the perf events follow, and what ends the recording (recorder_targets.c). */
+struct rec_targets {
+	pid_t *tids; /* threads of -p processes, or the child; -1 system-wide */
+	size_t ntids;
+	struct watched *watch; /* in the epoll set, tagged PID_TAG + index */
+	size_t nwatch, live;
+};
 
 struct sdt_recorder {
 	struct sdt_record_opts o;
@@ -93,32 +123,27 @@ struct sdt_recorder {
 	size_t nevents;
 	uint64_t *counts;
 	uint64_t lost;
-	/* targets */
-	pid_t *tids; /* threads of -p processes, or the child; -1 system-wide */
-	size_t ntids;
-	struct watched *watch;
-	size_t nwatch, live;
-	/* the command */
-	pid_t child;
-	int go_fd, err_fd;
-	bool released, reaped;
-	int status;
+	struct rec_targets targets;
+	struct rec_child child;
 	const struct sdt_record_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
-	/* the caller's mask, restored at the end and given to the command */
-	sigset_t oldmask;
-	struct sigaction old[SDT_STOP_SIGNALS];
-	bool handled[SDT_STOP_SIGNALS]; /* our handler is installed for stop_signals[i] */
+	struct rec_signals sig;
 };
 
-/* recorder_signals.c */
-extern struct sdt_recorder *volatile sdt_rec_active;
-extern pthread_once_t sdt_rec_atexit_once;
+/* recorder_signals.c: the process-wide side. */
+/* Is a recorder running in this process? */
+bool sdt_rec_running(void);
+/* The atexit handler (once per process): it closes the events and removes the uprobes. */
 void sdt_rec_atexit_register(void);
-void sdt_rec_signals_in_child(const struct sdt_recorder *r);
+/*
+ * Make @r the running recorder: catch the stop signals (not those ignored at start, not with
+ * no_signal_handlers), block them outside epoll_pwait(). Undone by sdt_rec_signals_restore().
+ */
 void sdt_rec_signals_install(struct sdt_recorder *r);
 void sdt_rec_signals_restore(struct sdt_recorder *r);
+/* In the forked command: the caller's dispositions and mask again. */
+void sdt_rec_signals_in_child(const struct rec_signals *s);
 /* recorder_samples.c */
 int sdt_rec_on_sample(void *ctx, struct sdt_trace_sample *s);
 void sdt_rec_on_lost(void *ctx, uint32_t cpu, uint64_t count);
@@ -128,13 +153,29 @@ void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
 void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
 void sdt_rec_comms_synthesize(struct sdt_recorder *r);
 /* recorder_child.c */
-int sdt_rec_child_start(struct sdt_recorder *r, bool traceme);
-void sdt_rec_child_reap(struct sdt_recorder *r, bool block);
-int sdt_rec_child_release(struct sdt_recorder *r, bool poke);
+/* No command yet: no pid, no pipes. */
+void sdt_rec_child_init(struct rec_child *c);
+/* Fork @argv, stopped before its exec, with the caller's signals (@sig); traced when @traceme. */
+int sdt_rec_child_start(struct rec_child *c, char *const *argv, const struct rec_signals *sig,
+			bool traceme);
+void sdt_rec_child_reap(struct rec_child *c, bool block);
+/* Let it exec; with @poke (not NULL), poke that set's semaphores at its exec stop. */
+int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke);
+/* The end: one never released exits unrun, one running is sent SIGTERM if @kill_it; reaped. */
+void sdt_rec_child_end(struct rec_child *c, bool kill_it);
 /* recorder_targets.c */
-int sdt_rec_targets_add_tid(struct sdt_recorder *r, pid_t tid);
-int sdt_rec_targets_add_process(struct sdt_recorder *r, pid_t pid);
-int sdt_rec_targets_watch(struct sdt_recorder *r, pid_t pid);
+int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid);
+/* Every thread of process @pid (those it has now: inherit follows the new ones). */
+int sdt_rec_targets_add_process(struct rec_targets *t, pid_t pid);
+/* Watch process @pid's exit through a pidfd in @epfd. */
+int sdt_rec_targets_watch(struct rec_targets *t, int epfd, pid_t pid);
+/* Watched process @i said it exited: its pid the first time, else 0. */
+pid_t sdt_rec_targets_exited(struct rec_targets *t, int epfd, size_t i);
+/* Did every watched process exit (false when none is watched)? */
+bool sdt_rec_targets_all_exited(const struct rec_targets *t);
+/* Close the pidfds; free the arrays (release). */
+void sdt_rec_targets_close(struct rec_targets *t);
+void sdt_rec_targets_release(struct rec_targets *t);
 /* recorder_perf.c */
 int sdt_rec_perf_open(struct sdt_recorder *r);
 void sdt_rec_perf_close(struct sdt_recorder *r);

@@ -58,18 +58,19 @@ static void open_one(void *ctx, size_t i)
 {
 	struct open_job *j = ctx;
 	struct sdt_recorder *r = j->r;
-	size_t e = i % r->nkev, t = (i / r->nkev) % r->ntids, c = i / r->nkev / r->ntids;
+	size_t e = i % r->nkev, t = (i / r->nkev) % r->targets.ntids,
+	       c = i / r->nkev / r->targets.ntids;
 	const struct sdt_uprobe_kevent *d = sdt_uprobe_set__kernel_event(r->set, e);
 	struct sdt_perf_open_opts po = {
 	    .tp_id = d->tp_id,
 	    .sample = !r->counting,
 	    .inherit = !r->o.system_wide,
-	    .enable_on_exec = r->child > 0,
+	    .enable_on_exec = r->child.pid > 0,
 	    .comm = t == 0 && e == 0, /* the ring owner of the CPU */
 	    .wakeup_bytes = j->wakeup,
 	};
 
-	j->out[i] = sdt_perf_open(&po, r->tids[t], j->cpus[c]);
+	j->out[i] = sdt_perf_open(&po, r->targets.tids[t], j->cpus[c]);
 	if (j->out[i] < 0 && !(j->out[i] == -ESRCH && r->o.npids) && !j->first_err) {
 		j->first_err = j->out[i];
 		snprintf(j->msg, sizeof(j->msg), "%s", sdt_errmsg());
@@ -90,11 +91,11 @@ int sdt_rec_perf_open(struct sdt_recorder *r)
 	err = sdt_online_cpus(&cpus, &ncpus);
 	if (err)
 		return err;
-	total = ncpus * r->ntids;
+	total = ncpus * r->targets.ntids;
 	if (total > SDT_MAX_PERF_FDS / r->nkev) {
 		err = sdt_err(-EMFILE,
 			      "%zu events x %zu CPUs x %zu threads: more than %d perf events",
-			      r->nkev, ncpus, r->ntids, SDT_MAX_PERF_FDS);
+			      r->nkev, ncpus, r->targets.ntids, SDT_MAX_PERF_FDS);
 		goto out;
 	}
 	total *= r->nkev;
@@ -113,7 +114,7 @@ int sdt_rec_perf_open(struct sdt_recorder *r)
 	for (i = 0; i < total; i++) {
 		if (j.out[i] < 0)
 			continue;
-		err = push_fd(r, j.out[i], (uint32_t)(i % r->nkev), cpus[i / r->nkev / r->ntids]);
+		err = push_fd(r, j.out[i], (uint32_t)(i % r->nkev), cpus[i / r->nkev / r->targets.ntids]);
 		j.out[i] = -EBADF;
 		if (err) {
 			for (k = i + 1; k < total; k++)
@@ -132,7 +133,7 @@ int sdt_rec_perf_open(struct sdt_recorder *r)
 	for (c = 0, i = 0; c < ncpus; c++) {
 		int ring_fd = -1;
 
-		for (k = 0; k < r->ntids * r->nkev; k++, i++) {
+		for (k = 0; k < r->targets.ntids * r->nkev; k++, i++) {
 			int fd;
 
 			if (j.out[i] < 0)

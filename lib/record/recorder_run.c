@@ -59,7 +59,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		if (deadline && deadline < until)
 			until = deadline;
 		timeout = (int)(until - now);
-		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->oldmask);
+		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->sig.oldmask);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -74,19 +74,12 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 				err = sdt_rec_perf_drain(r, ops);
 				if (err < 0)
 					return err;
-			} else if (tag - PID_TAG < r->nwatch) {
-				struct watched *w = &r->watch[tag - PID_TAG];
-
-				if (!w->done) {
-					w->done = true;
-					r->live--;
-					epoll_ctl(r->epfd, EPOLL_CTL_DEL, w->pidfd, NULL);
-					if (w->pid == r->child)
-						sdt_rec_child_reap(r, true);
-				}
+			} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
+				   r->child.pid) {
+				sdt_rec_child_reap(&r->child, true);
 			}
 		}
-		if (r->nwatch && !r->live)
+		if (sdt_rec_targets_all_exited(&r->targets))
 			break;
 	}
 	return 0;
@@ -102,8 +95,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	int err, ref;
 
 	r->sink = sink ? sink : &no_sink;
-	pthread_once(&sdt_rec_atexit_once, sdt_rec_atexit_register);
-	if (sdt_rec_active)
+	sdt_rec_atexit_register();
+	if (sdt_rec_running())
 		return sdt_err(-EBUSY, "another recording is running in this process");
 	if (!r->nadds)
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
@@ -159,15 +152,15 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 		goto out;
 	}
 	if (cmd) {
-		err = sdt_rec_child_start(r, poke);
+		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, poke);
 		if (err)
 			goto out;
-		err = sdt_rec_targets_add_tid(r, r->child);
+		err = sdt_rec_targets_add_tid(&r->targets, r->child.pid);
 	} else if (r->o.npids) {
 		for (i = 0; i < r->o.npids && !err; i++)
-			err = sdt_rec_targets_add_process(r, r->o.pids[i]);
+			err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
 	} else {
-		err = sdt_rec_targets_add_tid(r, -1);
+		err = sdt_rec_targets_add_tid(&r->targets, -1);
 	}
 	if (err)
 		goto out;
@@ -210,12 +203,12 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 				goto out;
 		}
 		for (i = 0; i < r->o.npids; i++) {
-			err = sdt_rec_targets_watch(r, r->o.pids[i]);
+			err = sdt_rec_targets_watch(&r->targets, r->epfd, r->o.pids[i]);
 			if (err)
 				goto out;
 		}
 	} else {
-		err = sdt_rec_targets_watch(r, r->child);
+		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->child.pid);
 		if (err)
 			goto out;
 	}
@@ -225,7 +218,7 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	if (r->stop)
 		goto out; /* asked to stop while arming: the command never runs */
 	if (cmd) {
-		err = sdt_rec_child_release(r, poke);
+		err = sdt_rec_child_release(&r->child, poke ? r->set : NULL);
 		if (err)
 			goto out;
 	}
@@ -256,23 +249,8 @@ out:
 			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
 		}
 	}
-	if (r->child > 0 && !r->reaped) {
-		if (r->go_fd >= 0) {
-			/* never released: the child sees EOF and exits without running CMD */
-			close(r->go_fd);
-			r->go_fd = -1;
-		} else if (err || r->stop) {
-			kill(r->child, SIGTERM);
-		}
-		sdt_rec_child_reap(r, true);
-	}
-	if (r->err_fd >= 0) {
-		close(r->err_fd);
-		r->err_fd = -1;
-	}
-	for (i = 0; i < r->nwatch; i++)
-		close(r->watch[i].pidfd);
-	r->nwatch = 0;
+	sdt_rec_child_end(&r->child, err || r->stop);
+	sdt_rec_targets_close(&r->targets);
 	if (r->epfd >= 0) {
 		close(r->epfd);
 		r->epfd = -1;

@@ -26,11 +26,13 @@ static const struct {
 } stop_signals[] = {{SIGINT, true}, {SIGHUP, true}, {SIGTERM, false}};
 _Static_assert(ARRAY_SIZE(stop_signals) == SDT_STOP_SIGNALS, "recorder.h counts them");
 
-struct sdt_recorder *volatile sdt_rec_active;
+/* The recorder inside sdt_recorder__run(), for the signal and atexit handlers. */
+static struct sdt_recorder *volatile active;
 
+/* A stop signal: the loop sees ->stop when epoll_pwait() returns (EINTR). */
 static void on_signal(int sig)
 {
-	struct sdt_recorder *r = sdt_rec_active;
+	struct sdt_recorder *r = active;
 
 	if (r) {
 		if (!r->stop_sig)
@@ -42,7 +44,7 @@ static void on_signal(int sig)
 /* exit() during a recording (a sink calling exit): close what holds the events, remove them. */
 static void at_exit_cleanup(void)
 {
-	struct sdt_recorder *r = sdt_rec_active;
+	struct sdt_recorder *r = active;
 	size_t i;
 
 	if (r) {
@@ -55,10 +57,21 @@ static void at_exit_cleanup(void)
 	sdt_uprobe_emergency_remove();
 }
 
-pthread_once_t sdt_rec_atexit_once = PTHREAD_ONCE_INIT;
-void sdt_rec_atexit_register(void)
+static void register_atexit(void)
 {
 	atexit(at_exit_cleanup);
+}
+
+void sdt_rec_atexit_register(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, register_atexit);
+}
+
+bool sdt_rec_running(void)
+{
+	return active != NULL;
 }
 
 /*
@@ -66,15 +79,15 @@ void sdt_rec_atexit_register(void)
  * handler replaced one, it was not SIG_IGN (or it stays SIG_IGN); exec resets a handler of the
  * caller's to SIG_DFL anyway.
  */
-void sdt_rec_signals_in_child(const struct sdt_recorder *r)
+void sdt_rec_signals_in_child(const struct rec_signals *s)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		if (r->handled[i])
+		if (s->handled[i])
 			signal(stop_signals[i].sig,
-			       r->old[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL);
-	pthread_sigmask(SIG_SETMASK, &r->oldmask, NULL);
+			       s->old[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL);
+	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
 }
 
 /*
@@ -83,6 +96,7 @@ void sdt_rec_signals_in_child(const struct sdt_recorder *r)
  */
 void sdt_rec_signals_install(struct sdt_recorder *r)
 {
+	struct rec_signals *s = &r->sig;
 	struct sigaction sa;
 	sigset_t block;
 	size_t i;
@@ -94,27 +108,28 @@ void sdt_rec_signals_install(struct sdt_recorder *r)
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
 		int sig = stop_signals[i].sig;
 
-		if (sigaction(sig, NULL, &r->old[i]))
+		if (sigaction(sig, NULL, &s->old[i]))
 			continue;
-		if (stop_signals[i].keep_ignored && r->old[i].sa_handler == SIG_IGN)
+		if (stop_signals[i].keep_ignored && s->old[i].sa_handler == SIG_IGN)
 			continue;
 		sigaddset(&block, sig);
 		if (!r->o.no_signal_handlers)
-			r->handled[i] = !sigaction(sig, &sa, NULL);
+			s->handled[i] = !sigaction(sig, &sa, NULL);
 	}
-	pthread_sigmask(SIG_BLOCK, &block, &r->oldmask);
-	sdt_rec_active = r;
+	pthread_sigmask(SIG_BLOCK, &block, &s->oldmask);
+	active = r;
 }
 
 void sdt_rec_signals_restore(struct sdt_recorder *r)
 {
+	struct rec_signals *s = &r->sig;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
-		if (r->handled[i])
-			sigaction(stop_signals[i].sig, &r->old[i], NULL);
-		r->handled[i] = false;
+		if (s->handled[i])
+			sigaction(stop_signals[i].sig, &s->old[i], NULL);
+		s->handled[i] = false;
 	}
-	sdt_rec_active = NULL;
-	pthread_sigmask(SIG_SETMASK, &r->oldmask, NULL);
+	active = NULL;
+	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
 }

@@ -14,17 +14,17 @@
 #include "record/recorder.h"
 #include "util/internal.h"
 
-int sdt_rec_targets_add_tid(struct sdt_recorder *r, pid_t tid)
+int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid)
 {
-	size_t cap = r->ntids;
+	size_t cap = t->ntids;
 
-	if (sdt_grow((void **)&r->tids, &cap, r->ntids + 1, sizeof(*r->tids)))
+	if (sdt_grow((void **)&t->tids, &cap, t->ntids + 1, sizeof(*t->tids)))
 		return sdt_err(-ENOMEM, "out of memory");
-	r->tids[r->ntids++] = tid;
+	t->tids[t->ntids++] = tid;
 	return 0;
 }
 
-int sdt_rec_targets_add_process(struct sdt_recorder *r, pid_t pid)
+int sdt_rec_targets_add_process(struct rec_targets *t, pid_t pid)
 {
 	char path[64];
 	struct dirent *d;
@@ -40,37 +40,72 @@ int sdt_rec_targets_add_process(struct sdt_recorder *r, pid_t pid)
 		long tid = strtol(d->d_name, NULL, 10);
 
 		if (tid > 0)
-			err = sdt_rec_targets_add_tid(r, (pid_t)tid);
+			err = sdt_rec_targets_add_tid(t, (pid_t)tid);
 	}
 	closedir(dir);
 	return err;
 }
 
-int sdt_rec_targets_watch(struct sdt_recorder *r, pid_t pid)
+int sdt_rec_targets_watch(struct rec_targets *t, int epfd, pid_t pid)
 {
 	struct epoll_event ev = {.events = EPOLLIN};
-	size_t cap = r->nwatch;
+	size_t cap = t->nwatch;
 	int fd;
 
 	fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (fd < 0)
 		return sdt_err(-errno, "cannot watch process %d: pidfd_open: %s", (int)pid,
 			       strerror(errno));
-	if (sdt_grow((void **)&r->watch, &cap, r->nwatch + 1, sizeof(*r->watch))) {
+	if (sdt_grow((void **)&t->watch, &cap, t->nwatch + 1, sizeof(*t->watch))) {
 		close(fd);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
-	ev.data.u64 = PID_TAG + r->nwatch;
-	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+	ev.data.u64 = PID_TAG + t->nwatch;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {
 		int e = errno;
 
 		close(fd);
 		return sdt_err(-e, "epoll_ctl: %s", strerror(e));
 	}
-	r->watch[r->nwatch].pid = pid;
-	r->watch[r->nwatch].pidfd = fd;
-	r->watch[r->nwatch].done = false;
-	r->nwatch++;
-	r->live++;
+	t->watch[t->nwatch].pid = pid;
+	t->watch[t->nwatch].pidfd = fd;
+	t->watch[t->nwatch].done = false;
+	t->nwatch++;
+	t->live++;
 	return 0;
+}
+
+/* Watched process @i's pidfd is readable (it exited): out of the epoll set, one fewer live. */
+pid_t sdt_rec_targets_exited(struct rec_targets *t, int epfd, size_t i)
+{
+	struct watched *w;
+
+	if (i >= t->nwatch || t->watch[i].done)
+		return 0;
+	w = &t->watch[i];
+	w->done = true;
+	t->live--;
+	epoll_ctl(epfd, EPOLL_CTL_DEL, w->pidfd, NULL);
+	return w->pid;
+}
+
+bool sdt_rec_targets_all_exited(const struct rec_targets *t)
+{
+	return t->nwatch && !t->live;
+}
+
+void sdt_rec_targets_close(struct rec_targets *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nwatch; i++)
+		close(t->watch[i].pidfd);
+	t->nwatch = 0;
+}
+
+void sdt_rec_targets_release(struct rec_targets *t)
+{
+	free(t->tids);
+	free(t->watch);
+	memset(t, 0, sizeof(*t));
 }
