@@ -158,17 +158,17 @@ int sdt_recorder__stop_signal(const struct sdt_recorder *r)
 
 size_t sdt_recorder__event_count(const struct sdt_recorder *r)
 {
-	return r->nevents;
+	return r->samples.nevents;
 }
 
 uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 {
-	return event < r->nevents && r->counts ? r->counts[event] : 0;
+	return event < r->samples.nevents && r->samples.counts ? r->samples.counts[event] : 0;
 }
 
 uint64_t sdt_recorder__lost(const struct sdt_recorder *r)
 {
-	return r->lost;
+	return r->samples.lost;
 }
 
 const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
@@ -193,13 +193,8 @@ void sdt_recorder__free(struct sdt_recorder *r)
 		free(r->adds[i].sites);
 	}
 	free(r->adds);
-	free(r->comms);
-	free(r->fds);
-	free(r->fd_event);
-	free(r->fd_cpu);
-	free(r->rings);
-	free(r->map);
-	free(r->counts);
+	sdt_rec_perf_release(&r->perf);
+	sdt_rec_samples_release(&r->samples);
 	sdt_rec_targets_release(&r->targets);
 	free(r);
 }

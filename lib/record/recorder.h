@@ -101,28 +101,51 @@ struct rec_targets {
 	size_t nwatch, live;
 };
 
+/* The perf events and their rings (recorder_perf.c). */
+struct rec_perf {
+	int *fds;
+	uint32_t *fd_event; /* the tracefs event (index) of each fd */
+	int *fd_cpu;	    /* and its CPU */
+	size_t nfds, cap;
+	struct sdt_ring *rings; /* one per CPU; none when counting */
+	size_t nrings;
+};
+
+/* What sdt_rec_perf_open() opens, and how. */
+struct perf_plan {
+	const struct sdt_uprobe_set *set; /* its tracefs events, created */
+	const struct rec_targets *targets;
+	bool counting;	     /* counters only: no samples, no rings */
+	bool inherit;	     /* follow new threads and children (all but system-wide) */
+	bool enable_on_exec; /* a command: the events start at its exec */
+	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
+	size_t ring_pages;
+	int epfd; /* each ring goes in, tagged with its index */
+};
+
+/* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
+struct rec_samples {
+	const struct sdt_uprobe_set *set;  /* borrowed */
+	const struct sdt_record_sink *sink; /* borrowed */
+	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events, sorted */
+	size_t nkev;
+	size_t nevents;
+	uint64_t *counts; /* per event: samples, or in counting mode the counters' sum */
+	uint64_t lost;
+	struct comm_slot *comms; /* tid -> name, see struct comm_slot */
+	size_t comms_cap, comms_n;
+};
+
 struct sdt_recorder {
 	struct sdt_record_opts o;
 	bool counting; /* counters, no rings: count_only with few events */
-	struct comm_slot *comms;
-	size_t comms_cap, comms_n;
 	struct added *adds;
 	size_t nadds;
 	struct sdt_uprobe_set *set;
 	const char *sem_method;
-	/* perf events and rings */
-	int *fds;
-	uint32_t *fd_event; /* the tracefs event (index) of each fd */
-	int *fd_cpu;	    /* and its CPU */
-	size_t nfds, fds_cap;
-	struct sdt_ring *rings;
-	size_t nrings;
-	int epfd;
-	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events */
-	size_t nkev;
-	size_t nevents;
-	uint64_t *counts;
-	uint64_t lost;
+	int epfd; /* rings (tag: index) and watched processes (PID_TAG + index) */
+	struct rec_perf perf;
+	struct rec_samples samples;
 	struct rec_targets targets;
 	struct rec_child child;
 	const struct sdt_record_sink *sink;
@@ -145,13 +168,18 @@ void sdt_rec_signals_restore(struct sdt_recorder *r);
 /* In the forked command: the caller's dispositions and mask again. */
 void sdt_rec_signals_in_child(const struct rec_signals *s);
 /* recorder_samples.c */
-int sdt_rec_on_sample(void *ctx, struct sdt_trace_sample *s);
-void sdt_rec_on_lost(void *ctx, uint32_t cpu, uint64_t count);
-int sdt_rec_cmp_map(const void *a, const void *b);
+/* Ready for the created @set's samples, for @sink. 0 or -ENOMEM. */
+int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
+			 const struct sdt_record_sink *sink);
+/* The ring callbacks, with @sp as their ctx. */
+struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);
+void sdt_rec_samples_release(struct rec_samples *sp);
 /* recorder_comms.c */
 void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
 void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
-void sdt_rec_comms_synthesize(struct sdt_recorder *r);
+/* The names the threads of @pids (and with @system_wide, of every process) have now. */
+void sdt_rec_comms_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
+			      bool system_wide);
 /* recorder_child.c */
 /* No command yet: no pid, no pipes. */
 void sdt_rec_child_init(struct rec_child *c);
@@ -177,10 +205,20 @@ bool sdt_rec_targets_all_exited(const struct rec_targets *t);
 void sdt_rec_targets_close(struct rec_targets *t);
 void sdt_rec_targets_release(struct rec_targets *t);
 /* recorder_perf.c */
-int sdt_rec_perf_open(struct sdt_recorder *r);
-void sdt_rec_perf_close(struct sdt_recorder *r);
-int sdt_rec_perf_drain(struct sdt_recorder *r, const struct sdt_ring_ops *ops);
-int sdt_rec_perf_read_counts(struct sdt_recorder *r);
-int sdt_rec_perf_account_losses(struct sdt_recorder *r);
+int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan);
+int sdt_rec_perf_enable(struct rec_perf *p);
+void sdt_rec_perf_disable(struct rec_perf *p);
+/* Every ring, merged in time order (ring.c), to @ops. 0 or -errno. */
+int sdt_rec_perf_drain(struct rec_perf *p, const struct sdt_ring_ops *ops);
+/* Counting mode: each event's counters summed into @counts (@nevents, of @set). */
+int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct sdt_uprobe_set *set,
+			     uint64_t *counts, size_t nevents);
+/* After the last drain: hits the rings never got, as losses to @ops->lost. */
+int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *ops);
+/* Disable, unmap, close. */
+void sdt_rec_perf_close(struct rec_perf *p);
+/* Unmap and close only (at exit). */
+void sdt_rec_perf_abandon(struct rec_perf *p);
+void sdt_rec_perf_release(struct rec_perf *p);
 
 #endif

@@ -12,79 +12,79 @@
 
 #include "record/recorder.h"
 
-static struct comm_slot *comm_find(struct sdt_recorder *r, uint32_t tid)
+static struct comm_slot *comm_find(struct rec_samples *sp, uint32_t tid)
 {
-	size_t i, mask = r->comms_cap - 1;
+	size_t i, mask = sp->comms_cap - 1;
 
-	if (!r->comms_cap)
+	if (!sp->comms_cap)
 		return NULL;
 	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask) {
-		if (r->comms[i].tid == tid || !r->comms[i].tid)
-			return &r->comms[i];
+		if (sp->comms[i].tid == tid || !sp->comms[i].tid)
+			return &sp->comms[i];
 	}
 }
 
 /* Remember @tid's name (best effort: out of memory or too many threads only lose names). */
-static void comm_remember(struct sdt_recorder *r, uint32_t tid, const char *comm)
+static void comm_remember(struct rec_samples *sp, uint32_t tid, const char *comm)
 {
 	struct comm_slot *slot;
 
 	if (!tid)
 		return;
-	if ((r->comms_n + 1) * 2 > r->comms_cap) {
-		size_t ncap = r->comms_cap ? r->comms_cap * 2 : 256, i;
-		struct comm_slot *old = r->comms, *nw;
+	if ((sp->comms_n + 1) * 2 > sp->comms_cap) {
+		size_t ncap = sp->comms_cap ? sp->comms_cap * 2 : 256, i;
+		struct comm_slot *old = sp->comms, *nw;
 
 		if (ncap > COMM_MAP_MAX * 2)
 			return;
 		nw = calloc(ncap, sizeof(*nw));
 		if (!nw)
 			return;
-		r->comms = nw;
-		r->comms_cap = ncap;
-		r->comms_n = 0;
+		sp->comms = nw;
+		sp->comms_cap = ncap;
+		sp->comms_n = 0;
 		for (i = 0; old && i < ncap / 2; i++) {
 			if (old[i].tid) {
-				*comm_find(r, old[i].tid) = old[i];
-				r->comms_n++;
+				*comm_find(sp, old[i].tid) = old[i];
+				sp->comms_n++;
 			}
 		}
 		free(old);
 	}
-	slot = comm_find(r, tid);
+	slot = comm_find(sp, tid);
 	if (!slot->tid)
-		r->comms_n++;
+		sp->comms_n++;
 	slot->tid = tid;
 	snprintf(slot->comm, sizeof(slot->comm), "%s", comm);
 }
 
 void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
 {
-	struct sdt_recorder *r = ctx;
+	struct rec_samples *sp = ctx;
 
-	comm_remember(r, tid, comm);
-	if (r->sink->on_comm)
-		r->sink->on_comm(r->sink->ctx, pid, tid, comm);
+	comm_remember(sp, tid, comm);
+	if (sp->sink->on_comm)
+		sp->sink->on_comm(sp->sink->ctx, pid, tid, comm);
 }
 
 /* A new thread or process carries its parent thread's name until it execs or renames itself. */
 void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
 {
-	struct sdt_recorder *r = ctx;
-	struct comm_slot *parent = comm_find(r, ptid);
+	struct rec_samples *sp = ctx;
+	struct comm_slot *parent = comm_find(sp, ptid);
 	char comm[16];
 
 	(void)ppid;
 	if (!parent || parent->tid != ptid || tid == ptid)
 		return;
 	memcpy(comm, parent->comm, sizeof(comm));
-	comm_remember(r, tid, comm);
-	if (r->sink->on_comm)
-		r->sink->on_comm(r->sink->ctx, pid, tid, comm);
+	comm_remember(sp, tid, comm);
+	if (sp->sink->on_comm)
+		sp->sink->on_comm(sp->sink->ctx, pid, tid, comm);
 }
 
 /* Hand the current name of every thread of process @pid to the sink. */
-static void process_comms(struct sdt_recorder *r, pid_t pid)
+static void process_comms(struct rec_samples *sp, pid_t pid)
 {
 	char path[96], comm[32];
 	struct dirent *d;
@@ -111,8 +111,8 @@ static void process_comms(struct sdt_recorder *r, pid_t pid)
 			continue;
 		comm[n] = '\0';
 		comm[strcspn(comm, "\n")] = '\0';
-		comm_remember(r, (uint32_t)tid, comm);
-		r->sink->on_comm(r->sink->ctx, (uint32_t)pid, (uint32_t)tid, comm);
+		comm_remember(sp, (uint32_t)tid, comm);
+		sp->sink->on_comm(sp->sink->ctx, (uint32_t)pid, (uint32_t)tid, comm);
 	}
 	closedir(dir);
 }
@@ -121,23 +121,24 @@ static void process_comms(struct sdt_recorder *r, pid_t pid)
  * The names threads have now (the -p processes' threads; every thread with -a): the kernel only
  * reports later changes (exec, prctl), and the report names processes by them.
  */
-void sdt_rec_comms_synthesize(struct sdt_recorder *r)
+void sdt_rec_comms_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
+			      bool system_wide)
 {
 	struct dirent *d;
 	size_t i;
 	DIR *dir;
 
-	if (!r->sink->on_comm)
+	if (!sp->sink->on_comm)
 		return;
-	for (i = 0; i < r->o.npids; i++)
-		process_comms(r, r->o.pids[i]);
-	if (!r->o.system_wide || !(dir = opendir("/proc")))
+	for (i = 0; i < npids; i++)
+		process_comms(sp, pids[i]);
+	if (!system_wide || !(dir = opendir("/proc")))
 		return;
 	while ((d = readdir(dir))) {
 		long pid = strtol(d->d_name, NULL, 10);
 
 		if (pid > 0)
-			process_comms(r, (pid_t)pid);
+			process_comms(sp, (pid_t)pid);
 	}
 	closedir(dir);
 }

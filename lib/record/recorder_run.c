@@ -47,7 +47,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
 		if (now >= next_drain) {
 			if (!r->counting) {
-				err = sdt_rec_perf_drain(r, ops);
+				err = sdt_rec_perf_drain(&r->perf, ops);
 				if (err < 0)
 					return err;
 			}
@@ -68,10 +68,10 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			uint64_t tag = evs[i].data.u64;
 
 			if (tag < PID_TAG) {
-				if (r->counting || tag >= r->nrings)
+				if (r->counting || tag >= r->perf.nrings)
 					continue;
 				/* all of them, merged in time order (ring.c) */
-				err = sdt_rec_perf_drain(r, ops);
+				err = sdt_rec_perf_drain(&r->perf, ops);
 				if (err < 0)
 					return err;
 			} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
@@ -88,7 +88,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink)
 {
 	static const struct sdt_record_sink no_sink;
-	struct sdt_ring_ops ops = {r, sdt_rec_on_sample, sdt_rec_on_comm, sdt_rec_on_lost, sdt_rec_on_fork};
+	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
 	bool poke = false, cmd = r->o.argv && r->o.argv[0];
 	char msg[1024];
 	size_t i;
@@ -169,34 +169,35 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	err = sdt_uprobe_set__create(r->set);
 	if (err)
 		goto out;
-	r->nevents = sdt_uprobe_set__event_count(r->set);
-	r->nkev = sdt_uprobe_set__kernel_event_count(r->set);
-	r->map = calloc(r->nkev, sizeof(*r->map));
-	r->counts = calloc(r->nevents, sizeof(*r->counts));
-	if (!r->map || !r->counts) {
-		err = sdt_err(-ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < r->nkev; i++) {
-		r->map[i].id = sdt_uprobe_set__kernel_event(r->set, i)->tp_id;
-		r->map[i].event = (uint32_t)i;
-	}
-	qsort(r->map, r->nkev, sizeof(*r->map), sdt_rec_cmp_map);
-
-	err = sdt_rec_perf_open(r);
+	err = sdt_rec_samples_init(&r->samples, r->set, r->sink);
 	if (err)
 		goto out;
-	for (i = 0; i < r->nevents && r->sink->on_event_desc; i++) {
+
+	{
+		struct perf_plan plan = {
+		    .set = r->set,
+		    .targets = &r->targets,
+		    .counting = r->counting,
+		    .inherit = !r->o.system_wide,
+		    .enable_on_exec = r->child.pid > 0,
+		    .skip_gone = r->o.npids > 0,
+		    .ring_pages = r->o.ring_pages,
+		    .epfd = r->epfd,
+		};
+
+		err = sdt_rec_perf_open(&r->perf, &plan);
+	}
+	if (err)
+		goto out;
+	for (i = 0; i < r->samples.nevents && r->sink->on_event_desc; i++) {
 		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(r->set, i));
 		if (err < 0)
 			goto out;
 	}
 	if (!cmd) {
-		for (i = 0; i < r->nfds; i++) {
-			err = sdt_perf_enable(r->fds[i]);
-			if (err)
-				goto out;
-		}
+		err = sdt_rec_perf_enable(&r->perf);
+		if (err)
+			goto out;
 		for (i = 0; poke && i < r->o.npids; i++) {
 			err = sdt_uprobe_set__poke(r->set, r->o.pids[i]);
 			if (err < 0)
@@ -212,7 +213,7 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 		if (err)
 			goto out;
 	}
-	sdt_rec_comms_synthesize(r);
+	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)
@@ -224,21 +225,21 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink
 	}
 
 	err = loop(r, &ops);
-	for (i = 0; i < r->nfds; i++)
-		sdt_perf_disable(r->fds[i]);
+	sdt_rec_perf_disable(&r->perf);
 	if (!err && !r->counting)
-		err = sdt_rec_perf_drain(r, &ops);
+		err = sdt_rec_perf_drain(&r->perf, &ops);
 	if (!err && !r->counting)
-		err = sdt_rec_perf_account_losses(r);
+		err = sdt_rec_perf_account_losses(&r->perf, &ops);
 	if (!err && r->counting)
-		err = sdt_rec_perf_read_counts(r);
+		err = sdt_rec_perf_read_counts(&r->perf, r->set, r->samples.counts,
+					       r->samples.nevents);
 	/* Before the teardown, which the kernel makes slow (a grace period per event). */
 	if (!err && r->sink->on_drained)
 		r->sink->on_drained(r->sink->ctx);
 out:
 	if (err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
-	sdt_rec_perf_close(r);
+	sdt_rec_perf_close(&r->perf);
 	if (r->set) {
 		int e2;
 

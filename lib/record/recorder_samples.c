@@ -10,17 +10,19 @@
 #include "record/recorder.h"
 #include "record/uprobe.h"
 #include "trace/trace_event.h"
+#include "util/internal.h"
 
-static int lookup(const struct sdt_recorder *r, uint64_t id)
+/* The index of the set's tracefs event whose id is @id, or -1. */
+static int lookup(const struct rec_samples *sp, uint64_t id)
 {
-	size_t lo = 0, hi = r->nkev;
+	size_t lo = 0, hi = sp->nkev;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (r->map[mid].id == id)
-			return (int)r->map[mid].event;
-		if (r->map[mid].id < id)
+		if (sp->map[mid].id == id)
+			return (int)sp->map[mid].event;
+		if (sp->map[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -28,9 +30,9 @@ static int lookup(const struct sdt_recorder *r, uint64_t id)
 	return -1;
 }
 
-int sdt_rec_on_sample(void *ctx, struct sdt_trace_sample *s)
+static int on_sample(void *ctx, struct sdt_trace_sample *s)
 {
-	struct sdt_recorder *r = ctx;
+	struct rec_samples *sp = ctx;
 	const struct sdt_uprobe_kevent *kv;
 	uint16_t type, demux;
 	int ev;
@@ -38,10 +40,10 @@ int sdt_rec_on_sample(void *ctx, struct sdt_trace_sample *s)
 	if (s->raw_size < sizeof(type))
 		return 0;
 	memcpy(&type, s->raw, sizeof(type));
-	ev = lookup(r, type);
+	ev = lookup(sp, type);
 	if (ev < 0)
 		return 0;
-	kv = sdt_uprobe_set__kernel_event(r->set, (size_t)ev);
+	kv = sdt_uprobe_set__kernel_event(sp->set, (size_t)ev);
 	if (kv->demux_offset < 0) {
 		ev = (int)kv->event;
 	} else {
@@ -49,27 +51,63 @@ int sdt_rec_on_sample(void *ctx, struct sdt_trace_sample *s)
 		if (s->raw_size < (uint32_t)kv->demux_offset + sizeof(demux))
 			return 0;
 		memcpy(&demux, (const uint8_t *)s->raw + kv->demux_offset, sizeof(demux));
-		if (demux >= r->nevents || sdt_uprobe_set__event(r->set, demux)->tp_id != kv->tp_id)
+		if (demux >= sp->nevents ||
+		    sdt_uprobe_set__event(sp->set, demux)->tp_id != kv->tp_id)
 			return 0;
 		ev = demux;
 	}
 	s->event = (uint32_t)ev;
-	r->counts[ev]++;
-	return r->sink->on_sample ? r->sink->on_sample(r->sink->ctx, s) : 0;
+	sp->counts[ev]++;
+	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, s) : 0;
 }
 
-void sdt_rec_on_lost(void *ctx, uint32_t cpu, uint64_t count)
+static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 {
-	struct sdt_recorder *r = ctx;
+	struct rec_samples *sp = ctx;
 
-	r->lost += count;
-	if (r->sink->on_lost)
-		r->sink->on_lost(r->sink->ctx, cpu, count);
+	sp->lost += count;
+	if (sp->sink->on_lost)
+		sp->sink->on_lost(sp->sink->ctx, cpu, count);
 }
 
-int sdt_rec_cmp_map(const void *a, const void *b)
+static int cmp_map(const void *a, const void *b)
 {
 	const struct tpmap *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The map from tracefs event ids of the created @set, and a counter per event. 0 or -ENOMEM. */
+int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
+			 const struct sdt_record_sink *sink)
+{
+	size_t i;
+
+	sp->set = set;
+	sp->sink = sink;
+	sp->nevents = sdt_uprobe_set__event_count(set);
+	sp->nkev = sdt_uprobe_set__kernel_event_count(set);
+	sp->map = calloc(sp->nkev, sizeof(*sp->map));
+	sp->counts = calloc(sp->nevents, sizeof(*sp->counts));
+	if (!sp->map || !sp->counts)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < sp->nkev; i++) {
+		sp->map[i].id = sdt_uprobe_set__kernel_event(set, i)->tp_id;
+		sp->map[i].event = (uint32_t)i;
+	}
+	qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
+	return 0;
+}
+
+struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
+{
+	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, sdt_rec_on_fork};
+}
+
+void sdt_rec_samples_release(struct rec_samples *sp)
+{
+	free(sp->comms);
+	free(sp->map);
+	free(sp->counts);
+	memset(sp, 0, sizeof(*sp));
 }

@@ -45,15 +45,9 @@ static void on_signal(int sig)
 static void at_exit_cleanup(void)
 {
 	struct sdt_recorder *r = active;
-	size_t i;
 
-	if (r) {
-		for (i = 0; i < r->nrings; i++)
-			sdt_ring_unmap(&r->rings[i]);
-		for (i = 0; i < r->nfds; i++)
-			close(r->fds[i]);
-		r->nfds = r->nrings = 0;
-	}
+	if (r)
+		sdt_rec_perf_abandon(&r->perf);
 	sdt_uprobe_emergency_remove();
 }
 
