@@ -2,14 +2,21 @@
 /*
  * The recorder's private side: the public API is include/sdtrace/record.h.
  *
- * Stages of sdt_recorder__run(), each undone in reverse on every path:
- *	1. start the command stopped (fork; the child blocks on a pipe before exec)
- *	2. create the uprobes (uprobe.c, one batch)
- *	3. open the perf events per CPU x target x event, map one ring per CPU (perf_event.c,
- *ring.c)
- *	4. enable them (a command: enable_on_exec), poke semaphores if needed, release the command
- *	5. read rings on watermark wake-ups until the targets exit, a stop or the duration
- *	6. drain, close, unmap, restore semaphores, remove the uprobes, reap the command
+ * sdt_recorder__run() (recorder_run.c) calls its stages in order; teardown() undoes them in
+ * reverse on every path:
+ *	0. build_set()      the definitions of every site added; nothing in the kernel yet
+ *	1. start_targets()  the command started stopped (fork; the child blocks on a pipe before
+ *	                    exec: recorder_child.c), or the -p threads, or -1 for the whole system
+ *	2. create_probes()  the uprobes, in one batch (uprobe_create.c)
+ *	3. open_events()    perf events per CPU x target x event, one ring per CPU
+ *	                    (recorder_perf.c); the sink gets the events' descriptions
+ *	4. arm()            enable them (a command: enable_on_exec), poke semaphores if needed,
+ *	                    watch the targets' exit, release the command
+ *	5. record()         read the rings on watermark wake-ups until the targets exit, a stop or
+ *	                    the duration (recorder_samples.c: records -> sink); drain
+ *	6. teardown()       close, unmap, restore semaphores, remove the uprobes, reap the command
+ * Each stage's state is a struct of its own below: rec_child, rec_targets, rec_perf,
+ * rec_samples, rec_signals (the process-wide side: recorder_signals.c).
  */
 #ifndef SDT_RECORDER_H
 #define SDT_RECORDER_H
