@@ -116,7 +116,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct rec_setup s = {.cmd = "stat"};
 	struct stat_ctx sc = {0};
-	struct sdt_record_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
+	struct sdt_recorder_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
 	struct stat_row *rows = NULL;
 	bool json = false;
 	const char *output = NULL;

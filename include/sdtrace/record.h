@@ -19,12 +19,12 @@
  * handlers during sdt_recorder__run() that ask it to stop; a SIGINT or SIGHUP ignored when it
  * starts stays ignored, as a background job's SIGINT must), when the command crashes, and on any
  * error after the first probe was created. After a SIGKILL, the next sdtrace calls
- * sdt_record__remove_stale() and the dead session's groups go; a command already running goes on,
- * untraced. The command starts with the caller's signal dispositions and mask, not the
+ * sdt_recorder__remove_stale() and the dead session's groups go; a command already running goes
+ * on, untraced. The command starts with the caller's signal dispositions and mask, not the
  * recorder's.
  *
  * Example:
- *	SDT_OPTS(sdt_record_opts, o, .argv = argv);
+ *	SDT_OPTS(sdt_recorder_opts, o, .argv = argv);
  *	struct sdt_recorder *r;
  *	if (sdt_recorder__new(&o, &r) == 0 && sdt_recorder__add(r, file, sites, n) == 0 &&
  *	    sdt_recorder__run(r, &sink) == 0)
@@ -62,7 +62,7 @@ struct sdt_trace_sample;
  * duration of the call (descriptions: until sdt_recorder__free()). A negative return from
  * on_event_desc or on_sample stops the recording; sdt_recorder__run() returns it.
  */
-struct sdt_record_sink {
+struct sdt_recorder_sink {
 	void *ctx;
 	/* Once per event, after every probe is armed, before the first sample. */
 	int (*on_event_desc)(void *ctx, const struct sdt_trace_event_desc *d);
@@ -86,7 +86,7 @@ enum sdt_semaphore_method {
 	SDT_SEMAPHORE_POKE,	/* increment / restore in the target's memory */
 };
 
-struct sdt_record_opts {
+struct sdt_recorder_opts {
 	size_t sz;
 	/* Exactly one target: a command (NULL-terminated argv), processes, or system-wide. */
 	char *const *argv;
@@ -109,7 +109,7 @@ struct sdt_record_opts {
 	unsigned int drain_interval_ms;
 };
 
-SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out);
+SDT_API int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out);
 /* At most this many sites in one recording (a hostile file may have a million notes). */
 #define SDT_RECORD_MAX_SITES 20000u
 
@@ -137,7 +137,7 @@ SDT_API int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_fil
  * Arm, record until the end, disarm. Returns 0, or -errno with the message set; whatever it
  * created is removed in every case.
  */
-SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink);
+SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink);
 /* Ask a running recorder to stop; async-signal-safe. */
 SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
 /*
@@ -161,7 +161,7 @@ SDT_API void sdt_recorder__free(struct sdt_recorder *r);
  * Returns the number of groups removed, and their names in *names (malloc'ed, or NULL when none)
  * for the caller to report; -errno on failure.
  */
-SDT_API int sdt_record__remove_stale(char **names);
+SDT_API int sdt_recorder__remove_stale(char **names);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@
 #include "record/uprobe.h"
 #include "util/internal.h"
 
-int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out)
+int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out)
 {
 	struct sdt_recorder *r;
 	int targets;
@@ -176,7 +176,7 @@ const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
 	return r->sem_method ? r->sem_method : "none";
 }
 
-int sdt_record__remove_stale(char **names)
+int sdt_recorder__remove_stale(char **names)
 {
 	return sdt_uprobe_remove_stale(names);
 }

@@ -133,7 +133,7 @@ struct perf_plan {
 /* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
 struct rec_samples {
 	const struct sdt_uprobe_set *set;  /* borrowed */
-	const struct sdt_record_sink *sink; /* borrowed */
+	const struct sdt_recorder_sink *sink; /* borrowed */
 	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events, sorted */
 	size_t nkev;
 	size_t nevents;
@@ -144,7 +144,7 @@ struct rec_samples {
 };
 
 struct sdt_recorder {
-	struct sdt_record_opts o;
+	struct sdt_recorder_opts o;
 	bool counting; /* counters, no rings: count_only with few events */
 	struct added *adds;
 	size_t nadds;
@@ -155,7 +155,7 @@ struct sdt_recorder {
 	struct rec_samples samples;
 	struct rec_targets targets;
 	struct rec_child child;
-	const struct sdt_record_sink *sink;
+	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
 	struct rec_signals sig;
@@ -177,7 +177,7 @@ void sdt_rec_signals_in_child(const struct rec_signals *s);
 /* recorder_samples.c */
 /* Ready for the created @set's samples, for @sink. 0 or -ENOMEM. */
 int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
-			 const struct sdt_record_sink *sink);
+			 const struct sdt_recorder_sink *sink);
 /* The ring callbacks, with @sp as their ctx. */
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);
 void sdt_rec_samples_release(struct rec_samples *sp);

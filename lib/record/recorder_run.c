@@ -326,9 +326,9 @@ static int teardown(struct sdt_recorder *r, int err)
 	return err;
 }
 
-int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink)
+int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 {
-	static const struct sdt_record_sink no_sink;
+	static const struct sdt_recorder_sink no_sink;
 	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
 	struct sem_plan sp = {0};
 	bool go = false;

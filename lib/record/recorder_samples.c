@@ -79,7 +79,7 @@ static int cmp_map(const void *a, const void *b)
 
 /* The map from tracefs event ids of the created @set, and a counter per event. 0 or -ENOMEM. */
 int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
-			 const struct sdt_record_sink *sink)
+			 const struct sdt_recorder_sink *sink)
 {
 	size_t i;
 
