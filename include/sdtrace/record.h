@@ -109,6 +109,11 @@ struct sdt_recorder_opts {
 	unsigned int drain_interval_ms;
 };
 
+/*
+ * A recorder for @opts (NULL: defaults, which name no target). Returns 0, or -EINVAL: not exactly
+ * one target, ring_pages not a power of two, poking system-wide, or @opts from a newer header
+ * setting an option this library does not know. Free it with sdt_recorder__free().
+ */
 SDT_API int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out);
 /* At most this many sites in one recording (a hostile file may have a million notes). */
 #define SDT_RECORD_MAX_SITES 20000u

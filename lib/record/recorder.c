@@ -11,14 +11,16 @@
 int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out)
 {
 	struct sdt_recorder *r;
-	int targets;
+	int targets, err;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sdt_err(-ENOMEM, "out of memory");
-	if (opts)
-		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
-	r->o.sz = sizeof(r->o);
+	err = SDT_OPTS_COPY(&r->o, opts, sdt_recorder_opts);
+	if (err) {
+		free(r);
+		return err;
+	}
 	r->epfd = -1;
 	sdt_rec_child_init(&r->child);
 	targets = (r->o.argv && r->o.argv[0]) + (r->o.npids > 0) + r->o.system_wide;
