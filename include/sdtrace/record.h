@@ -23,6 +23,32 @@
  * on, untraced. The command starts with the caller's signal dispositions and mask, not the
  * recorder's.
  *
+ * Process-wide state. A process runs one recording at a time: sdt_recorder__run() fails with
+ * -EBUSY while another recorder is running (do not start two from two threads at the same
+ * moment), and the handlers below find the running recorder through one process-wide pointer.
+ *  - Signal handlers: during sdt_recorder__run(), unless opts.no_signal_handlers, SIGINT, SIGHUP
+ *    and SIGTERM get a handler (sigaction(), so for the whole process) that asks the recorder to
+ *    stop; sdt_recorder__stop_signal() tells which one did. A SIGINT or SIGHUP whose disposition
+ *    is SIG_IGN when the run starts is left alone, neither caught nor blocked (nohup, `cmd &` in
+ *    a script); SIGTERM is always caught. The calling thread blocks the caught signals
+ *    (pthread_sigmask()) except inside its wait for the rings, so that none slips between a check
+ *    and the sleep; another thread that does not block them may take one instead, and the
+ *    recording then stops at the next drain (drain_interval_ms). With no_signal_handlers the
+ *    same signals are blocked outside the wait all the same, and act as the caller set them.
+ *    Dispositions and mask are the caller's again when sdt_recorder__run() returns.
+ *  - The atexit handler: registered by the first sdt_recorder__run() of the process, once, never
+ *    removed. On exit() during a run (a sink calling exit(), a return from main()), it closes the
+ *    recorder's perf events and removes the uprobes of every set still created; it does not
+ *    restore poked semaphores, nor stop or reap the command. _exit() and fatal signals skip it:
+ *    the next sdtrace removes the session as stale.
+ *  - What the command inherits: the caller's dispositions of those three signals (where ours was
+ *    installed: SIG_IGN if the caller ignored it, else SIG_DFL) and the caller's signal mask;
+ *    otherwise what fork() and execvp() give: the environment, the working directory, limits,
+ *    the process group (a terminal's Ctrl-C reaches both), and every descriptor of the caller not
+ *    marked close-on-exec. The recorder's own descriptors are close-on-exec, and the command is
+ *    forked before any perf event exists. When its semaphores are poked, it is traced
+ *    (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it running.
+ *
  * Example:
  *	SDT_OPTS(sdt_recorder_opts, o, .argv = argv);
  *	struct sdt_recorder *r;
