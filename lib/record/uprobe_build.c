@@ -251,7 +251,8 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 	e->build_id = f->build_id ? sdt_strdup(f->build_id) : NULL;
 	e->group = sdt_strdup(s->group);
 	x->lname = event_name(s, st->provider, st->name);
-	e->event = x->lname ? sdt_strdup(x->lname) : NULL; /* the trace event's: see sdt_uprobe_set_rebuild() */
+	/* the trace event's name: see sdt_uprobe_set_rebuild() */
+	e->event = x->lname ? sdt_strdup(x->lname) : NULL;
 	x->file = f;
 	x->is_return = st->is_return;
 	x->dev = fst ? fst->st_dev : 0;

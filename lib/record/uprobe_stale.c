@@ -14,63 +14,85 @@
 
 #define GROUP_PREFIX "sdtrace_"
 
+/* One sweep's findings: the removal lines, and the names of the groups they remove. */
+struct stale {
+	struct sdt_buf rm;
+	struct sdt_buf groups; /* "a, b" */
+	const char *last;      /* the last group named (lines of one group come together) */
+	size_t last_len;
+	int count;
+};
+
+/*
+ * The group of uprobe_events line [@p, @le) when it is an sdtrace session's ("p:GROUP/EVENT ...",
+ * also r:): its start, with *@slash at the '/' and *@ev_end past EVENT. NULL for another line.
+ */
+static const char *session_line(const char *p, const char *le, const char **slash,
+				const char **ev_end)
+{
+	const char *g = p + 2, *sp;
+
+	if (!(le - p > 2 && p[1] == ':' && (size_t)(le - g) > strlen(GROUP_PREFIX) &&
+	      !memcmp(g, GROUP_PREFIX, strlen(GROUP_PREFIX))))
+		return NULL;
+	*slash = memchr(g, '/', (size_t)(le - g));
+	if (!*slash)
+		return NULL;
+	sp = memchr(*slash, ' ', (size_t)(le - *slash));
+	*ev_end = sp ? sp : le;
+	return g;
+}
+
+/* Event GROUP/EVENT [@g, @ev_end) of a dead session goes: its removal line, its group's name. */
+static int note_stale(struct stale *st, const char *g, const char *slash, const char *ev_end)
+{
+	size_t glen = (size_t)(slash - g);
+	int err;
+
+	err = sdt_buf_addf(&st->rm, "-:%.*s\n", (int)(ev_end - g), g);
+	if (!err && !(st->last && st->last_len == glen && !memcmp(st->last, g, glen))) {
+		err = sdt_buf_addf(&st->groups, "%s%.*s", st->count ? ", " : "", (int)glen, g);
+		st->count++;
+		st->last = g;
+		st->last_len = glen;
+	}
+	return err ? sdt_err(-ENOMEM, "out of memory") : 0;
+}
+
 int sdt_uprobe_remove_stale(char **names)
 {
 	struct sdt_session_sweep sweep = {0};
-	struct sdt_buf rm = {0}, groups = {0};
-	char *text = NULL, *p, *end;
-	size_t len, last_len = 0;
-	const char *last = NULL;
-	int err, count = 0;
+	struct stale st = {0};
+	const char *p, *end, *g, *slash, *ev_end;
+	char *text = NULL;
+	size_t len;
+	int err;
 
 	if (names)
 		*names = NULL;
 	err = sdt_tracefs_read("uprobe_events", &text, &len);
 	if (err)
 		return err;
-	for (p = text, end = text + len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *le = nl ? nl : end, *g, *slash, *sp;
+	for (p = text, end = text + len; p < end && !err;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-		/* "p:GROUP/EVENT ..." (also r:) */
-		g = p + 2;
-		if (le - p > 2 && p[1] == ':' && (size_t)(le - g) > strlen(GROUP_PREFIX) &&
-		    !memcmp(g, GROUP_PREFIX, strlen(GROUP_PREFIX))) {
-			slash = memchr(g, '/', (size_t)(le - g));
-			sp = slash ? memchr(slash, ' ', (size_t)(le - slash)) : NULL;
-			if (!sp)
-				sp = le;
-			if (slash && sdt_session_group_dead(&sweep, g, (size_t)(slash - g))) {
-				err = sdt_buf_addf(&rm, "-:%.*s\n", (int)(sp - g), g);
-				if (!err && !(last && last_len == (size_t)(slash - g) &&
-					      !memcmp(last, g, last_len))) {
-					err = sdt_buf_addf(&groups, "%s%.*s", count ? ", " : "",
-							   (int)(slash - g), g);
-					count++;
-					last = g;
-					last_len = (size_t)(slash - g);
-				}
-				if (err) {
-					err = sdt_err(-ENOMEM, "out of memory");
-					goto out;
-				}
-			}
-		}
+		g = session_line(p, nl ? nl : end, &slash, &ev_end);
+		if (g && sdt_session_group_dead(&sweep, g, (size_t)(slash - g)))
+			err = note_stale(&st, g, slash, ev_end);
 		p = nl ? nl + 1 : end;
 	}
-	if (rm.len) {
-		err = sdt_uprobe_remove_lines(rm.buf, rm.len);
-		if (err) {
+	if (!err && st.rm.len) {
+		err = sdt_uprobe_remove_lines(st.rm.buf, st.rm.len);
+		if (err)
 			sdt_err_prefix(err, "cannot remove the uprobes of dead sdtrace sessions");
-			goto out;
-		}
 	}
-	err = count;
-	if (names && count)
-		*names = sdt_buf_take(&groups);
-out:
-	sdt_buf_free(&rm);
-	sdt_buf_free(&groups);
+	if (!err) {
+		err = st.count;
+		if (names && st.count)
+			*names = sdt_buf_take(&st.groups);
+	}
+	sdt_buf_free(&st.rm);
+	sdt_buf_free(&st.groups);
 	free(text);
 	return err;
 }
