@@ -42,6 +42,7 @@ struct sdt_uprobe_set;
 /* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
 #define PID_TAG (1ull << 32)
 
+/* One sdt_recorder__add_typed(): the sites of one file, their types copied. */
 struct added {
 	const struct sdt_file *f;
 	size_t *sites;
@@ -49,11 +50,11 @@ struct added {
 	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
 };
 
+/* A tracefs event id, and the index of that tracefs event in the set. */
 struct tpmap {
 	uint64_t id;
 	uint32_t event;
 };
-
 
 /*
  * The names of the threads seen (tid -> comm), so that a thread created by fork or clone, which
@@ -132,7 +133,7 @@ struct perf_plan {
 
 /* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
 struct rec_samples {
-	const struct sdt_uprobe_set *set;  /* borrowed */
+	const struct sdt_uprobe_set *set;     /* borrowed */
 	const struct sdt_recorder_sink *sink; /* borrowed */
 	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events, sorted */
 	size_t nkev;
@@ -143,6 +144,7 @@ struct rec_samples {
 	size_t comms_cap, comms_n;
 };
 
+/* The recorder: its options and sites, then a struct per stage of the run (see above). */
 struct sdt_recorder {
 	struct sdt_recorder_opts o;
 	bool counting; /* counters, no rings: count_only with few events */
@@ -199,6 +201,7 @@ int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke);
 /* The end: one never released exits unrun, one running is sent SIGTERM if @kill_it; reaped. */
 void sdt_rec_child_end(struct rec_child *c, bool kill_it);
 /* recorder_targets.c */
+/* Follow thread @tid (-1: every thread, system-wide). */
 int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid);
 /* Every thread of process @pid (those it has now: inherit follows the new ones). */
 int sdt_rec_targets_add_process(struct rec_targets *t, pid_t pid);
@@ -212,6 +215,7 @@ bool sdt_rec_targets_all_exited(const struct rec_targets *t);
 void sdt_rec_targets_close(struct rec_targets *t);
 void sdt_rec_targets_release(struct rec_targets *t);
 /* recorder_perf.c */
+/* Open what @plan says into @p; on failure, what was opened stays for sdt_rec_perf_close(). */
 int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan);
 int sdt_rec_perf_enable(struct rec_perf *p);
 void sdt_rec_perf_disable(struct rec_perf *p);

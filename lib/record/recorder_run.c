@@ -6,16 +6,13 @@
  * exits, a signal or the duration ends; between wake-ups the rings are drained on a clock too.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "record/tracefs.h"

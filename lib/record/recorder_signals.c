@@ -8,10 +8,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "record/recorder.h"
-#include "record/ring.h"
 #include "record/uprobe.h"
 #include "util/internal.h"
 
