@@ -135,7 +135,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct rec_setup s = {0};
 	struct record_ctx rc = {0};
-	struct sdt_record_sink sink = {
+	struct sdt_recorder_sink sink = {
 	    .ctx = &rc,
 	    .on_event_desc = on_event_desc,
 	    .on_sample = on_sample,

@@ -136,7 +136,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct rec_setup s = {0};
 	struct stat_ctx sc = {0};
-	struct sdt_record_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
+	struct sdt_recorder_sink sink = {.ctx = &sc, .on_event_desc = on_event_desc};
 	struct stat_row *rows = NULL;
 	struct stat_args args = {0};
 	const struct rec_command cmd = {"stat", stat_usage, "o:", own, stat_option, &args};

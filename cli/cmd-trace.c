@@ -192,7 +192,7 @@ int cmd_trace(int argc, char **argv)
 	};
 	struct rec_setup s = {0};
 	struct trace_ctx tc = {.read_fd = -1};
-	struct sdt_record_sink sink = {
+	struct sdt_recorder_sink sink = {
 		.ctx = &tc,
 		.on_event_desc = on_event_desc,
 		.on_sample = on_sample,

@@ -494,7 +494,7 @@ out:
 
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
 {
-	SDT_OPTS(sdt_record_opts, ro);
+	SDT_OPTS(sdt_recorder_opts, ro);
 	char *stale = NULL;
 	size_t i;
 	int n, ret;
@@ -510,7 +510,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 					   : "say what to %s: -- CMD, -p PID or -a",
 				       s->cmd);
 
-	n = sdt_record__remove_stale(&stale);
+	n = sdt_recorder__remove_stale(&stale);
 	if (n > 0)
 		cli_warn("removed %d uprobe group%s left by a killed sdtrace: %s", n,
 			 n == 1 ? "" : "s", stale ? stale : "");

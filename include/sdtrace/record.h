@@ -19,12 +19,38 @@
  * handlers during sdt_recorder__run() that ask it to stop; a SIGINT or SIGHUP ignored when it
  * starts stays ignored, as a background job's SIGINT must), when the command crashes, and on any
  * error after the first probe was created. After a SIGKILL, the next sdtrace calls
- * sdt_record__remove_stale() and the dead session's groups go; a command already running goes on,
- * untraced. The command starts with the caller's signal dispositions and mask, not the
+ * sdt_recorder__remove_stale() and the dead session's groups go; a command already running goes
+ * on, untraced. The command starts with the caller's signal dispositions and mask, not the
  * recorder's.
  *
+ * Process-wide state. A process runs one recording at a time: sdt_recorder__run() fails with
+ * -EBUSY while another recorder is running (do not start two from two threads at the same
+ * moment), and the handlers below find the running recorder through one process-wide pointer.
+ *  - Signal handlers: during sdt_recorder__run(), unless opts.no_signal_handlers, SIGINT, SIGHUP
+ *    and SIGTERM get a handler (sigaction(), so for the whole process) that asks the recorder to
+ *    stop; sdt_recorder__stop_signal() tells which one did. A SIGINT or SIGHUP whose disposition
+ *    is SIG_IGN when the run starts is left alone, neither caught nor blocked (nohup, `cmd &` in
+ *    a script); SIGTERM is always caught. The calling thread blocks the caught signals
+ *    (pthread_sigmask()) except inside its wait for the rings, so that none slips between a check
+ *    and the sleep; another thread that does not block them may take one instead, and the
+ *    recording then stops at the next drain (drain_interval_ms). With no_signal_handlers the
+ *    same signals are blocked outside the wait all the same, and act as the caller set them.
+ *    Dispositions and mask are the caller's again when sdt_recorder__run() returns.
+ *  - The atexit handler: registered by the first sdt_recorder__run() of the process, once, never
+ *    removed. On exit() during a run (a sink calling exit(), a return from main()), it closes the
+ *    recorder's perf events and removes the uprobes of every set still created; it does not
+ *    restore poked semaphores, nor stop or reap the command. _exit() and fatal signals skip it:
+ *    the next sdtrace removes the session as stale.
+ *  - What the command inherits: the caller's dispositions of those three signals (where ours was
+ *    installed: SIG_IGN if the caller ignored it, else SIG_DFL) and the caller's signal mask;
+ *    otherwise what fork() and execvp() give: the environment, the working directory, limits,
+ *    the process group (a terminal's Ctrl-C reaches both), and every descriptor of the caller not
+ *    marked close-on-exec. The recorder's own descriptors are close-on-exec, and the command is
+ *    forked before any perf event exists. When its semaphores are poked, it is traced
+ *    (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it running.
+ *
  * Example:
- *	SDT_OPTS(sdt_record_opts, o, .argv = argv);
+ *	SDT_OPTS(sdt_recorder_opts, o, .argv = argv);
  *	struct sdt_recorder *r;
  *	if (sdt_recorder__new(&o, &r) == 0 && sdt_recorder__add(r, file, sites, n) == 0 &&
  *	    sdt_recorder__run(r, &sink) == 0)
@@ -62,7 +88,7 @@ struct sdt_trace_sample;
  * duration of the call (descriptions: until sdt_recorder__free()). A negative return from
  * on_event_desc or on_sample stops the recording; sdt_recorder__run() returns it.
  */
-struct sdt_record_sink {
+struct sdt_recorder_sink {
 	void *ctx;
 	/* Once per event, after every probe is armed, before the first sample. */
 	int (*on_event_desc)(void *ctx, const struct sdt_trace_event_desc *d);
@@ -86,7 +112,7 @@ enum sdt_semaphore_method {
 	SDT_SEMAPHORE_POKE,	/* increment / restore in the target's memory */
 };
 
-struct sdt_record_opts {
+struct sdt_recorder_opts {
 	size_t sz;
 	/* Exactly one target: a command (NULL-terminated argv), processes, or system-wide. */
 	char *const *argv;
@@ -109,7 +135,12 @@ struct sdt_record_opts {
 	unsigned int drain_interval_ms;
 };
 
-SDT_API int sdt_recorder__new(const struct sdt_record_opts *opts, struct sdt_recorder **out);
+/*
+ * A recorder for @opts (NULL: defaults, which name no target). Returns 0, or -EINVAL: not exactly
+ * one target, ring_pages not a power of two, poking system-wide, or @opts from a newer header
+ * setting an option this library does not know. Free it with sdt_recorder__free().
+ */
+SDT_API int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out);
 /* At most this many sites in one recording (a hostile file may have a million notes). */
 #define SDT_RECORD_MAX_SITES 20000u
 
@@ -137,7 +168,7 @@ SDT_API int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_fil
  * Arm, record until the end, disarm. Returns 0, or -errno with the message set; whatever it
  * created is removed in every case.
  */
-SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_record_sink *sink);
+SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink);
 /* Ask a running recorder to stop; async-signal-safe. */
 SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
 /*
@@ -161,7 +192,7 @@ SDT_API void sdt_recorder__free(struct sdt_recorder *r);
  * Returns the number of groups removed, and their names in *names (malloc'ed, or NULL when none)
  * for the caller to report; -errno on failure.
  */
-SDT_API int sdt_record__remove_stale(char **names);
+SDT_API int sdt_recorder__remove_stale(char **names);
 
 #ifdef __cplusplus
 }

@@ -2,23 +2,234 @@
 /*
  * The recorder's private side: the public API is include/sdtrace/record.h.
  *
- * Stages of sdt_recorder__run(), each undone in reverse on every path:
- *	1. start the command stopped (fork; the child blocks on a pipe before exec)
- *	2. create the uprobes (uprobe.c, one batch)
- *	3. open the perf events per CPU x target x event, map one ring per CPU (perf_event.c,
- *ring.c)
- *	4. enable them (a command: enable_on_exec), poke semaphores if needed, release the command
- *	5. read rings on watermark wake-ups until the targets exit, a stop or the duration
- *	6. drain, close, unmap, restore semaphores, remove the uprobes, reap the command
+ * sdt_recorder__run() (recorder_run.c) calls its stages in order; teardown() undoes them in
+ * reverse on every path:
+ *	0. build_set()      the definitions of every site added; nothing in the kernel yet
+ *	1. start_targets()  the command started stopped (fork; the child blocks on a pipe before
+ *	                    exec: recorder_child.c), or the -p threads, or -1 for the whole system
+ *	2. create_probes()  the uprobes, in one batch (uprobe_create.c)
+ *	3. open_events()    perf events per CPU x target x event, one ring per CPU
+ *	                    (recorder_perf.c); the sink gets the events' descriptions
+ *	4. arm()            enable them (a command: enable_on_exec), poke semaphores if needed,
+ *	                    watch the targets' exit, release the command
+ *	5. record()         read the rings on watermark wake-ups until the targets exit, a stop or
+ *	                    the duration (recorder_samples.c: records -> sink); drain
+ *	6. teardown()       close, unmap, restore semaphores, remove the uprobes, reap the command
+ * Each stage's state is a struct of its own below: rec_child, rec_targets, rec_perf,
+ * rec_samples, rec_signals (the process-wide side: recorder_signals.c).
  */
 #ifndef SDT_RECORDER_H
 #define SDT_RECORDER_H
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
 #include "sdtrace/record.h"
+#include "record/ring.h"
+#include "util/internal.h"
+
+struct sdt_uprobe_set;
 
 /* Default data pages per CPU ring. */
 #define SDT_RING_PAGES_DEFAULT 1024
 /* Cap on perf events opened by one recorder (events x CPUs x threads). */
 #define SDT_MAX_PERF_FDS 1000000
+
+/* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
+#define PID_TAG (1ull << 32)
+
+/* One sdt_recorder__add_typed(): the sites of one file, their types copied. */
+struct added {
+	const struct sdt_file *f;
+	size_t *sites;
+	size_t n;
+	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
+};
+
+/* A tracefs event id, and the index of that tracefs event in the set. */
+struct tpmap {
+	uint64_t id;
+	uint32_t event;
+};
+
+/*
+ * The names of the threads seen (tid -> comm), so that a thread created by fork or clone, which
+ * gets no COMM record, is named after its parent. Open addressing, grown on demand, bounded.
+ */
+struct comm_slot {
+	uint32_t tid; /* 0: empty */
+	char comm[16];
+};
+#define COMM_MAP_MAX (1u << 20)
+
+/*
+ * Counting (stat) with more events than this counts samples of one shared tracefs event instead
+ * of reading a counter per event: the kernel's teardown waits a grace period (~90 ms) per
+ * tracefs event, so 517 counters took ~50 s to close. Up to this many, exact counters.
+ */
+#define COUNTERS_MAX_EVENTS 8
+
+/* How many stop signals there are (recorder_signals.c has them). */
+#define SDT_STOP_SIGNALS 3
+
+/* The stop signals' state during a run (recorder_signals.c). */
+struct rec_signals {
+	/* the caller's mask, restored at the end and given to the command */
+	sigset_t oldmask;
+	struct sigaction old[SDT_STOP_SIGNALS];
+	bool handled[SDT_STOP_SIGNALS]; /* our handler is installed for stop_signals[i] */
+};
+
+/* The command (recorder_child.c). */
+struct rec_child {
+	char *const *argv;
+	pid_t pid;  /* -1: none started */
+	int go_fd;  /* the release pipe: a byte lets it exec, EOF makes it exit 127 unrun */
+	int err_fd; /* the exec error pipe: the errno of an exec that failed */
+	bool released, reaped;
+	int status; /* its wait status, once reaped */
+};
+
+/* A process whose exit ends the recording: a -p process, or the command. */
+struct watched {
+	pid_t pid;
+	int pidfd;
+	bool done;
+};
+
+/* What the perf events follow, and what ends the recording (recorder_targets.c). */
+struct rec_targets {
+	pid_t *tids; /* threads of -p processes, or the child; -1 system-wide */
+	size_t ntids;
+	struct watched *watch; /* in the epoll set, tagged PID_TAG + index */
+	size_t nwatch, live;
+};
+
+/* The perf events and their rings (recorder_perf.c). */
+struct rec_perf {
+	int *fds;
+	uint32_t *fd_event; /* the tracefs event (index) of each fd */
+	int *fd_cpu;	    /* and its CPU */
+	size_t nfds, cap;
+	struct sdt_ring *rings; /* one per CPU; none when counting */
+	size_t nrings;
+};
+
+/* What sdt_rec_perf_open() opens, and how. */
+struct perf_plan {
+	const struct sdt_uprobe_set *set; /* its tracefs events, created */
+	const struct rec_targets *targets;
+	bool counting;	     /* counters only: no samples, no rings */
+	bool inherit;	     /* follow new threads and children (all but system-wide) */
+	bool enable_on_exec; /* a command: the events start at its exec */
+	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
+	size_t ring_pages;
+	int epfd; /* each ring goes in, tagged with its index */
+};
+
+/* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
+struct rec_samples {
+	const struct sdt_uprobe_set *set;     /* borrowed */
+	const struct sdt_recorder_sink *sink; /* borrowed */
+	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events, sorted */
+	size_t nkev;
+	size_t nevents;
+	uint64_t *counts; /* per event: samples, or in counting mode the counters' sum */
+	uint64_t lost;
+	struct comm_slot *comms; /* tid -> name, see struct comm_slot */
+	size_t comms_cap, comms_n;
+};
+
+/* The recorder: its options and sites, then a struct per stage of the run (see above). */
+struct sdt_recorder {
+	struct sdt_recorder_opts o;
+	bool counting; /* counters, no rings: count_only with few events */
+	struct added *adds;
+	size_t nadds;
+	struct sdt_uprobe_set *set;
+	const char *sem_method;
+	int epfd; /* rings (tag: index) and watched processes (PID_TAG + index) */
+	struct rec_perf perf;
+	struct rec_samples samples;
+	struct rec_targets targets;
+	struct rec_child child;
+	const struct sdt_recorder_sink *sink;
+	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
+	struct rec_signals sig;
+};
+
+/* recorder_signals.c: the process-wide side. */
+/* Is a recorder running in this process? */
+bool sdt_rec_running(void);
+/* The atexit handler (once per process): it closes the events and removes the uprobes. */
+void sdt_rec_atexit_register(void);
+/*
+ * Make @r the running recorder: catch the stop signals (not those ignored at start, not with
+ * no_signal_handlers), block them outside epoll_pwait(). Undone by sdt_rec_signals_restore().
+ */
+void sdt_rec_signals_install(struct sdt_recorder *r);
+void sdt_rec_signals_restore(struct sdt_recorder *r);
+/* In the forked command: the caller's dispositions and mask again. */
+void sdt_rec_signals_in_child(const struct rec_signals *s);
+/* recorder_samples.c */
+/* Ready for the created @set's samples, for @sink. 0 or -ENOMEM. */
+int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
+			 const struct sdt_recorder_sink *sink);
+/* The ring callbacks, with @sp as their ctx. */
+struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);
+void sdt_rec_samples_release(struct rec_samples *sp);
+/* recorder_comms.c */
+void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
+void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
+/* The names the threads of @pids (and with @system_wide, of every process) have now. */
+void sdt_rec_comms_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
+			      bool system_wide);
+/* recorder_child.c */
+/* No command yet: no pid, no pipes. */
+void sdt_rec_child_init(struct rec_child *c);
+/* Fork @argv, stopped before its exec, with the caller's signals (@sig); traced when @traceme. */
+int sdt_rec_child_start(struct rec_child *c, char *const *argv, const struct rec_signals *sig,
+			bool traceme);
+void sdt_rec_child_reap(struct rec_child *c, bool block);
+/* Let it exec; with @poke (not NULL), poke that set's semaphores at its exec stop. */
+int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke);
+/* The end: one never released exits unrun, one running is sent SIGTERM if @kill_it; reaped. */
+void sdt_rec_child_end(struct rec_child *c, bool kill_it);
+/* recorder_targets.c */
+/* Follow thread @tid (-1: every thread, system-wide). */
+int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid);
+/* Every thread of process @pid (those it has now: inherit follows the new ones). */
+int sdt_rec_targets_add_process(struct rec_targets *t, pid_t pid);
+/* Watch process @pid's exit through a pidfd in @epfd. */
+int sdt_rec_targets_watch(struct rec_targets *t, int epfd, pid_t pid);
+/* Watched process @i said it exited: its pid the first time, else 0. */
+pid_t sdt_rec_targets_exited(struct rec_targets *t, int epfd, size_t i);
+/* Did every watched process exit (false when none is watched)? */
+bool sdt_rec_targets_all_exited(const struct rec_targets *t);
+/* Close the pidfds; free the arrays (release). */
+void sdt_rec_targets_close(struct rec_targets *t);
+void sdt_rec_targets_release(struct rec_targets *t);
+/* recorder_perf.c */
+/* Open what @plan says into @p; on failure, what was opened stays for sdt_rec_perf_close(). */
+int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan);
+int sdt_rec_perf_enable(struct rec_perf *p);
+void sdt_rec_perf_disable(struct rec_perf *p);
+/* Every ring, merged in time order (ring.c), to @ops. 0 or -errno. */
+int sdt_rec_perf_drain(struct rec_perf *p, const struct sdt_ring_ops *ops);
+/* Counting mode: each event's counters summed into @counts (@nevents, of @set). */
+int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct sdt_uprobe_set *set,
+			     uint64_t *counts, size_t nevents);
+/* After the last drain: hits the rings never got, as losses to @ops->lost. */
+int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *ops);
+/* Disable, unmap, close. */
+void sdt_rec_perf_close(struct rec_perf *p);
+/* Unmap and close only (at exit). */
+void sdt_rec_perf_abandon(struct rec_perf *p);
+void sdt_rec_perf_release(struct rec_perf *p);
 
 #endif

@@ -467,3 +467,17 @@ bool sdt_session_group_dead(struct sdt_session_sweep *sw, const char *group, siz
 	sw->verdict[i].dead = dead;
 	return dead;
 }
+
+static unsigned int group_seq;
+
+int sdt_uprobe_session_group(char *buf, size_t size)
+{
+	struct sdt_session_id id;
+	int err;
+
+	err = sdt_session_self(&id);
+	if (err)
+		return err;
+	id.seq = __atomic_fetch_add(&group_seq, 1, __ATOMIC_RELAXED);
+	return sdt_session_format(buf, size, &id);
+}

@@ -52,6 +52,9 @@ struct sdt_session_id {
 	uint32_t pidns; /* the pid namespace's inode; 0: a name of the previous format */
 };
 
+/* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>_<pidns>" into @buf. 0 or -errno. */
+int sdt_uprobe_session_group(char *buf, size_t size);
+
 /* This process's pid, start time and pid namespace into @id (seq untouched). 0 or -errno. */
 int sdt_session_self(struct sdt_session_id *id);
 /* "sdtrace_<pid>_<start>_<seq>_<pidns>" into @buf. 0 or -ENAMETOOLONG. */

@@ -61,6 +61,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/session.h"
 #include "sdtrace/types.h"
 #include "trace/trace_event.h"
 
@@ -91,9 +92,6 @@ struct sdt_uprobe_kevent {
 	int32_t demux_offset;
 	uint32_t event;
 };
-
-/* A fresh session group name "sdtrace_<pid>_<starttime>_<seq>_<pidns>" into @buf. 0 or -errno. */
-int sdt_uprobe_session_group(char *buf, size_t size);
 
 int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprobe_set **out);
 /*

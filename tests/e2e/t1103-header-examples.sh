@@ -33,11 +33,11 @@ EOF
 int example(const char *path, const char *const *paths, pid_t pid, char **argv,
 	    struct sdt_cache *c, struct sdt_cache *cache, struct sdt_file *f, const struct sdt_file *file,
 	    const struct sdt_site *site, const size_t *sites, size_t n,
-	    struct sdt_record_sink sink);
+	    struct sdt_recorder_sink sink);
 int example(const char *path, const char *const *paths, pid_t pid, char **argv,
 	    struct sdt_cache *c, struct sdt_cache *cache, struct sdt_file *f, const struct sdt_file *file,
 	    const struct sdt_site *site, const size_t *sites, size_t n,
-	    struct sdt_record_sink sink)
+	    struct sdt_recorder_sink sink)
 {
 	{
 EOF

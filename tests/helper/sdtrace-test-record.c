@@ -171,14 +171,14 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct ctx x = {.fail_after = -1};
-	struct sdt_record_sink sink = {&x, on_desc, on_armed, on_sample, on_comm, on_lost, NULL};
+	struct sdt_recorder_sink sink = {&x, on_desc, on_armed, on_sample, on_comm, on_lost, NULL};
 	const char *specs[64], *file = NULL, *hold_stop = NULL;
 	size_t nspecs = 0, npids = 0, *sites = NULL, nsites = 0, i, j;
 	struct sdt_recorder *r = NULL;
 	struct sdt_file *f = NULL;
 	pid_t pids[64];
 	int err, st, ai;
-	SDT_OPTS(sdt_record_opts, o, .semaphore = SDT_SEMAPHORE_AUTO);
+	SDT_OPTS(sdt_recorder_opts, o, .semaphore = SDT_SEMAPHORE_AUTO);
 
 	for (ai = 1; ai < argc; ai++) {
 		const char *a = argv[ai];
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--remove-stale")) {
 			char *names = NULL;
 
-			err = sdt_record__remove_stale(&names);
+			err = sdt_recorder__remove_stale(&names);
 			if (err < 0) {
 				fprintf(stderr, "error: %s\n", sdt_errmsg());
 				return 1;

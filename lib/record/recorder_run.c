@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdt_recorder__run(): the stages of a recording (recorder.h) and the loop that reads the rings.
+ *
+ * The reader sleeps in epoll until a ring passes its watermark (a quarter of the ring), a target
+ * exits, a signal or the duration ends; between wake-ups the rings are drained on a clock too.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/recorder.h"
+#include "record/ring.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
+#include "util/internal.h"
+
+/* How the semaphores are enabled, decided once before anything starts. */
+struct sem_plan {
+	bool ref_ctr; /* (ref_ctr_offset) in the definitions: the kernel counts */
+	bool poke;    /* by hand, through /proc/PID/mem */
+};
+
+/* A command to start (the other targets: -p processes, or the whole system)? */
+static bool has_command(const struct sdt_recorder *r)
+{
+	return r->o.argv && r->o.argv[0];
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* What epoll_pwait() returned: drain the rings, or note that a target exited. 0 or -errno. */
+static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int n,
+		      const struct sdt_ring_ops *ops)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64;
+
+		if (tag < PID_TAG) {
+			if (r->counting || tag >= r->perf.nrings)
+				continue;
+			/* all of them, merged in time order (ring.c) */
+			err = sdt_rec_perf_drain(&r->perf, ops);
+			if (err < 0)
+				return err;
+		} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
+			   r->child.pid) {
+			sdt_rec_child_reap(&r->child, true);
+		}
+	}
+	return 0;
+}
+
+/* Read the rings until a stop, the duration, or the targets' exit. 0 or -errno. */
+static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+{
+	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
+	uint64_t tick = r->o.drain_interval_ms ? r->o.drain_interval_ms : 100;
+	uint64_t next_drain = now_ms() + tick;
+	struct epoll_event evs[64];
+	int n, err;
+
+	while (!r->stop) {
+		uint64_t now = now_ms(), until = next_drain;
+		int timeout;
+
+		if (deadline && now >= deadline)
+			break;
+		/* Below the watermark the rings would not wake us: drain them on a clock too. */
+		if (now >= next_drain) {
+			if (!r->counting) {
+				err = sdt_rec_perf_drain(&r->perf, ops);
+				if (err < 0)
+					return err;
+			}
+			if (r->sink->on_drained)
+				r->sink->on_drained(r->sink->ctx);
+			next_drain = now + tick;
+			until = next_drain;
+		}
+		if (deadline && deadline < until)
+			until = deadline;
+		timeout = (int)(until - now);
+		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->sig.oldmask);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sdt_err(-errno, "epoll_wait: %s", strerror(errno));
+		err = on_wakeups(r, evs, n, ops);
+		if (err < 0)
+			return err;
+		if (sdt_rec_targets_all_exited(&r->targets))
+			break;
+	}
+	return 0;
+}
+
+/* The kernel's counter (ref_ctr_offset) when it has one and may, else by hand. 0 or -errno. */
+static int plan_semaphores(const struct sdt_recorder *r, struct sem_plan *sp)
+{
+	int ref = sdt_tracefs_has_ref_ctr();
+
+	if (ref < 0)
+		return ref;
+	sp->poke = false;
+	switch (r->o.semaphore) {
+	case SDT_SEMAPHORE_REFCTR:
+		if (!ref)
+			return sdt_err(-EOPNOTSUPP, "this kernel's uprobes do not take "
+						    "ref_ctr_offset (tracefs README): use the poke "
+						    "method for semaphores");
+		break;
+	case SDT_SEMAPHORE_POKE:
+		ref = 0;
+		sp->poke = true;
+		break;
+	default:
+		sp->poke = !ref && !r->o.system_wide;
+		break;
+	}
+	sp->ref_ctr = ref > 0;
+	return 0;
+}
+
+/*
+ * Stage 0, nothing in the kernel yet: the definitions of every site added (checked: names,
+ * types), shared events when counting many, the semaphore method to report.
+ */
+static int build_set(struct sdt_recorder *r, const struct sem_plan *sp)
+{
+	struct sdt_uprobe_set_opts so = {
+	    .use_ref_ctr = sp->ref_ctr, .no_args = r->o.count_only, .share = !r->o.count_only};
+	size_t i;
+	int err;
+
+	err = sdt_uprobe_set__new(&so, &r->set);
+	if (err)
+		return err;
+	for (i = 0; i < r->nadds; i++) {
+		err = sdt_uprobe_set__add_typed(r->set, r->adds[i].f, r->adds[i].sites,
+						r->adds[i].n, r->adds[i].types);
+		if (err)
+			return err;
+	}
+	r->counting = r->o.count_only;
+	if (r->counting && sdt_uprobe_set__event_count(r->set) > COUNTERS_MAX_EVENTS) {
+		err = sdt_uprobe_set__share(r->set);
+		if (err)
+			return err;
+		r->counting = false;
+	}
+	r->sem_method = !sdt_uprobe_set__semaphore_count(r->set) ? "none"
+			: sp->ref_ctr				 ? "refctr"
+			: sp->poke				 ? "poke"
+								 : "none";
+	return 0;
+}
+
+/* Stage 1: the epoll set, and the targets: the command started stopped, the -p threads, or -1. */
+static int start_targets(struct sdt_recorder *r, const struct sem_plan *sp)
+{
+	size_t i;
+	int err = 0;
+
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (r->epfd < 0)
+		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
+	if (has_command(r)) {
+		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, sp->poke);
+		if (err)
+			return err;
+		return sdt_rec_targets_add_tid(&r->targets, r->child.pid);
+	}
+	for (i = 0; i < r->o.npids && !err; i++)
+		err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
+	if (!r->o.npids)
+		err = sdt_rec_targets_add_tid(&r->targets, -1);
+	return err;
+}
+
+/* Stage 2: the uprobes, in one batch; from here on, every path removes them. */
+static int create_probes(struct sdt_recorder *r)
+{
+	int err;
+
+	err = sdt_uprobe_set__create(r->set);
+	if (err)
+		return err;
+	return sdt_rec_samples_init(&r->samples, r->set, r->sink);
+}
+
+/* Stage 3: the perf events per CPU x target x event, a ring per CPU; the sink learns the events. */
+static int open_events(struct sdt_recorder *r)
+{
+	struct perf_plan plan = {
+	    .set = r->set,
+	    .targets = &r->targets,
+	    .counting = r->counting,
+	    .inherit = !r->o.system_wide,
+	    .enable_on_exec = r->child.pid > 0,
+	    .skip_gone = r->o.npids > 0,
+	    .ring_pages = r->o.ring_pages,
+	    .epfd = r->epfd,
+	};
+	size_t i;
+	int err;
+
+	err = sdt_rec_perf_open(&r->perf, &plan);
+	for (i = 0; !err && i < r->samples.nevents && r->sink->on_event_desc; i++) {
+		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(r->set, i));
+		if (err > 0)
+			err = 0;
+	}
+	return err;
+}
+
+/*
+ * Stage 4: enabled (a command's events: by its exec), semaphores poked, exits watched, the
+ * sink told; then the command released, unless a stop came meanwhile: *@go says whether the
+ * recording goes on.
+ */
+static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
+{
+	size_t i;
+	int err;
+
+	*go = false;
+	if (has_command(r)) {
+		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->child.pid);
+		if (err)
+			return err;
+	} else {
+		err = sdt_rec_perf_enable(&r->perf);
+		for (i = 0; !err && sp->poke && i < r->o.npids; i++) {
+			err = sdt_uprobe_set__poke(r->set, r->o.pids[i]);
+			if (err > 0)
+				err = 0;
+		}
+		for (i = 0; !err && i < r->o.npids; i++)
+			err = sdt_rec_targets_watch(&r->targets, r->epfd, r->o.pids[i]);
+		if (err)
+			return err;
+	}
+	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	if (r->sink->on_armed)
+		r->sink->on_armed(r->sink->ctx);
+	if (r->stop)
+		return 0; /* asked to stop while arming: the command never runs */
+	if (has_command(r)) {
+		err = sdt_rec_child_release(&r->child, sp->poke ? r->set : NULL);
+		if (err)
+			return err;
+	}
+	*go = true;
+	return 0;
+}
+
+/*
+ * Stage 5: the recording, then with every event disabled, the last of the rings (and the
+ * losses never reported) or the counters, and the sink's last drain before the slow teardown.
+ */
+static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+{
+	int err;
+
+	err = loop(r, ops);
+	sdt_rec_perf_disable(&r->perf);
+	if (!err && !r->counting)
+		err = sdt_rec_perf_drain(&r->perf, ops);
+	if (!err && !r->counting)
+		err = sdt_rec_perf_account_losses(&r->perf, ops);
+	if (!err && r->counting)
+		err = sdt_rec_perf_read_counts(&r->perf, r->set, r->samples.counts,
+					       r->samples.nevents);
+	/* Before the teardown, which the kernel makes slow (a grace period per event). */
+	if (!err && r->sink->on_drained)
+		r->sink->on_drained(r->sink->ctx);
+	return err;
+}
+
+/*
+ * Stage 6, on every path: events closed, semaphores restored, uprobes removed, the command
+ * ended and reaped, the signals given back. Returns @err, or the removal's error; the message
+ * is the first error's.
+ */
+static int teardown(struct sdt_recorder *r, int err)
+{
+	char msg[1024];
+	int e2;
+
+	if (err)
+		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+	sdt_rec_perf_close(&r->perf);
+	if (r->set) {
+		sdt_uprobe_set__unpoke(r->set);
+		e2 = sdt_uprobe_set__remove(r->set);
+		if (e2 && !err) {
+			err = e2;
+			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+		}
+	}
+	sdt_rec_child_end(&r->child, err || r->stop);
+	sdt_rec_targets_close(&r->targets);
+	if (r->epfd >= 0) {
+		close(r->epfd);
+		r->epfd = -1;
+	}
+	sdt_rec_signals_restore(r);
+	if (err)
+		sdt_err(err, "%s", msg);
+	return err;
+}
+
+int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+{
+	static const struct sdt_recorder_sink no_sink;
+	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
+	struct sem_plan sp = {0};
+	bool go = false;
+	int err;
+
+	r->sink = sink ? sink : &no_sink;
+	sdt_rec_atexit_register();
+	if (sdt_rec_running())
+		return sdt_err(-EBUSY, "another recording is running in this process");
+	if (!r->nadds)
+		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
+	err = plan_semaphores(r, &sp);
+	if (err)
+		return err;
+	sdt_rec_signals_install(r);
+	err = build_set(r, &sp);
+	if (!err)
+		err = start_targets(r, &sp);
+	if (!err)
+		err = create_probes(r);
+	if (!err)
+		err = open_events(r);
+	if (!err)
+		err = arm(r, &sp, &go);
+	if (!err && go)
+		err = record(r, &ops);
+	return teardown(r, err);
+}
