@@ -138,33 +138,6 @@ static char *spec_text(const struct sdt_spec *s)
 	return sdt_asprintf("%%%s:%s", sdt_spec__provider(s), sdt_spec__event(s));
 }
 
-void sdt_target_release(struct sdt_target *t)
-{
-	size_t k;
-
-	free(t->path);
-	free(t->build_id);
-	sdt_file__free(t->file);
-	for (k = 0; t->types && k < t->nsites; k++)
-		sdt_arg_types__free(t->types[k], t->ntypes[k]);
-	free(t->types);
-	free(t->ntypes);
-	free(t->sites);
-	free(t->spec);
-	memset(t, 0, sizeof(*t));
-}
-
-void sdt_targets_free(struct sdt_target *t, size_t n)
-{
-	size_t i;
-
-	if (!t)
-		return;
-	for (i = 0; i < n; i++)
-		sdt_target_release(&t[i]);
-	free(t);
-}
-
 static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
