@@ -134,9 +134,10 @@ static char *original_path(debuginfod_client *client)
 }
 #endif
 
-int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debuginfod_opts *o,
+int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debuginfod_opts *opts,
 				    char **path, char **orig)
 {
+	struct sdt_debuginfod_opts o;
 #ifdef SDT_HAVE_DEBUGINFOD
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	debuginfod_client *client;
@@ -147,6 +148,9 @@ int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debug
 	*path = NULL;
 	if (orig)
 		*orig = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_debuginfod_opts);
+	if (err)
+		return err;
 	if (!valid_build_id(build_id))
 		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
 	if (!urls || !*urls)
@@ -160,7 +164,7 @@ int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debug
 	client = dbg.begin();
 	if (!client)
 		return sdt_err(-ENOMEM, "cannot start a debuginfod client");
-	dbg.set_user_data(client, (void *)o);
+	dbg.set_user_data(client, &o);
 	dbg.set_progressfn(client, progress_fn);
 	fd = dbg.find_executable(client, (const unsigned char *)build_id, 0, &p);
 	if (fd < 0) {
@@ -200,9 +204,13 @@ out:
 	dbg.end(client);
 	return err;
 #else
-	(void)o;
+	int err;
+
 	(void)orig;
 	*path = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_debuginfod_opts);
+	if (err)
+		return err;
 	if (!valid_build_id(build_id))
 		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
 	return sdt_err(-ENOTSUP, "cannot fetch build-id %s: sdtrace was built without debuginfod",

@@ -503,10 +503,8 @@ static void resolver_release(struct resolver *r)
 
 /* The SDT events @specs name: candidates, scanned now, their matching sites, checked. */
 static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-		       size_t *nout)
+		       const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
 	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
 	struct scanned sc = {0};
 	struct sdt_index *idx = NULL;
@@ -516,8 +514,6 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 
 	*out = NULL;
 	*nout = 0;
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
 	for (i = 0; i < nspecs; i++)
 		need_index |= !sdt_spec__path(specs[i]);
 	if (need_index)
@@ -525,11 +521,11 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 	if (!err)
 		err = find_candidates(&r, idx);
 	if (!err)
-		err = scan_candidates(&r, &o, &sc);
+		err = scan_candidates(&r, o, &sc);
 	if (!err)
 		err = match_sites(&sc, specs, nspecs);
 	if (!err)
-		err = check_specs(&sc, &r, &o);
+		err = check_specs(&sc, &r, o);
 	if (!err)
 		err = hand_over(&sc, out, nout);
 	scanned_release(&sc);
@@ -565,10 +561,8 @@ static void debug_targets(const struct sdt_target *t, size_t n)
 
 /* User probes first; the other specs through the SDT lookup above; one list of targets. */
 static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-			size_t *nout)
+			const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
 	struct sdt_target *ut = NULL, *st = NULL, *all;
 	struct sdt_spec **rest = NULL;
 	size_t nut = 0, nst = 0, nrest = 0, *map = NULL, i, j;
@@ -577,8 +571,6 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 
 	*out = NULL;
 	*nout = 0;
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
 	handled = calloc(nspecs ? nspecs : 1, sizeof(*handled));
 	rest = calloc(nspecs ? nspecs : 1, sizeof(*rest));
 	map = calloc(nspecs ? nspecs : 1, sizeof(*map));
@@ -586,7 +578,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	err = sdt_userprobe_resolve(c, specs, nspecs, &o, handled, &ut, &nut);
+	err = sdt_userprobe_resolve(c, specs, nspecs, o, handled, &ut, &nut);
 	if (err)
 		goto out;
 	for (i = 0; i < nspecs; i++) {
@@ -596,7 +588,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		rest[nrest++] = specs[i];
 	}
 	if (nrest || !nut) {
-		err = resolve_sdt(c, rest, nrest, &o, &st, &nst);
+		err = resolve_sdt(c, rest, nrest, o, &st, &nst);
 		if (err)
 			goto out;
 	}
@@ -666,36 +658,38 @@ static int on_damaged(const char *key, size_t klen, const char *val, size_t vlen
  * so that a miss is never silent.
  */
 static void tell_damaged(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			 const struct sdt_resolve_opts *opts_in)
+			 const struct sdt_resolve_opts *o)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
-	struct damaged d = {.o = &o, .root = c->root};
+	struct damaged d = {.o = o, .root = c->root};
 	struct sdt_index *idx = NULL;
 	size_t i;
 
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
 	for (i = 0; i < nspecs && sdt_spec__path(specs[i]); i++)
 		;
-	if (!o.notify || i == nspecs || sdt_index_open(c, &idx, NULL))
+	if (!o->notify || i == nspecs || sdt_index_open(c, &idx, NULL))
 		return; /* an index that cannot be opened: the lookup reports it */
 	sdt_index_each(idx, "x:", on_damaged, &d);
 	sdt_index_close(idx);
 	if (d.n > MAX_DAMAGED_SHOWN)
-		notify(&o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
+		notify(o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
 		       c->root);
 }
 
 int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-		       size_t *nout)
+		       const struct sdt_resolve_opts *opts, struct sdt_target **out, size_t *nout)
 {
+	struct sdt_resolve_opts o;
 	char *first;
 	size_t i;
 	int err;
 
-	tell_damaged(c, specs, nspecs, opts_in);
-	err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+	*out = NULL;
+	*nout = 0;
+	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
+	if (err)
+		return err;
+	tell_damaged(c, specs, nspecs, &o);
+	err = resolve_once(c, specs, nspecs, &o, out, nout);
 
 	if (err != -ENOENT)
 		return err;
@@ -710,7 +704,7 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 		return err;
 	first = sdt_strdup(sdt_errmsg());
 	if (!sdt_index_rebuild(c))
-		err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+		err = resolve_once(c, specs, nspecs, &o, out, nout);
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);

@@ -22,6 +22,7 @@
 #include "cache/cache_internal.h"
 #include "cache/index.h"
 #include "cache/meta.h"
+#include "sdtrace/debuginfod.h"
 
 static char tmp[256], root[300], self[PATH_MAX];
 
@@ -432,6 +433,64 @@ static void test_planted_symlink(void **state)
 	free(first);
 }
 
+/*
+ * The cache's _opts are read as every _opts struct is (util/opts.c): a caller's longer struct
+ * with a byte set that this library does not know is refused, never silently ignored; a shorter
+ * one (an older caller) is zero-filled.
+ */
+static void test_opts_read(void **state)
+{
+	struct {
+		struct sdt_cache_opts o;
+		char newer[8];
+	} co = {.o = {.sz = sizeof(co)}, .newer = {1}};
+	struct {
+		struct sdt_resolve_opts o;
+		char newer[8];
+	} ro = {.o = {.sz = sizeof(ro)}, .newer = {1}};
+	struct {
+		struct sdt_cache_add_opts o;
+		char newer[8];
+	} ao = {.o = {.sz = sizeof(ao)}, .newer = {1}};
+	struct {
+		struct sdt_debuginfod_opts o;
+		char newer[8];
+	} dbo = {.o = {.sz = sizeof(dbo)}, .newer = {1}};
+	struct sdt_cache_opts older = {.sz = sizeof(size_t)};
+	char *fetched = NULL;
+	struct sdt_target *t = (struct sdt_target *)1;
+	struct sdt_cache *c = NULL;
+	const char *paths[] = {self};
+	size_t n = 1;
+
+	(void)state;
+	assert_int_equal(sdt_cache__open(root, &co.o, &c), -EINVAL);
+	assert_null(c);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_cache_opts"));
+	assert_int_equal(sdt_cache__open(root, &older, &c), 0);
+	assert_int_equal(sdt_cache__add_paths(c, paths, 1, &ao.o, NULL), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_cache_add_opts"));
+	assert_int_equal(sdt_cache__add(c, self, NULL), 0);
+	assert_int_equal(resolve1(c, "%h4test:one", &ro.o, &t, &n), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_resolve_opts"));
+	assert_null(t);
+	assert_int_equal(n, 0);
+	/* the same, unset: accepted */
+	co.newer[0] = ro.newer[0] = 0;
+	assert_int_equal(resolve1(c, "%h4test:one", &ro.o, &t, &n), 0);
+	assert_int_equal(n, 1);
+	sdt_targets_free(t, n);
+	sdt_cache__free(c);
+	assert_int_equal(sdt_cache__open(root, &co.o, &c), 0);
+	sdt_cache__free(c);
+	/* before any server is asked (or found missing) */
+	assert_int_equal(sdt_debuginfod__find_executable("571d98e01096d5c1c32420d229a6731a0a50d2a0",
+							 &dbo.o, &fetched, NULL),
+			 -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_debuginfod_opts"));
+	assert_null(fetched);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +502,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_check_repair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_perf_foreign_entries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_opts_read, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
