@@ -145,10 +145,13 @@ void sdt_target_release(struct sdt_target *t);
 /* Can @spec name a user probe (NAME, GROUP:NAME with GROUP "probe_...")? */
 bool sdt_userprobe_spec(const struct sdt_spec *spec);
 /*
- * The user probes @specs name (userprobe_resolve.c): targets for them in *out, and handled[k]
- * set for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
+ * The user probes @specs name (userprobe_resolve.c), found through @idx (the resolution's event
+ * index, open when a spec can name a user probe): targets for them in *out, and handled[k] set
+ * for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
  */
-int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+struct sdt_index;
+int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
+			  struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
 			  size_t *nout);
 

@@ -501,25 +501,21 @@ static void resolver_release(struct resolver *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The SDT events @specs name: candidates, scanned now, their matching sites, checked. */
-static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
+/*
+ * The SDT events @specs name: candidates (those without a binary from @idx, open when one
+ * needs it), scanned now, their matching sites, checked.
+ */
+static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
+		       size_t *nout)
 {
 	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
 	struct scanned sc = {0};
-	struct sdt_index *idx = NULL;
-	bool need_index = false;
-	size_t i;
-	int err = 0;
+	int err;
 
 	*out = NULL;
 	*nout = 0;
-	for (i = 0; i < nspecs; i++)
-		need_index |= !sdt_spec__path(specs[i]);
-	if (need_index)
-		err = sdt_index_open(c, &idx, NULL);
-	if (!err)
-		err = find_candidates(&r, idx);
+	err = find_candidates(&r, idx);
 	if (!err)
 		err = scan_candidates(&r, o, &sc);
 	if (!err)
@@ -530,7 +526,6 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 		err = hand_over(&sc, out, nout);
 	scanned_release(&sc);
 	resolver_release(&r);
-	sdt_index_close(idx);
 	return err;
 }
 
@@ -559,9 +554,13 @@ static void debug_targets(const struct sdt_target *t, size_t n)
 	}
 }
 
-/* User probes first; the other specs through the SDT lookup above; one list of targets. */
-static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
+/*
+ * User probes first; the other specs through the SDT lookup above; one list of targets. @idx:
+ * the event index, opened once for both (NULL when no spec needs it: needs_index()).
+ */
+static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+			size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
+			size_t *nout)
 {
 	struct sdt_target *ut = NULL, *st = NULL, *all;
 	struct sdt_spec **rest = NULL;
@@ -578,7 +577,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	err = sdt_userprobe_resolve(c, specs, nspecs, o, handled, &ut, &nut);
+	err = sdt_userprobe_resolve(c, idx, specs, nspecs, o, handled, &ut, &nut);
 	if (err)
 		goto out;
 	for (i = 0; i < nspecs; i++) {
@@ -588,7 +587,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		rest[nrest++] = specs[i];
 	}
 	if (nrest || !nut) {
-		err = resolve_sdt(c, rest, nrest, o, &st, &nst);
+		err = resolve_sdt(c, idx, rest, nrest, o, &st, &nst);
 		if (err)
 			goto out;
 	}
@@ -657,22 +656,57 @@ static int on_damaged(const char *key, size_t klen, const char *val, size_t vlen
  * of a damaged file are not there. Its entries are listed in the index ("x:"): tell about them,
  * so that a miss is never silent.
  */
-static void tell_damaged(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			 const struct sdt_resolve_opts *o)
+static void tell_damaged(struct sdt_cache *c, struct sdt_index *idx,
+			 struct sdt_spec *const *specs, size_t nspecs, const struct sdt_resolve_opts *o)
 {
 	struct damaged d = {.o = o, .root = c->root};
-	struct sdt_index *idx = NULL;
 	size_t i;
 
 	for (i = 0; i < nspecs && sdt_spec__path(specs[i]); i++)
 		;
-	if (!o->notify || i == nspecs || sdt_index_open(c, &idx, NULL))
-		return; /* an index that cannot be opened: the lookup reports it */
+	if (!o->notify || i == nspecs || !idx)
+		return;
 	sdt_index_each(idx, "x:", on_damaged, &d);
-	sdt_index_close(idx);
 	if (d.n > MAX_DAMAGED_SHOWN)
 		notify(o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
 		       c->root);
+}
+
+/*
+ * Does resolving @specs need the event index? A spec without a binary is looked up in it, and
+ * so are the names of user probes ("u:NAME"), also with -x PATH.
+ */
+static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
+{
+	size_t i;
+
+	for (i = 0; i < nspecs; i++) {
+		if (!sdt_spec__path(specs[i]) || sdt_userprobe_spec(specs[i]))
+			return true;
+	}
+	return false;
+}
+
+/* One look at the cache: its index opened once (when needed) for every stage. */
+static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			      const struct sdt_resolve_opts *o, bool tell, struct sdt_target **out,
+			      size_t *nout)
+{
+	struct sdt_index *idx = NULL;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	if (needs_index(specs, nspecs)) {
+		err = sdt_index_open(c, &idx, NULL);
+		if (err)
+			return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+	}
+	if (tell)
+		tell_damaged(c, idx, specs, nspecs, o);
+	err = resolve_once(c, idx, specs, nspecs, o, out, nout);
+	sdt_index_close(idx);
+	return err;
 }
 
 int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
@@ -688,9 +722,7 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
 	if (err)
 		return err;
-	tell_damaged(c, specs, nspecs, &o);
-	err = resolve_once(c, specs, nspecs, &o, out, nout);
-
+	err = resolve_with_index(c, specs, nspecs, &o, true, out, nout);
 	if (err != -ENOENT)
 		return err;
 	/*
@@ -704,7 +736,7 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 		return err;
 	first = sdt_strdup(sdt_errmsg());
 	if (!sdt_index_rebuild(c))
-		err = resolve_once(c, specs, nspecs, &o, out, nout);
+		err = resolve_with_index(c, specs, nspecs, &o, false, out, nout);
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);

@@ -396,12 +396,12 @@ static int probes_for_spec(struct sdt_cache *c, struct sdt_index *idx, const str
 	return 0;
 }
 
-int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
+			  struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
 			  size_t *nout)
 {
 	struct sdt_user_probe *all = NULL;
-	struct sdt_index *idx = NULL;
 	struct sdt_target *tg = NULL;
 	struct verified *vs = NULL; /* for each target, the build its probes are resolved in */
 	size_t nall = 0, ntg = 0, cap = 0, vcap = 0, i, k, j;
@@ -416,9 +416,6 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 	}
 	if (!any_user)
 		return 0;
-	err = sdt_index_open(c, &idx, NULL);
-	if (err)
-		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	for (k = 0; k < nspecs && !err; k++) {
 		const char *path = sdt_spec__path(specs[k]);
 		char *real = NULL;
@@ -495,7 +492,6 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, si
 		nall = 0;
 		free(real);
 	}
-	sdt_index_close(idx);
 	for (j = 0; j < ntg; j++)
 		sdt_elf_close(&vs[j].e);
 	free(vs);
