@@ -14,6 +14,7 @@
  * only `probe add` with an x86 offset needs it. Not found at run time: -ENOTSUP, as without it.
  */
 #include <elf.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@
 #define CAPSTONE_SONAME "libcapstone.so." STR(CS_API_MAJOR)
 
 static struct {
-	bool tried, ok;
+	bool ok;
 	cs_err (*open)(cs_arch, cs_mode, csh *);
 	cs_err (*close)(csh *);
 	cs_insn *(*malloc)(csh);
@@ -37,22 +38,30 @@ static struct {
 	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
 } cs;
 
-static bool load_capstone(void)
+static void load_capstone_once(void)
 {
-	void *h;
+	void *h = dlopen(CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
 
-	if (cs.tried)
-		return cs.ok;
-	cs.tried = true;
-	h = dlopen(CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
-		return false;
+		return;
 	*(void **)&cs.open = dlsym(h, "cs_open");
 	*(void **)&cs.close = dlsym(h, "cs_close");
 	*(void **)&cs.malloc = dlsym(h, "cs_malloc");
 	*(void **)&cs.free = dlsym(h, "cs_free");
 	*(void **)&cs.disasm_iter = dlsym(h, "cs_disasm_iter");
 	cs.ok = cs.open && cs.close && cs.malloc && cs.free && cs.disasm_iter;
+}
+
+/*
+ * Loaded on the first check, from whichever thread makes it (`cache add` and `cache check` run
+ * several): pthread_once loads it once and makes the others wait until the table is filled; a
+ * plain flag was a data race (the table read while another thread wrote it).
+ */
+static bool load_capstone(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, load_capstone_once);
 	return cs.ok;
 }
 
