@@ -65,29 +65,18 @@ static bool load_capstone(void)
 	return cs.ok;
 }
 
-int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *code, size_t len,
-		      uint64_t off, uint64_t *insn_start)
+/* Decode with @h from @code's first byte up to @off: 0, -ERANGE, -EILSEQ (sdt_insn_boundary). */
+static int decode_to(csh h, const unsigned char *code, size_t len, uint64_t off,
+		     uint64_t *insn_start)
 {
 	const uint8_t *p = code;
 	size_t left = len;
 	uint64_t addr = 0, prev = 0;
-	cs_insn *insn;
-	csh h;
+	cs_insn *insn = cs.malloc(h);
 	int err = 0;
 
-	if (machine != EM_X86_64 && machine != EM_386)
-		return -ENOTSUP;
-	if (!load_capstone())
-		return -ENOTSUP;
-	if (cs.open(CS_ARCH_X86,
-		    machine == EM_X86_64 && elfclass == ELFCLASS64 ? CS_MODE_64 : CS_MODE_32,
-		    &h) != CS_ERR_OK)
-		return -ENOTSUP;
-	insn = cs.malloc(h);
-	if (!insn) {
-		cs.close(&h);
+	if (!insn)
 		return -ENOMEM;
-	}
 	while (addr < off) {
 		prev = addr;
 		if (!cs.disasm_iter(h, &p, &left, &addr, insn)) {
@@ -100,7 +89,36 @@ int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *c
 		err = -ERANGE;
 	*insn_start = prev;
 	cs.free(insn, 1);
-	cs.close(&h);
+	return err;
+}
+
+/*
+ * One decode at a time: capstone 4 sorts a table of its own on first use, without a lock (TSan:
+ * qsort in libcapstone from two threads at once), and a decode takes microseconds.
+ */
+static pthread_mutex_t decode_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *code, size_t len,
+		      uint64_t off, uint64_t *insn_start)
+{
+	csh h;
+	int err;
+
+	*insn_start = 0;
+	if (machine != EM_X86_64 && machine != EM_386)
+		return -ENOTSUP;
+	if (!load_capstone())
+		return -ENOTSUP;
+	pthread_mutex_lock(&decode_lock);
+	if (cs.open(CS_ARCH_X86,
+		    machine == EM_X86_64 && elfclass == ELFCLASS64 ? CS_MODE_64 : CS_MODE_32,
+		    &h) != CS_ERR_OK) {
+		err = -ENOTSUP;
+	} else {
+		err = decode_to(h, code, len, off, insn_start);
+		cs.close(&h);
+	}
+	pthread_mutex_unlock(&decode_lock);
 	return err;
 }
 
