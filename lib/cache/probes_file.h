@@ -16,7 +16,9 @@
 #ifndef SDT_PROBES_FILE_H
 #define SDT_PROBES_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/internal.h"
 
@@ -70,5 +72,33 @@ char *sdt_probes_damage(const struct sdt_probes *p);
 
 /* Is @path acceptable in a uprobe_events line (no whitespace, no control characters)? */
 bool sdt_probes_path_ok(const char *path);
+
+/* A stored line "K:GROUP/NAME PATH:0xOFF[(0xREF)][ ARGS]", split. */
+struct sdt_probes_line {
+	char kind;
+	const char *path;
+	size_t plen;
+	uint64_t off, ref;
+	bool has_ref;
+	const char *args; /* "" when none */
+};
+
+
+/* A hexadecimal number of 1..16 digits at @s (after "0x"); the byte after it in *end. */
+bool sdt_probes_parse_hex(const char *s, uint64_t *v, const char **end);
+bool sdt_probes_parse_line(const char *l, struct sdt_probes_line *out);
+/* "GROUP:NAME=..." -> NAME (malloc'ed), NULL when malformed */
+char *sdt_probes_header_name(const char *h, char **group);
+/* split "NAME=LOCATION ARG ARG" (after "GROUP:") into the fields of @p */
+struct sdt_user_probe;
+int sdt_probes_from_header(struct sdt_user_probe *p, const char *h);
+/*
+ * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names
+ * tracefs takes, followed by p:/r: lines of that GROUP/NAME), or NULL. For `cache check`.
+ */
+const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e);
+int sdt_probes_render_all(const struct sdt_probes *p, const bool *drop, struct sdt_buf *out);
+/* Rewrite the probes file in @dfd without the entries flagged in @drop. 0 or -errno. */
+int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop);
 
 #endif

@@ -98,13 +98,6 @@ int sdt_build_open(int fd, const char *name, const char *bid, struct sdt_file **
 int sdt_userprobe_locate(struct sdt_elf *e, const struct sdt_file *f, size_t nnotes,
 			 const struct sdt_user_probe *p, struct sdt_uprobe_site **out, size_t *n);
 
-/*
- * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names
- * tracefs takes, followed by p:/r: lines of that GROUP/NAME), or NULL. For `cache check`.
- */
-const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e);
-/* Rewrite the probes file in @dfd without the entries flagged in @drop. 0 or -errno. */
-int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop);
 
 /*
  * Append to *out (*n entries, *cap allocated) the user probes of the cache entry (@bid, @path)
