@@ -632,7 +632,7 @@ static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e
 
 		if (p->entries[i].kind != '#')
 			continue;
-		why = sdt_userprobe_entry_problem(&p->entries[i]);
+		why = sdt_probes_entry_problem(&p->entries[i]);
 		if (!why && b->f && !sdt_userprobe_from_entry(&p->entries[i], e->path, e->build_id,
 							      &u)) {
 			err = sdt_userprobe_locate(&b->e, b->f, b->f->nsites, &u, &sites, &n);

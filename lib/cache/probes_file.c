@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* perf's `probes` file: render (scanned file -> text) and parse (text -> entries). See
- * probes_file.h. */
+/*
+ * perf's `probes` file: render (scanned file -> text) and parse (text -> entries), and the text
+ * of user probes: their headers and p:/r: lines read, their entries checked and written back.
+ * Nothing else reads the file's lines. See probes_file.h.
+ */
 #include <string.h>
 
 #include "scan/file.h"
 #include "cache/probes_file.h"
 #include "cache/userprobe.h"
-#include "sdtrace/probe.h"
 #include "util/lockfile.h"
 
 bool sdt_probes_path_ok(const char *path)
@@ -262,7 +264,7 @@ nomem:
 	return -ENOMEM;
 }
 
-/* ---- the lines of user probes ('#' entries) ---------------------------------------------- */
+/* ---- user probes ('#' entries): their headers and lines ----------------------------------- */
 
 /* A hexadecimal number of 1..16 digits at @s (after "0x"); the byte after it in *end. */
 bool sdt_probes_parse_hex(const char *s, uint64_t *v, const char **end)
@@ -334,15 +336,12 @@ char *sdt_probes_header_name(const char *h, char **group)
 	return n;
 }
 
-/* split "NAME=LOCATION ARG ARG" (after "GROUP:") into the fields of @p */
-int sdt_probes_from_header(struct sdt_user_probe *p, const char *h)
+int sdt_probes_parse_header(const char *h, struct sdt_probes_header *p)
 {
 	const char *eq = strchr(h, '='), *s;
 	size_t cap = 0;
 
-	p->header = sdt_strdup(h);
-	if (!p->header)
-		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
 	if (!eq)
 		return 0;
 	s = eq + 1;
@@ -371,7 +370,7 @@ int sdt_probes_from_header(struct sdt_user_probe *p, const char *h)
 	return 0;
 }
 
-const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e)
+const char *sdt_probes_entry_problem(const struct sdt_probes_entry *e)
 {
 	char *group, *name = sdt_probes_header_name(e->header, &group);
 	const char *why = NULL;

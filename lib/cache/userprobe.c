@@ -606,14 +606,22 @@ static int fill_probe(struct sdt_user_probe *u, const struct sdt_probes_entry *e
 		      const char *bid)
 {
 	const char *colon = strchr(e->header, ':');
+	struct sdt_probes_header h = {0};
 	size_t j;
 	int err;
 
 	u->path = sdt_strdup(path);
 	u->build_id = sdt_strdup(bid);
 	u->lines = calloc(e->nlines ? e->nlines : 1, sizeof(char *));
+	u->header = sdt_strdup(colon + 1);
 	/* @u's name came from this header: it has its ':' */
-	err = (!u->path || !u->build_id || !u->lines) ? -ENOMEM : sdt_probes_from_header(u, colon + 1);
+	err = (!u->path || !u->build_id || !u->lines || !u->header)
+		  ? -ENOMEM
+		  : sdt_probes_parse_header(colon + 1, &h);
+	u->location = h.location;
+	u->is_return = h.is_return;
+	u->args = h.args;
+	u->nargs = h.nargs;
 	for (j = 0; !err && j < e->nlines; j++) {
 		u->lines[j] = sdt_strdup(e->lines[j]);
 		if (!u->lines[j])
