@@ -189,7 +189,10 @@ nomem:
 	return sdt_err(-ENOMEM, "out of memory");
 }
 
-/* Append the sites of @p to the file of @t (verified as @v); their indices into @t. */
+/*
+ * Append the sites of @p to the file of @t (verified as @v) through the scan model
+ * (sdt_file_add_site()), after its SDT notes; their indices into @t.
+ */
 static int add_sites(struct verified *v, const struct sdt_user_probe *p, struct sdt_target *t,
 		     size_t spec_index)
 {
@@ -221,18 +224,17 @@ static int add_sites(struct verified *v, const struct sdt_user_probe *p, struct 
 		err = make_site(f, v->nnotes, p, &u[l], &s, &ty);
 		if (err)
 			break;
-		if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(s))) {
+		if (sdt_file_add_site(f, &s)) {
 			sdt_site_release(&s);
 			sdt_arg_types__free(ty, p->nargs);
 			err = sdt_err(-ENOMEM, "out of memory");
 			break;
 		}
-		t->sites[t->nsites] = f->nsites;
+		t->sites[t->nsites] = sdt_file__site_count(f) - 1;
 		t->spec[t->nsites] = spec_index;
 		t->types[t->nsites] = ty;
 		t->ntypes[t->nsites] = p->nargs;
 		t->nsites++;
-		f->sites[f->nsites++] = s;
 	}
 	free(u);
 	return err;
