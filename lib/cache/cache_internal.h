@@ -139,9 +139,6 @@ int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char 
  */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
 
-/* Free what a target owns (not the struct). */
-void sdt_target_release(struct sdt_target *t);
-
 /* Can @spec name a user probe (NAME, GROUP:NAME with GROUP "probe_...")? */
 bool sdt_userprobe_spec(const struct sdt_spec *spec);
 /*
@@ -150,6 +147,7 @@ bool sdt_userprobe_spec(const struct sdt_spec *spec);
  * for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
  */
 struct sdt_index;
+struct sdt_target;
 int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
 			  struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,

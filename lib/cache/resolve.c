@@ -26,6 +26,7 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "cache/target.h"
 
 struct cand {
 	char *path;
@@ -619,8 +620,8 @@ static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_s
 out:
 	if (!err)
 		debug_targets(*out, *nout);
-	sdt_targets_free(ut, nut);
-	sdt_targets_free(st, nst);
+	sdt_target_array_free(ut, nut);
+	sdt_target_array_free(st, nst);
 	free(handled);
 	free(rest);
 	free(map);
@@ -709,20 +710,18 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
 	return err;
 }
 
-int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts, struct sdt_target **out, size_t *nout)
+/*
+ * Resolve once; a miss of a name that may be a user probe perf added, once more after the
+ * index was rebuilt. The targets in *out (an array of *nout).
+ */
+static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		   const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
 {
-	struct sdt_resolve_opts o;
 	char *first;
 	size_t i;
 	int err;
 
-	*out = NULL;
-	*nout = 0;
-	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
-	if (err)
-		return err;
-	err = resolve_with_index(c, specs, nspecs, &o, true, out, nout);
+	err = resolve_with_index(c, specs, nspecs, o, true, out, nout);
 	if (err != -ENOENT)
 		return err;
 	/*
@@ -736,9 +735,24 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 		return err;
 	first = sdt_strdup(sdt_errmsg());
 	if (!sdt_index_rebuild(c))
-		err = resolve_with_index(c, specs, nspecs, &o, false, out, nout);
+		err = resolve_with_index(c, specs, nspecs, o, false, out, nout);
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);
 	return err;
+}
+
+int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		       const struct sdt_resolve_opts *opts, struct sdt_targets **out)
+{
+	struct sdt_resolve_opts o;
+	struct sdt_target *t = NULL;
+	size_t n = 0;
+	int err;
+
+	*out = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
+	if (!err)
+		err = resolve(c, specs, nspecs, &o, &t, &n);
+	return err ? err : sdt_targets_wrap(t, n, out);
 }

@@ -28,6 +28,7 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "cache/target.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
 
@@ -498,7 +499,7 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
 		sdt_elf_close(&vs[j].e);
 	free(vs);
 	if (err) {
-		sdt_targets_free(tg, ntg);
+		sdt_target_array_free(tg, ntg);
 		return err;
 	}
 	*out = tg;

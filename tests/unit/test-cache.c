@@ -122,16 +122,27 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Resolve @text: the list in *t, its count in *n. */
 static int resolve1(struct sdt_cache *c, const char *text, const struct sdt_resolve_opts *o,
-		    struct sdt_target **t, size_t *n)
+		    struct sdt_targets **t, size_t *n)
 {
 	struct sdt_spec *s;
 	int err;
 
 	assert_int_equal(sdt_spec__parse(text, &s), 0);
-	err = sdt_cache__resolve(c, &s, 1, o, t, n);
+	err = sdt_cache__resolve(c, &s, 1, o, t);
+	*n = sdt_targets__count(*t);
 	sdt_spec__free(s);
 	return err;
+}
+
+/* Target @i of @t */
+static const struct sdt_target *tg(const struct sdt_targets *t, size_t i)
+{
+	const struct sdt_target *x = sdt_targets__target(t, i);
+
+	assert_non_null(x);
+	return x;
 }
 
 static void test_layout(void **state)
@@ -192,7 +203,7 @@ static void test_layout(void **state)
 static void test_resolve(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o);
-	struct sdt_target *t;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	size_t n;
 
@@ -202,32 +213,34 @@ static void test_resolve(void **state)
 
 	assert_int_equal(resolve1(c, "%h4test:one", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].path, self);
-	assert_int_equal(t[0].nsites, 2);
-	assert_false(t[0].rescanned);
+	assert_string_equal(sdt_target__path(tg(t, 0)), self);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 2);
+	assert_false(sdt_target__rescanned(tg(t, 0)));
 	{
 		struct stat st;
+		int64_t sec, nsec;
 
 		assert_int_equal(stat(self, &st), 0);
-		assert_int_equal(t[0].ino, st.st_ino);
-		assert_int_equal(t[0].size, st.st_size);
-		assert_int_equal(t[0].mtime_nsec, st.st_mtim.tv_nsec);
+		assert_int_equal(sdt_target__ino(tg(t, 0)), st.st_ino);
+		assert_int_equal(sdt_target__size(tg(t, 0)), st.st_size);
+		sdt_target__mtime(tg(t, 0), &sec, &nsec);
+		assert_int_equal(nsec, st.st_mtim.tv_nsec);
 	}
-	assert_string_equal(sdt_site__name(sdt_file__site(t[0].file, t[0].sites[0])), "one");
-	sdt_targets_free(t, n);
+	assert_string_equal(sdt_site__name(sdt_target__site(tg(t, 0), 0)), "one");
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "sdt_h4test:two", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(t[0].nsites, 1);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 1);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "h4test:*", &o, &t, &n), 0);
-	assert_int_equal(t[0].nsites, 3);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 3);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "h4t*:t?o", &o, &t, &n), 0);
-	assert_int_equal(t[0].nsites, 1);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 1);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "%h4test:nothere", &o, &t, &n), -ENOENT);
 	assert_null(t);
@@ -239,7 +252,7 @@ static void test_ambiguity(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o);
 	SDT_OPTS(sdt_resolve_opts, all, .all_matches = true);
-	struct sdt_target *t;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	char other[PATH_MAX], spec[PATH_MAX + 32], *bid2;
 	size_t n;
@@ -262,14 +275,14 @@ static void test_ambiguity(void **state)
 	snprintf(spec, sizeof(spec), "%s:%%h4test:one", other);
 	assert_int_equal(resolve1(c, spec, &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].path, other);
-	assert_string_equal(t[0].build_id, bid2);
-	sdt_targets_free(t, n);
+	assert_string_equal(sdt_target__path(tg(t, 0)), other);
+	assert_string_equal(sdt_target__build_id(tg(t, 0)), bid2);
+	sdt_targets__free(t);
 
 	/* listing wants them all */
 	assert_int_equal(resolve1(c, "%h4test:one", &all, &t, &n), 0);
 	assert_int_equal(n, 2);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 	sdt_cache__free(c);
 	free(bid2);
 }
@@ -286,7 +299,7 @@ static void test_stale_and_vanished(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o, .notify = on_notify);
 	struct sdt_cache_entry *e;
-	struct sdt_target *t;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	char bin[PATH_MAX], next[PATH_MAX], *bid1, *bid2;
 	size_t n;
@@ -304,10 +317,10 @@ static void test_stale_and_vanished(void **state)
 	notified = 0;
 	assert_int_equal(resolve1(c, "%h4test:one", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].build_id, bid2);
-	assert_true(t[0].rescanned);
+	assert_string_equal(sdt_target__build_id(tg(t, 0)), bid2);
+	assert_true(sdt_target__rescanned(tg(t, 0)));
 	assert_int_equal(notified, 1);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 
 	/* the new build was cached; the old entry is changed, and purge drops it */
 	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
@@ -326,7 +339,7 @@ static void test_stale_and_vanished(void **state)
 
 		assert_int_equal(resolve1(c, "%h4test:one", &skip, &t, &n), 0);
 		assert_int_equal(n, 0);
-		sdt_targets_free(t, n);
+		sdt_targets__free(t);
 	}
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
 	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
@@ -458,7 +471,7 @@ static void test_opts_read(void **state)
 	} dbo = {.o = {.sz = sizeof(dbo)}, .newer = {1}};
 	struct sdt_cache_opts older = {.sz = sizeof(size_t)};
 	char *fetched = NULL;
-	struct sdt_target *t = (struct sdt_target *)1;
+	struct sdt_targets *t = (struct sdt_targets *)1;
 	struct sdt_cache *c = NULL;
 	const char *paths[] = {self};
 	size_t n = 1;
@@ -479,7 +492,7 @@ static void test_opts_read(void **state)
 	co.newer[0] = ro.newer[0] = 0;
 	assert_int_equal(resolve1(c, "%h4test:one", &ro.o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 	sdt_cache__free(c);
 	assert_int_equal(sdt_cache__open(root, &co.o, &c), 0);
 	sdt_cache__free(c);
