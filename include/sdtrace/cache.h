@@ -143,23 +143,38 @@ enum sdt_entry_state {
 	SDT_ENTRY_BROKEN,  /* the entry's probes file is unreadable or malformed */
 };
 
-struct sdt_cache_entry {
-	char *build_id;
-	char *path;
-	size_t nevents; /* provider:event names */
-	size_t nsites;	/* p: lines */
-	bool ours;	/* has our sdtrace.meta (else written by perf) */
-	enum sdt_entry_state state;
-	char **probes;	/* the names of its user probes ('#' entries: sdtrace/probe.h) */
-	size_t nprobes;
-};
+/*
+ * One entry of the cache (opaque), as sdt_cache__entries() found it, in a list (opaque) that owns
+ * it: every pointer an entry gives is borrowed until sdt_cache_entries__free() of its list.
+ */
+struct sdt_cache_entry;
+struct sdt_cache_entries;
 
 /*
- * Every entry, sorted by path then build-id; free with sdt_cache_entries_free(). An entry without
- * a `probes` file (perf's cache of a DSO it recorded) has no events and is not broken.
+ * Every entry, sorted by path then build-id, in *out (free with sdt_cache_entries__free()). An
+ * entry without a `probes` file (perf's cache of a DSO it recorded) has no events and is not
+ * broken. 0 or -errno (then *out is NULL).
  */
-SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
-SDT_API void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n);
+SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entries **out);
+SDT_API size_t sdt_cache_entries__count(const struct sdt_cache_entries *l);
+/* Entry @i (< sdt_cache_entries__count()), or NULL. */
+SDT_API const struct sdt_cache_entry *sdt_cache_entries__entry(const struct sdt_cache_entries *l,
+							      size_t i);
+/* Free the list and its entries (NULL: nothing). */
+SDT_API void sdt_cache_entries__free(struct sdt_cache_entries *l);
+
+SDT_API const char *sdt_cache_entry__build_id(const struct sdt_cache_entry *e);
+/* The real path of the file it was cached from. */
+SDT_API const char *sdt_cache_entry__path(const struct sdt_cache_entry *e);
+/* Its provider:event names and their sites (the p: lines of its `%` entries). */
+SDT_API size_t sdt_cache_entry__event_count(const struct sdt_cache_entry *e);
+SDT_API size_t sdt_cache_entry__site_count(const struct sdt_cache_entry *e);
+/* Has it our sdtrace.meta (else perf wrote it)? */
+SDT_API bool sdt_cache_entry__ours(const struct sdt_cache_entry *e);
+SDT_API enum sdt_entry_state sdt_cache_entry__state(const struct sdt_cache_entry *e);
+/* The names of its user probes ('#' entries: sdtrace/probe.h): their count, name @i or NULL. */
+SDT_API size_t sdt_cache_entry__probe_count(const struct sdt_cache_entry *e);
+SDT_API const char *sdt_cache_entry__probe(const struct sdt_cache_entry *e, size_t i);
 
 /*
  * Remove the entries of a path (every build-id cached for it) or of one build-id (full hex, or a

@@ -123,6 +123,27 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
 		      bool *is_elf, bool *has_sdt);
 
+/* One entry of the cache as listed (maint.c), behind the accessors of sdtrace/cache.h. */
+struct sdt_cache_entry {
+	char *build_id;
+	char *path;
+	size_t nevents; /* provider:event names */
+	size_t nsites;	/* p: lines */
+	bool ours;	/* has our sdtrace.meta (else written by perf) */
+	enum sdt_entry_state state;
+	char **probes; /* the names of its user probes ('#' entries: sdtrace/probe.h) */
+	size_t nprobes;
+};
+
+struct sdt_cache_entries {
+	struct sdt_cache_entry *e;
+	size_t n;
+};
+
+/* Every entry, sorted (sdt_cache__entries()), as an array: free with sdt_cache_entry_array_free. */
+int sdt_cache_entries_read(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
+void sdt_cache_entry_array_free(struct sdt_cache_entry *e, size_t n);
+
 /* The build-id of the file at @path, read from the file now (NULL when it has none). */
 int sdt_cache_file_build_id(const char *path, char **bid);
 

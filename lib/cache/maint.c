@@ -142,7 +142,7 @@ out:
 	free(bid);
 }
 
-int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n)
+int sdt_cache_entries_read(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n)
 {
 	struct collect col = {0};
 	size_t i;
@@ -152,7 +152,7 @@ int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t
 	*n = 0;
 	err = sdt_walk_links(c, collect_link, NULL, &col);
 	if (err) {
-		sdt_cache_entries_free(col.e, col.n);
+		sdt_cache_entry_array_free(col.e, col.n);
 		return sdt_err(err, "'%s': cannot read the cache: %s", c->root, strerror(-err));
 	}
 	for (i = 0; i < col.n; i++)
@@ -164,7 +164,7 @@ int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t
 	return 0;
 }
 
-void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n)
+void sdt_cache_entry_array_free(struct sdt_cache_entry *e, size_t n)
 {
 	size_t i, k;
 
@@ -176,6 +176,81 @@ void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n)
 		free(e[i].probes);
 	}
 	free(e);
+}
+
+int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entries **out)
+{
+	struct sdt_cache_entries *l = calloc(1, sizeof(*l));
+	int err;
+
+	*out = NULL;
+	if (!l)
+		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_cache_entries_read(c, &l->e, &l->n);
+	if (err) {
+		free(l);
+		return err;
+	}
+	*out = l;
+	return 0;
+}
+
+void sdt_cache_entries__free(struct sdt_cache_entries *l)
+{
+	if (!l)
+		return;
+	sdt_cache_entry_array_free(l->e, l->n);
+	free(l);
+}
+
+size_t sdt_cache_entries__count(const struct sdt_cache_entries *l)
+{
+	return l ? l->n : 0;
+}
+
+const struct sdt_cache_entry *sdt_cache_entries__entry(const struct sdt_cache_entries *l, size_t i)
+{
+	return l && i < l->n ? &l->e[i] : NULL;
+}
+
+const char *sdt_cache_entry__build_id(const struct sdt_cache_entry *e)
+{
+	return e->build_id;
+}
+
+const char *sdt_cache_entry__path(const struct sdt_cache_entry *e)
+{
+	return e->path;
+}
+
+size_t sdt_cache_entry__event_count(const struct sdt_cache_entry *e)
+{
+	return e->nevents;
+}
+
+size_t sdt_cache_entry__site_count(const struct sdt_cache_entry *e)
+{
+	return e->nsites;
+}
+
+bool sdt_cache_entry__ours(const struct sdt_cache_entry *e)
+{
+	return e->ours;
+}
+
+enum sdt_entry_state sdt_cache_entry__state(const struct sdt_cache_entry *e)
+{
+	return e->state;
+}
+
+size_t sdt_cache_entry__probe_count(const struct sdt_cache_entry *e)
+{
+	return e->nprobes;
+}
+
+const char *sdt_cache_entry__probe(const struct sdt_cache_entry *e, size_t i)
+{
+	return i < e->nprobes ? e->probes[i] : NULL;
 }
 
 /* ---- remove, purge, update ---------------------------------------------------------------- */
@@ -239,7 +314,7 @@ int sdt_cache__remove(struct sdt_cache *c, const char *arg)
 	if (removed)
 		err = sdt_index_rebuild(c);
 out:
-	sdt_cache_entries_free(col.e, col.n);
+	sdt_cache_entry_array_free(col.e, col.n);
 	free(real);
 	return err ? err : removed;
 }
@@ -297,7 +372,7 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	size_t n, i;
 	int err, dropped = 0;
 
-	err = sdt_cache__entries(c, &e, &n);
+	err = sdt_cache_entries_read(c, &e, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n && !err; i++) {
@@ -327,7 +402,7 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	}
 	if (!err && dropped)
 		err = sdt_index_rebuild(c);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entry_array_free(e, n);
 	return err ? err : dropped;
 }
 
@@ -338,7 +413,7 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	int err, done = 0;
 	bool changed = false;
 
-	err = sdt_cache__entries(c, &e, &n);
+	err = sdt_cache_entries_read(c, &e, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {
@@ -377,7 +452,7 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	}
 	if (changed)
 		err = sdt_index_rebuild(c);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entry_array_free(e, n);
 	return err ? err : done;
 }
 
@@ -860,7 +935,7 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 out:
 	if (lock >= 0)
 		sdt_lock_release(lock);
-	sdt_cache_entries_free(k.good.e, k.good.n);
+	sdt_cache_entry_array_free(k.good.e, k.good.n);
 	return err ? err : k.problems;
 }
 

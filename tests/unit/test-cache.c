@@ -136,6 +136,24 @@ static int resolve1(struct sdt_cache *c, const char *text, const struct sdt_reso
 	return err;
 }
 
+/* The cache's entries: the list in *l, its count in *n. */
+static int entries(struct sdt_cache *c, struct sdt_cache_entries **l, size_t *n)
+{
+	int err = sdt_cache__entries(c, l);
+
+	*n = sdt_cache_entries__count(*l);
+	return err;
+}
+
+/* Entry @i of @l */
+static const struct sdt_cache_entry *en(const struct sdt_cache_entries *l, size_t i)
+{
+	const struct sdt_cache_entry *e = sdt_cache_entries__entry(l, i);
+
+	assert_non_null(e);
+	return e;
+}
+
 /* Target @i of @t */
 static const struct sdt_target *tg(const struct sdt_targets *t, size_t i)
 {
@@ -298,7 +316,7 @@ static void on_notify(const char *msg, void *ctx)
 static void test_stale_and_vanished(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o, .notify = on_notify);
-	struct sdt_cache_entry *e;
+	struct sdt_cache_entries *e;
 	struct sdt_targets *t;
 	struct sdt_cache *c;
 	char bin[PATH_MAX], next[PATH_MAX], *bid1, *bid2;
@@ -323,11 +341,11 @@ static void test_stale_and_vanished(void **state)
 	sdt_targets__free(t);
 
 	/* the new build was cached; the old entry is changed, and purge drops it */
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(e[0].state == SDT_ENTRY_OK, !strcmp(e[0].build_id, bid2));
-	assert_int_equal(e[1].state == SDT_ENTRY_OK, !strcmp(e[1].build_id, bid2));
-	sdt_cache_entries_free(e, n);
+	assert_int_equal(sdt_cache_entry__state(en(e, 0)) == SDT_ENTRY_OK, !strcmp(sdt_cache_entry__build_id(en(e, 0)), bid2));
+	assert_int_equal(sdt_cache_entry__state(en(e, 1)) == SDT_ENTRY_OK, !strcmp(sdt_cache_entry__build_id(en(e, 1)), bid2));
+	sdt_cache_entries__free(e);
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
 
 	/* vanished: an error, or skipped when asked */
@@ -342,9 +360,9 @@ static void test_stale_and_vanished(void **state)
 		sdt_targets__free(t);
 	}
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 0);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entries__free(e);
 	sdt_cache__free(c);
 	free(bid1);
 	free(bid2);
@@ -399,7 +417,7 @@ static void test_check_repair(void **state)
  */
 static void test_perf_foreign_entries(void **state)
 {
-	struct sdt_cache_entry *e;
+	struct sdt_cache_entries *e;
 	struct sdt_cache *c;
 	size_t n;
 
@@ -412,12 +430,12 @@ static void test_perf_foreign_entries(void **state)
 	   "'%s/[kernel.kallsyms]/aaaa0000/kallsyms'",
 	   root, root, root, root, root, root, root);
 	assert_int_equal(sdt_cache__open(root, NULL, &c), 0);
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(e[0].path, "/gone/lib.so");
-	assert_int_equal(e[0].nevents, 0);
-	assert_int_equal(e[0].state, SDT_ENTRY_GONE);
-	sdt_cache_entries_free(e, n);
+	assert_string_equal(sdt_cache_entry__path(en(e, 0)), "/gone/lib.so");
+	assert_int_equal(sdt_cache_entry__event_count(en(e, 0)), 0);
+	assert_int_equal(sdt_cache_entry__state(en(e, 0)), SDT_ENTRY_GONE);
+	sdt_cache_entries__free(e);
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 0);
 	assert_int_equal(sdt_cache__update(c, NULL, NULL), 0);
 	assert_int_equal(sdt_cache__check(c, true, NULL, NULL), 0);

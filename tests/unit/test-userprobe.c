@@ -337,7 +337,7 @@ static void test_cache_roundtrip(void **state)
 	char dir[] = "/tmp/test-userprobe.XXXXXX", *self = self_path(), *path, *text = NULL;
 	const char *args[] = {"a=%di:s64"};
 	struct sdt_user_probe p, q, *list;
-	struct sdt_cache_entry *ent;
+	struct sdt_cache_entries *ent;
 	struct sdt_cache *c;
 	size_t n, len = 0;
 	FILE *fp;
@@ -382,11 +382,11 @@ static void test_cache_roundtrip(void **state)
 	assert_int_equal(n, 1);
 	sdt_user_probes_free(list, n);
 
-	assert_int_equal(sdt_cache__entries(c, &ent, &n), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(ent[0].nprobes, 2);
-	assert_string_equal(ent[0].probes[0], "ent");
-	sdt_cache_entries_free(ent, n);
+	assert_int_equal(sdt_cache__entries(c, &ent), 0);
+	assert_int_equal(sdt_cache_entries__count(ent), 1);
+	assert_int_equal(sdt_cache_entry__probe_count(sdt_cache_entries__entry(ent, 0)), 2);
+	assert_string_equal(sdt_cache_entry__probe(sdt_cache_entries__entry(ent, 0), 0), "ent");
+	sdt_cache_entries__free(ent);
 
 	assert_int_equal(sdt_cache__probe_remove(c, "nothing", NULL), 0);
 	assert_int_equal(sdt_cache__probe_remove(c, "ent", "/not/this/one"), 0);
