@@ -366,8 +366,8 @@ static int cache_list(int argc, char **argv)
 			continue;
 		}
 		printf("%s %-8s %4zu events %4zu sites %3zu probes  ", sdt_cache_entry__build_id(e),
-		       state_name(st), sdt_cache_entry__event_count(e), sdt_cache_entry__site_count(e),
-		       sdt_cache_entry__probe_count(e));
+		       state_name(st), sdt_cache_entry__event_count(e),
+		       sdt_cache_entry__site_count(e), sdt_cache_entry__probe_count(e));
 		cli_put_escaped(stdout, sdt_cache_entry__path(e));
 		putchar('\n');
 	}

@@ -216,7 +216,7 @@ SDT_API int sdt_cache__reindex(struct sdt_cache *c);
  * gives is borrowed until sdt_targets__free() of its list.
  */
 struct sdt_target;
-/* What one sdt_cache__resolve() found: a list of targets (opaque), free with sdt_targets__free(). */
+/* What one sdt_cache__resolve() found: a list of targets (opaque); sdt_targets__free() frees it. */
 struct sdt_targets;
 
 SDT_API size_t sdt_targets__count(const struct sdt_targets *t);

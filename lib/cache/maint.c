@@ -713,7 +713,7 @@ static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e
 			err = sdt_userprobe_locate(&b->e, b->f, b->f->nsites, &u, &sites, &n);
 			why = err == -EINVAL ? sdt_errmsg() : NULL;
 			free(sites);
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 		}
 		if (err == -EOPNOTSUPP)
 			report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s' %s: not verified",

@@ -300,7 +300,8 @@ bool sdt_probes_parse_line(const char *l, struct sdt_probes_line *out)
 	if (!colon || colon == tok || !sdt_probes_parse_hex(colon + 3, &out->off, &p))
 		return false;
 	if (*p == '(') {
-		if (strncmp(p + 1, "0x", 2) || !sdt_probes_parse_hex(p + 3, &out->ref, &p) || *p != ')')
+		if (strncmp(p + 1, "0x", 2) || !sdt_probes_parse_hex(p + 3, &out->ref, &p) ||
+		    *p != ')')
 			return false;
 		out->has_ref = true;
 		p++;

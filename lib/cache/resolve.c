@@ -406,7 +406,8 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
 		      sdt_spec__path(spec) ? "'" : "the cache '",
 		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root,
-		      sdt_spec__path(spec) ? "'" : "' (add binaries with 'sdtrace cache add PATH')");
+		      sdt_spec__path(spec) ? "'"
+					   : "' (add binaries with 'sdtrace cache add PATH')");
 	free(txt);
 	return err;
 }
@@ -658,7 +659,8 @@ static int on_damaged(const char *key, size_t klen, const char *val, size_t vlen
  * so that a miss is never silent.
  */
 static void tell_damaged(struct sdt_cache *c, struct sdt_index *idx,
-			 struct sdt_spec *const *specs, size_t nspecs, const struct sdt_resolve_opts *o)
+			 struct sdt_spec *const *specs, size_t nspecs,
+			 const struct sdt_resolve_opts *o)
 {
 	struct damaged d = {.o = o, .root = c->root};
 	size_t i;

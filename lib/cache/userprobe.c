@@ -343,7 +343,7 @@ static int define_sdt(struct sdt_user_probe *p, struct sdt_file *f, const char *
 }
 
 int sdt_user_probe__define(const char *path, const char *name, const char *location,
-			   const char *const *args, size_t nargs, struct sdt_user_probe *out)
+			   const char *const *args, size_t nargs, struct sdt_user_probe **out)
 {
 	struct sdt_user_probe p = {0};
 	struct sdt_file *f = NULL;
@@ -355,7 +355,7 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 	uint64_t off = 0, sdt_addr = 0;
 	int err;
 
-	memset(out, 0, sizeof(*out));
+	*out = NULL;
 	if (!sdt_valid_event_name(name, SDT_MAX_EVENT_NAME))
 		return sdt_err(-EINVAL,
 			       "'%s': a probe name is [A-Za-z_][A-Za-z0-9_]*, at most %d "
@@ -449,10 +449,15 @@ out:
 	sdt_file__free(f);
 	sdt_buf_free(&b);
 	if (err) {
-		sdt_user_probe_release(&p);
+		sdt_userprobe_release(&p);
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	}
-	*out = p;
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		sdt_userprobe_release(&p);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	**out = p;
 	return 0;
 }
 
@@ -614,7 +619,7 @@ int sdt_userprobe_from_entry(const struct sdt_probes_entry *e, const char *path,
 			       path, bid);
 	err = fill_probe(u, e, path, bid);
 	if (err) {
-		sdt_user_probe_release(u);
+		sdt_userprobe_release(u);
 		return sdt_err(err, "out of memory");
 	}
 	return 0;
@@ -663,20 +668,20 @@ static int visit(const char *bid, const char *path, void *ctx)
 			continue;
 		u.name = sdt_probes_header_name(e->header, &u.group);
 		if (!u.name || (w->pattern && fnmatch(w->pattern, u.name, 0))) {
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			continue;
 		}
 		if (w->remove) {
 			drop[i] = true;
 			ndrop++;
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			continue;
 		}
 		err = fill_probe(&u, e, path, bid);
 		if (!err && sdt_grow((void **)&w->out, &w->cap, w->n + 1, sizeof(u)))
 			err = -ENOMEM;
 		if (err) {
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			break;
 		}
 		w->out[w->n++] = u;
@@ -722,23 +727,25 @@ static int cmp_probe(const void *pa, const void *pb)
 	return c ? c : strcmp(a->path, b->path);
 }
 
-int sdt_cache__probes(struct sdt_cache *c, const char *pattern, struct sdt_user_probe **out,
-		      size_t *n)
+int sdt_cache__probes(struct sdt_cache *c, const char *pattern, struct sdt_user_probes **out)
 {
 	struct walk_ctx w = {.c = c, .pattern = pattern};
 	int err;
 
 	*out = NULL;
-	*n = 0;
 	err = sdt_walk_links(c, visit, NULL, &w);
+	if (err >= 0) {
+		*out = calloc(1, sizeof(**out));
+		err = *out ? 0 : -ENOMEM;
+	}
 	if (err < 0) {
-		sdt_user_probes_free(w.out, w.n);
+		sdt_userprobe_array_free(w.out, w.n);
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	}
 	if (w.n)
 		qsort(w.out, w.n, sizeof(*w.out), cmp_probe);
-	*out = w.out;
-	*n = w.n;
+	(*out)->p = w.out;
+	(*out)->n = w.n;
 	return 0;
 }
 

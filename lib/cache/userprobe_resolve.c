@@ -391,7 +391,7 @@ static int probes_for_spec(struct sdt_cache *c, struct sdt_index *idx, const str
 					  &cap);
 	hits_release(&h);
 	if (err) {
-		sdt_user_probes_free(*all, *nall);
+		sdt_userprobe_array_free(*all, *nall);
 		*all = NULL;
 		*nall = 0;
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
@@ -490,7 +490,7 @@ int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
 			}
 			err = add_sites(&vs[j], &all[i], t, k);
 		}
-		sdt_user_probes_free(all, nall);
+		sdt_userprobe_array_free(all, nall);
 		all = NULL;
 		nall = 0;
 		free(real);

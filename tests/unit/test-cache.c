@@ -343,8 +343,10 @@ static void test_stale_and_vanished(void **state)
 	/* the new build was cached; the old entry is changed, and purge drops it */
 	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(sdt_cache_entry__state(en(e, 0)) == SDT_ENTRY_OK, !strcmp(sdt_cache_entry__build_id(en(e, 0)), bid2));
-	assert_int_equal(sdt_cache_entry__state(en(e, 1)) == SDT_ENTRY_OK, !strcmp(sdt_cache_entry__build_id(en(e, 1)), bid2));
+	assert_int_equal(sdt_cache_entry__state(en(e, 0)) == SDT_ENTRY_OK,
+			 !strcmp(sdt_cache_entry__build_id(en(e, 0)), bid2));
+	assert_int_equal(sdt_cache_entry__state(en(e, 1)) == SDT_ENTRY_OK,
+			 !strcmp(sdt_cache_entry__build_id(en(e, 1)), bid2));
 	sdt_cache_entries__free(e);
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
 

@@ -200,7 +200,8 @@ static void test_user_header(void **state)
 	size_t i;
 
 	(void)state;
-	name = sdt_probes_header_name("probe_up:work=do_work+4 n=%di:u64  s=+0(%si):string", &group);
+	name = sdt_probes_header_name("probe_up:work=do_work+4 n=%di:u64  s=+0(%si):string",
+				      &group);
 	assert_string_equal(name, "work");
 	assert_string_equal(group, "probe_up");
 	free(name);
