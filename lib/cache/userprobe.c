@@ -588,7 +588,7 @@ static int fill_probe(struct sdt_user_probe *u, const struct sdt_probes_entry *e
 	u->path = sdt_strdup(path);
 	u->build_id = sdt_strdup(bid);
 	u->lines = calloc(e->nlines ? e->nlines : 1, sizeof(char *));
-	u->header = sdt_strdup(colon + 1);
+	u->header = sdt_strdup(e->header);
 	/* @u's name came from this header: it has its ':' */
 	err = (!u->path || !u->build_id || !u->lines || !u->header)
 		  ? -ENOMEM

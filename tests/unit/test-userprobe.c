@@ -390,6 +390,8 @@ static void test_cache_roundtrip(void **state)
 	assert_string_equal(sdt_user_probe__arg(l0, 0), "a=%di:s64");
 	assert_string_equal(sdt_user_probe__line(l0, 0), sdt_user_probe__line(p, 0));
 	assert_string_equal(sdt_user_probe__build_id(l0), sdt_user_probe__build_id(p));
+	/* the header as stored, its group too: what sdt_cache__probe_add() writes back */
+	assert_string_equal(sdt_user_probe__header(l0), sdt_user_probe__header(p));
 	assert_string_equal(sdt_user_probe__name(l1), "ret");
 	assert_true(sdt_user_probe__is_return(l1));
 	sdt_user_probes__free(list);
