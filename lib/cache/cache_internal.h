@@ -140,6 +140,14 @@ struct sdt_cache_entries {
 	size_t n;
 };
 
+/* The entries a walk of the links collects (entries.c), unsorted, without their state. */
+struct sdt_collect {
+	struct sdt_cache_entry *e;
+	size_t n, cap;
+};
+/* sdt_walk_links()'s callback that collects into the struct sdt_collect @ctx. */
+int sdt_cache_collect_link(const char *bid, const char *path, void *ctx);
+
 /* Every entry, sorted (sdt_cache__entries()), as an array: free with sdt_cache_entry_array_free. */
 int sdt_cache_entries_read(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
 void sdt_cache_entry_array_free(struct sdt_cache_entry *e, size_t n);
