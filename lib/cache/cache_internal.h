@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the cache's files share (cache.c layout, cache_add.c, cache_maint.c, cache_resolve.c,
- * index.c). See include/sdtrace/cache.h for the on-disk layout.
+ * What the cache's files share: the layout and entry writes (cache.c), adding (add.c), the
+ * list of entries (entries.c) and its maintenance (maint.c), lookups by name (resolve.c, with
+ * userprobe_resolve.c). See include/sdtrace/cache.h for the on-disk layout.
  */
 #ifndef SDT_CACHE_INTERNAL_H
 #define SDT_CACHE_INTERNAL_H
