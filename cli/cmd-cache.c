@@ -315,11 +315,11 @@ static const char *state_name(enum sdt_entry_state s)
 
 static int cache_list(int argc, char **argv)
 {
-	struct sdt_cache_entry *e;
+	struct sdt_cache_entries *l;
 	struct sdt_cache *c;
 	bool json = false;
 	struct json j;
-	size_t n, i, k;
+	size_t i, k;
 	int ret;
 
 	ret = simple_opts(argc, argv, list_usage, "--json", &json);
@@ -328,7 +328,7 @@ static int cache_list(int argc, char **argv)
 	ret = open_cache(&c, false);
 	if (ret)
 		return ret;
-	if (sdt_cache__entries(c, &e, &n)) {
+	if (sdt_cache__entries(c, &l)) {
 		cli_error("%s", sdt_errmsg());
 		sdt_cache__free(c);
 		return EXIT_RUNTIME;
@@ -337,41 +337,45 @@ static int cache_list(int argc, char **argv)
 		json_init(&j, stdout, false);
 		json_begin_array(&j);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < sdt_cache_entries__count(l); i++) {
+		const struct sdt_cache_entry *e = sdt_cache_entries__entry(l, i);
+		enum sdt_entry_state st = sdt_cache_entry__state(e);
+
 		if (json) {
 			json_begin_object(&j);
 			json_key(&j, "build_id");
-			json_string(&j, e[i].build_id);
+			json_string(&j, sdt_cache_entry__build_id(e));
 			json_key(&j, "path");
-			json_string(&j, e[i].path);
+			json_string(&j, sdt_cache_entry__path(e));
 			json_key(&j, "events");
-			json_uint(&j, e[i].nevents);
+			json_uint(&j, sdt_cache_entry__event_count(e));
 			json_key(&j, "sites");
-			json_uint(&j, e[i].nsites);
+			json_uint(&j, sdt_cache_entry__site_count(e));
 			json_key(&j, "state");
-			json_string(&j, state_name(e[i].state));
+			json_string(&j, state_name(st));
 			json_key(&j, "matches");
-			json_bool(&j, e[i].state == SDT_ENTRY_OK);
+			json_bool(&j, st == SDT_ENTRY_OK);
 			json_key(&j, "written_by");
-			json_string(&j, e[i].ours ? "sdtrace" : "perf");
+			json_string(&j, sdt_cache_entry__ours(e) ? "sdtrace" : "perf");
 			json_key(&j, "user_probes");
 			json_begin_array(&j);
-			for (k = 0; k < e[i].nprobes; k++)
-				json_string(&j, e[i].probes[k]);
+			for (k = 0; k < sdt_cache_entry__probe_count(e); k++)
+				json_string(&j, sdt_cache_entry__probe(e, k));
 			json_end_array(&j);
 			json_end_object(&j);
 			continue;
 		}
-		printf("%s %-8s %4zu events %4zu sites %3zu probes  ", e[i].build_id,
-		       state_name(e[i].state), e[i].nevents, e[i].nsites, e[i].nprobes);
-		cli_put_escaped(stdout, e[i].path);
+		printf("%s %-8s %4zu events %4zu sites %3zu probes  ", sdt_cache_entry__build_id(e),
+		       state_name(st), sdt_cache_entry__event_count(e),
+		       sdt_cache_entry__site_count(e), sdt_cache_entry__probe_count(e));
+		cli_put_escaped(stdout, sdt_cache_entry__path(e));
 		putchar('\n');
 	}
 	if (json) {
 		json_end_array(&j);
 		json_newline(&j);
 	}
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entries__free(l);
 	sdt_cache__free(c);
 	return 0;
 }

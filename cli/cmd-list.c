@@ -205,7 +205,7 @@ static int list_pid(struct list_opts *o, const char *arg)
 			free(shown);
 		free(warning);
 	}
-	sdt_proc__files_free(files, n);
+	sdt_proc_files__free(files, n);
 	return 0;
 }
 

@@ -44,32 +44,32 @@ static void json_probe(struct json *j, const struct sdt_user_probe *p)
 
 	json_begin_object(j);
 	json_key(j, "name");
-	json_string(j, p->name);
+	json_string(j, sdt_user_probe__name(p));
 	json_key(j, "group");
-	json_string(j, p->group);
+	json_string(j, sdt_user_probe__group(p));
 	json_key(j, "path");
-	json_string(j, p->path);
+	json_string(j, sdt_user_probe__path(p));
 	json_key(j, "build_id");
-	if (p->build_id)
-		json_string(j, p->build_id);
+	if (sdt_user_probe__build_id(p))
+		json_string(j, sdt_user_probe__build_id(p));
 	else
 		json_null(j);
 	json_key(j, "location");
-	if (p->location)
-		json_string(j, p->location);
+	if (sdt_user_probe__location(p))
+		json_string(j, sdt_user_probe__location(p));
 	else
 		json_null(j);
 	json_key(j, "return");
-	json_bool(j, p->is_return);
+	json_bool(j, sdt_user_probe__is_return(p));
 	json_key(j, "args");
 	json_begin_array(j);
-	for (i = 0; i < p->nargs; i++)
-		json_string(j, p->args[i]);
+	for (i = 0; i < sdt_user_probe__arg_count(p); i++)
+		json_string(j, sdt_user_probe__arg(p, i));
 	json_end_array(j);
 	json_key(j, "lines");
 	json_begin_array(j);
-	for (i = 0; i < p->nlines; i++)
-		json_string(j, p->lines[i]);
+	for (i = 0; i < sdt_user_probe__line_count(p); i++)
+		json_string(j, sdt_user_probe__line(p, i));
 	json_end_array(j);
 	json_end_object(j);
 }
@@ -82,7 +82,7 @@ static int probe_add(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct sdt_user_probe p;
+	struct sdt_user_probe *p = NULL;
 	struct sdt_cache *c = NULL;
 	const char *path = NULL;
 	char *name, *eq;
@@ -128,7 +128,7 @@ static int probe_add(int argc, char **argv)
 	}
 	free(name);
 	ret = open_cache(&c);
-	if (!ret && sdt_cache__probe_add(c, &p)) {
+	if (!ret && sdt_cache__probe_add(c, p)) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 	}
@@ -136,12 +136,13 @@ static int probe_add(int argc, char **argv)
 		struct json j;
 
 		json_init(&j, stdout, false);
-		json_probe(&j, &p);
+		json_probe(&j, p);
 		json_newline(&j);
 	} else if (!ret) {
-		printf("added %s:%s (%s)\n", p.group, p.name, p.path);
+		printf("added %s:%s (%s)\n", sdt_user_probe__group(p), sdt_user_probe__name(p),
+		       sdt_user_probe__path(p));
 	}
-	sdt_user_probe_release(&p);
+	sdt_user_probe__free(p);
 	sdt_cache__free(c);
 	return ret;
 }
@@ -154,10 +155,10 @@ static int probe_list(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct sdt_user_probe *p = NULL;
+	struct sdt_user_probes *l = NULL;
 	struct sdt_cache *c = NULL;
 	bool json = false, verbose = false;
-	size_t n = 0, i, k;
+	size_t i, k;
 	int opt, ret;
 
 	optind = 1;
@@ -181,7 +182,7 @@ static int probe_list(int argc, char **argv)
 	ret = open_cache(&c);
 	if (ret)
 		return ret;
-	if (sdt_cache__probes(c, optind < argc ? argv[optind] : NULL, &p, &n)) {
+	if (sdt_cache__probes(c, optind < argc ? argv[optind] : NULL, &l)) {
 		cli_error("%s", sdt_errmsg());
 		sdt_cache__free(c);
 		return EXIT_RUNTIME;
@@ -191,30 +192,33 @@ static int probe_list(int argc, char **argv)
 
 		json_init(&j, stdout, false);
 		json_begin_array(&j);
-		for (i = 0; i < n; i++)
-			json_probe(&j, &p[i]);
+		for (i = 0; i < sdt_user_probes__count(l); i++)
+			json_probe(&j, sdt_user_probes__probe(l, i));
 		json_end_array(&j);
 		json_newline(&j);
 	} else {
-		for (i = 0; i < n; i++) {
-			cli_put_escaped(stdout, p[i].name);
+		for (i = 0; i < sdt_user_probes__count(l); i++) {
+			const struct sdt_user_probe *p = sdt_user_probes__probe(l, i);
+			const char *loc = sdt_user_probe__location(p);
+
+			cli_put_escaped(stdout, sdt_user_probe__name(p));
 			fputs("  ", stdout);
-			cli_put_escaped(stdout, p[i].path);
+			cli_put_escaped(stdout, sdt_user_probe__path(p));
 			fputs("  ", stdout);
-			cli_put_escaped(stdout, p[i].location ? p[i].location : "?");
-			for (k = 0; k < p[i].nargs; k++) {
+			cli_put_escaped(stdout, loc ? loc : "?");
+			for (k = 0; k < sdt_user_probe__arg_count(p); k++) {
 				fputc(' ', stdout);
-				cli_put_escaped(stdout, p[i].args[k]);
+				cli_put_escaped(stdout, sdt_user_probe__arg(p, k));
 			}
 			fputc('\n', stdout);
-			for (k = 0; verbose && k < p[i].nlines; k++) {
+			for (k = 0; verbose && k < sdt_user_probe__line_count(p); k++) {
 				fputs("    ", stdout);
-				cli_put_escaped(stdout, p[i].lines[k]);
+				cli_put_escaped(stdout, sdt_user_probe__line(p, k));
 				fputc('\n', stdout);
 			}
 		}
 	}
-	sdt_user_probes_free(p, n);
+	sdt_user_probes__free(l);
 	sdt_cache__free(c);
 	return 0;
 }

@@ -80,22 +80,25 @@ static bool file_has_build_id(const char *path, const char *bid)
 
 int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 {
-	struct sdt_cache_entry *e = NULL;
+	struct sdt_cache_entries *l = NULL;
 	struct sdt_cache *c = NULL;
 	char *path = NULL, *orig = NULL;
-	size_t n = 0, i;
+	size_t i;
 	int err;
 
 	*open_path = *shown = NULL;
 	/* the local cache first: the file it was cached from, else the cached copy */
-	if (!sdt_cache__open(cli.cache_dir, NULL, &c) && !sdt_cache__entries(c, &e, &n)) {
-		for (i = 0; i < n; i++) {
-			if (!e[i].build_id || strcmp(e[i].build_id, build_id))
+	if (!sdt_cache__open(cli.cache_dir, NULL, &c) && !sdt_cache__entries(c, &l)) {
+		for (i = 0; i < sdt_cache_entries__count(l); i++) {
+			const struct sdt_cache_entry *e = sdt_cache_entries__entry(l, i);
+			const char *bid = sdt_cache_entry__build_id(e);
+
+			if (!bid || strcmp(bid, build_id))
 				continue;
-			if (e[i].state == SDT_ENTRY_OK) {
-				*open_path = strdup(e[i].path);
-			} else if (asprintf(open_path, "%s%s/%s/elf", sdt_cache__root(c), e[i].path,
-					    build_id) < 0 ||
+			if (sdt_cache_entry__state(e) == SDT_ENTRY_OK) {
+				*open_path = strdup(sdt_cache_entry__path(e));
+			} else if (asprintf(open_path, "%s%s/%s/elf", sdt_cache__root(c),
+					    sdt_cache_entry__path(e), build_id) < 0 ||
 				   access(*open_path, R_OK)) {
 				free(*open_path);
 				*open_path = NULL;
@@ -111,11 +114,11 @@ int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 				*open_path = NULL;
 				continue;
 			}
-			*shown = strdup(e[i].path);
+			*shown = strdup(sdt_cache_entry__path(e));
 			break;
 		}
 	}
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entries__free(l);
 	sdt_cache__free(c);
 	if (*open_path && *shown)
 		return 0;
@@ -133,10 +136,10 @@ int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 
 void cli_fetch_recorded(const struct sdt_trace_reader *r)
 {
-	struct sdt_cache_entry *e = NULL;
+	struct sdt_cache_entries *l = NULL;
 	struct sdt_cache *c = NULL;
 	const char *urls = getenv("DEBUGINFOD_URLS");
-	size_t n = 0, i, j;
+	size_t i, j;
 
 
 	/* No servers, no network: the recording describes itself, nothing is needed. */
@@ -145,10 +148,8 @@ void cli_fetch_recorded(const struct sdt_trace_reader *r)
 	if (sdt_cache__open(cli.cache_dir, NULL, &c))
 		return;
 	/* an empty cache has no entries to list: not a reason to stop */
-	if (sdt_cache__entries(c, &e, &n)) {
-		e = NULL;
-		n = 0;
-	}
+	if (sdt_cache__entries(c, &l))
+		l = NULL;
 	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, i);
 		const char *bid = sdt_trace_kind__build_id(k), *path = sdt_trace_kind__path(k);
@@ -160,8 +161,11 @@ void cli_fetch_recorded(const struct sdt_trace_reader *r)
 		for (j = 0; j < i && !have; j++)
 			have = sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)) &&
 			       !strcmp(sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)), bid);
-		for (j = 0; j < n && !have; j++)
-			have = e[j].build_id && !strcmp(e[j].build_id, bid);
+		for (j = 0; j < sdt_cache_entries__count(l) && !have; j++) {
+			const char *b = sdt_cache_entry__build_id(sdt_cache_entries__entry(l, j));
+
+			have = b && !strcmp(b, bid);
+		}
 		if (have || (path && file_has_build_id(path, bid)))
 			continue;
 		if (sdt_cache__add_build_id(c, bid, NULL, &res)) {
@@ -170,6 +174,6 @@ void cli_fetch_recorded(const struct sdt_trace_reader *r)
 
 		}
 	}
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entries__free(l);
 	sdt_cache__free(c);
 }

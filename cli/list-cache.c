@@ -16,38 +16,40 @@ static void notify(const char *msg, void *ctx)
 
 struct row {
 	const struct sdt_target *t;
-	size_t i; /* index into t->sites */
+	size_t i; /* index into the target's matched sites */
 };
 
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
-	const struct sdt_site *x = sdt_file__site(a->t->file, a->t->sites[a->i]);
-	const struct sdt_site *y = sdt_file__site(b->t->file, b->t->sites[b->i]);
-	int c = strcmp(a->t->path, b->t->path);
+	const struct sdt_site *x = sdt_target__site(a->t, a->i);
+	const struct sdt_site *y = sdt_target__site(b->t, b->i);
+	const char *ab = sdt_target__build_id(a->t), *bb = sdt_target__build_id(b->t);
+	int c = strcmp(sdt_target__path(a->t), sdt_target__path(b->t));
 
 	if (!c)
-		c = strcmp(a->t->build_id ? a->t->build_id : "",
-			   b->t->build_id ? b->t->build_id : "");
+		c = strcmp(ab ? ab : "", bb ? bb : "");
 	if (!c)
 		c = strcmp(sdt_site__provider(x), sdt_site__provider(y));
 	if (!c)
 		c = strcmp(sdt_site__name(x), sdt_site__name(y));
 	if (!c)
-		c = a->t->sites[a->i] < b->t->sites[b->i] ? -1 : 1;
+		c = sdt_target__sites(a->t)[a->i] < sdt_target__sites(b->t)[b->i] ? -1 : 1;
 	return c;
 }
 
 /* Site @k of target @t, with the argument names of a user probe. */
 static struct list_site row_site(const struct sdt_target *t, size_t k)
 {
+	struct sdt_arg_type *const *types = sdt_target__types(t);
+
 	return (struct list_site){
-	    .path = t->path,
-	    .build_id = t->build_id,
-	    .f = t->file,
-	    .s = sdt_file__site(t->file, t->sites[k]),
-	    .probe_types = t->types ? t->types[k] : NULL,
-	    .nprobe_types = t->types ? t->ntypes[k] : 0,
+	    .path = sdt_target__path(t),
+	    .build_id = sdt_target__build_id(t),
+	    .f = sdt_target__file(t),
+	    .s = sdt_target__site(t, k),
+	    .probe_types = types ? types[k] : NULL,
+	    .nprobe_types = sdt_target__type_count(t, k),
 	};
 }
 
@@ -58,10 +60,10 @@ int list_cache(struct list_opts *o)
 	SDT_OPTS(sdt_resolve_opts, ro, .all_matches = true, .skip_missing = true,
 		 .allow_empty = true, .notify = notify);
 	struct sdt_spec *all = NULL;
-	struct sdt_target *t = NULL;
+	struct sdt_targets *t = NULL;
 	struct sdt_cache *c = NULL;
 	struct row *rows = NULL;
-	size_t n = 0, nrows = 0, i, j, site_no = 0;
+	size_t nrows = 0, i, j, site_no = 0;
 	int ret = 0;
 
 	if (sdt_cache__open(cli.cache_dir, NULL, &c)) {
@@ -77,13 +79,13 @@ int list_cache(struct list_opts *o)
 		specs = &all;
 		nspecs = 1;
 	}
-	if (sdt_cache__resolve(c, specs, nspecs, &ro, &t, &n)) {
+	if (sdt_cache__resolve(c, specs, nspecs, &ro, &t)) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		nrows += t[i].nsites;
+	for (i = 0; i < sdt_targets__count(t); i++)
+		nrows += sdt_target__site_count(sdt_targets__target(t, i));
 	rows = calloc(nrows ? nrows : 1, sizeof(*rows));
 	if (!rows) {
 		cli_error("out of memory");
@@ -91,9 +93,11 @@ int list_cache(struct list_opts *o)
 		goto out;
 	}
 	nrows = 0;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < t[i].nsites; j++)
-			rows[nrows++] = (struct row){&t[i], j};
+	for (i = 0; i < sdt_targets__count(t); i++) {
+		const struct sdt_target *ti = sdt_targets__target(t, i);
+
+		for (j = 0; j < sdt_target__site_count(ti); j++)
+			rows[nrows++] = (struct row){ti, j};
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_row);
 	if (o->json) {
@@ -102,10 +106,10 @@ int list_cache(struct list_opts *o)
 	}
 	for (i = 0; i < nrows; i++) {
 		const struct sdt_target *tt = rows[i].t;
-		const struct sdt_site *s = sdt_file__site(tt->file, tt->sites[rows[i].i]);
-		const struct sdt_site *p = i && rows[i - 1].t == tt
-					       ? sdt_file__site(tt->file, tt->sites[rows[i - 1].i])
-					       : NULL;
+		const struct sdt_site *s = sdt_target__site(tt, rows[i].i);
+		const struct sdt_site *p =
+		    i && rows[i - 1].t == tt ? sdt_target__site(tt, rows[i - 1].i) : NULL;
+		const char *bid = sdt_target__build_id(tt);
 
 		struct list_site ls = row_site(tt, rows[i].i);
 
@@ -115,10 +119,10 @@ int list_cache(struct list_opts *o)
 		}
 		if (!p || strcmp(sdt_site__provider(p), sdt_site__provider(s)) ||
 		    strcmp(sdt_site__name(p), sdt_site__name(s))) {
-			cli_put_escaped(stdout, tt->path);
+			cli_put_escaped(stdout, sdt_target__path(tt));
 			printf(":%%%s:%s", sdt_site__provider(s), sdt_site__name(s));
 			if (o->verbose)
-				printf("  (build-id %s)", tt->build_id ? tt->build_id : "none");
+				printf("  (build-id %s)", bid ? bid : "none");
 			putchar('\n');
 			site_no = 0;
 		}
@@ -132,7 +136,7 @@ int list_cache(struct list_opts *o)
 	ret = o->errors ? EXIT_RUNTIME : 0;
 out:
 	free(rows);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 	sdt_spec__free(all);
 	sdt_cache__free(c);
 	return ret;

@@ -30,7 +30,7 @@ struct list_site {
 	const char *build_id; /* NULL: the file has none */
 	const struct sdt_file *f;
 	const struct sdt_site *s;
-	/* a user probe's argument names (sdt_target.types[k]), used instead of type files */
+	/* a user probe's argument names (sdt_target__types()[k]), used instead of type files */
 	const struct sdt_arg_type *probe_types;
 	size_t nprobe_types;
 };

@@ -351,13 +351,13 @@ static int check_each_matched(struct rec_setup *s)
 			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
 		if (sdt_spec__path(sp))
 			own = realpath(sdt_spec__path(sp), NULL);
-		for (j = 0; j < s->ntargets && !found; j++) {
-			const struct sdt_target *t = &s->targets[j];
+		for (j = 0; j < sdt_targets__count(s->targets) && !found; j++) {
+			const struct sdt_target *t = sdt_targets__target(s->targets, j);
 
-			if (own && strcmp(own, t->path))
+			if (own && strcmp(own, sdt_target__path(t)))
 				continue;
-			for (k = 0; k < t->nsites && !found; k++) {
-				const struct sdt_site *site = sdt_file__site(t->file, t->sites[k]);
+			for (k = 0; k < sdt_target__site_count(t) && !found; k++) {
+				const struct sdt_site *site = sdt_target__site(t, k);
 
 				found = sdt_spec__match(sp, sdt_site__provider(site),
 							sdt_site__name(site));
@@ -395,7 +395,7 @@ static int resolve(struct rec_setup *s)
 	if (ret)
 		goto out;
 	ro.allow_empty = s->npaths > 1;
-	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets, &s->ntargets);
+	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets);
 	if (!err && s->npaths > 1) {
 		ret = check_each_matched(s);
 		goto out;
@@ -411,8 +411,7 @@ static int resolve(struct rec_setup *s)
 			exe = realpath(link, NULL);
 		}
 		if (exe && !parse_specs(s, &exe, 1) && !cache_named(c, s, true))
-			err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets,
-						 &s->ntargets);
+			err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets);
 		if (err == -ENOENT && saved) {
 			/* the first message: it names what was looked for and where */
 			cli_error("%s", saved);
@@ -441,33 +440,34 @@ out:
  */
 static int add_target(struct rec_setup *s, const struct sdt_target *t)
 {
+	const struct sdt_file *f = sdt_target__file(t);
+	const size_t *sites = sdt_target__sites(t);
+	size_t n = sdt_target__site_count(t), *ntypes, k;
 	struct sdt_arg_type **types;
-	size_t *ntypes, k;
 	bool any = false;
 	int src, ret = EXIT_RUNTIME;
 
-	types = calloc(t->nsites ? t->nsites : 1, sizeof(*types));
-	ntypes = calloc(t->nsites ? t->nsites : 1, sizeof(*ntypes));
+	types = calloc(n ? n : 1, sizeof(*types));
+	ntypes = calloc(n ? n : 1, sizeof(*ntypes));
 	if (!types || !ntypes) {
 		cli_error("out of memory");
 		goto out;
 	}
 	/* user probes: the names their definition gives */
-	if (t->types) {
+	if (sdt_target__types(t)) {
 		free(types);
 		free(ntypes);
-		if (!sdt_recorder__add_typed(s->rec, t->file, t->sites, t->nsites, t->types))
+		if (!sdt_recorder__add_typed(s->rec, f, sites, n, sdt_target__types(t)))
 			return 0;
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
-	for (k = 0; k < t->nsites; k++) {
-		const struct sdt_spec *spec =
-		    t->spec && t->spec[k] < s->nspecs_parsed ? s->specs[t->spec[k]] : NULL;
+	for (k = 0; k < n; k++) {
+		size_t sp = sdt_target__spec(t, k);
+		const struct sdt_spec *spec = sp < s->nspecs_parsed ? s->specs[sp] : NULL;
 
-		src =
-		    sdt_types__resolve(s->types, spec, t->file,
-				       sdt_file__site(t->file, t->sites[k]), &types[k], &ntypes[k]);
+		src = sdt_types__resolve(s->types, spec, f, sdt_target__site(t, k), &types[k],
+					 &ntypes[k]);
 		if (src < 0) {
 			cli_error("%s", sdt_errmsg());
 			goto out;
@@ -479,13 +479,13 @@ static int add_target(struct rec_setup *s, const struct sdt_target *t)
 			any = true;
 		}
 	}
-	if (sdt_recorder__add_typed(s->rec, t->file, t->sites, t->nsites, any ? types : NULL)) {
+	if (sdt_recorder__add_typed(s->rec, f, sites, n, any ? types : NULL)) {
 		cli_error("%s", sdt_errmsg());
 		goto out;
 	}
 	ret = 0;
 out:
-	for (k = 0; types && ntypes && k < t->nsites; k++)
+	for (k = 0; types && ntypes && k < n; k++)
 		sdt_arg_types__free(types[k], ntypes[k]);
 	free(types);
 	free(ntypes);
@@ -538,8 +538,8 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
-	for (i = 0; i < s->ntargets; i++) {
-		ret = add_target(s, &s->targets[i]);
+	for (i = 0; i < sdt_targets__count(s->targets); i++) {
+		ret = add_target(s, sdt_targets__target(s->targets, i));
 		if (ret)
 			return ret;
 	}
@@ -577,7 +577,7 @@ void rec_setup_release(struct rec_setup *s)
 	sdt_recorder__free(s->rec);
 	sdt_types__free(s->types);
 	free(s->type_files);
-	sdt_targets_free(s->targets, s->ntargets);
+	sdt_targets__free(s->targets);
 	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
 		sdt_spec__free(s->specs[i]);
 	free(s->specs);

@@ -34,8 +34,7 @@ struct rec_setup {
 	/* resolved */
 	struct sdt_spec **specs; /* parsed; with -x, one per spec and binary */
 	size_t nspecs_parsed;
-	struct sdt_target *targets;
-	size_t ntargets;
+	struct sdt_targets *targets;
 	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
 };

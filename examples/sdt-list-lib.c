@@ -63,9 +63,9 @@ static int resolve_in_cache(const char *root, const char *path, const char *spec
 	SDT_OPTS(sdt_resolve_opts, ro, .all_matches = true);
 	struct sdt_cache *c = NULL;
 	struct sdt_spec *spec = NULL;
-	struct sdt_target *t = NULL;
+	struct sdt_targets *t = NULL;
 	enum sdt_cache_result res;
-	size_t n = 0, i, j;
+	size_t i, j;
 	int err;
 
 	err = sdt_cache__open(root, &co, &c);
@@ -79,24 +79,28 @@ static int resolve_in_cache(const char *root, const char *path, const char *spec
 	if (!err)
 		err = sdt_spec__parse(spec_text, &spec);
 	if (!err)
-		err = sdt_cache__resolve(c, &spec, 1, &ro, &t, &n);
+		err = sdt_cache__resolve(c, &spec, 1, &ro, &t);
 	if (err) {
 		fprintf(stderr, "sdt-list-lib: %s\n", sdt_errmsg());
 		goto out;
 	}
-	printf("'%s' in the cache %s: %zu binaries\n", spec_text, sdt_cache__root(c), n);
-	for (i = 0; i < n; i++) {
-		printf("%s (%s): %zu sites\n", t[i].path, t[i].build_id ? t[i].build_id : "none",
-		       t[i].nsites);
-		for (j = 0; j < t[i].nsites; j++) {
-			const struct sdt_site *s = sdt_file__site(t[i].file, t[i].sites[j]);
+	printf("'%s' in the cache %s: %zu binaries\n", spec_text, sdt_cache__root(c),
+	       sdt_targets__count(t));
+	for (i = 0; i < sdt_targets__count(t); i++) {
+		const struct sdt_target *x = sdt_targets__target(t, i);
+		const char *bid = sdt_target__build_id(x);
+
+		printf("%s (%s): %zu sites\n", sdt_target__path(x), bid ? bid : "none",
+		       sdt_target__site_count(x));
+		for (j = 0; j < sdt_target__site_count(x); j++) {
+			const struct sdt_site *s = sdt_target__site(x, j);
 
 			printf("  %%%s:%s offset 0x%" PRIx64 "\n", sdt_site__provider(s),
 			       sdt_site__name(s), sdt_site__file_offset(s));
 		}
 	}
 out:
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 	sdt_spec__free(spec);
 	sdt_cache__free(c);
 	return err ? -1 : 0;

@@ -97,8 +97,8 @@ static void resolve(struct sdt_cache *c, const struct rec *rs, size_t n)
 				     .allow_empty = true,
 				     .notify = notify};
 	struct sdt_spec *specs[8];
-	struct sdt_target *t;
-	size_t i, ns = 0, nt;
+	struct sdt_targets *t;
+	size_t i, ns = 0;
 
 	for (i = 0; i < n && ns + 2 <= 8; i++) {
 		char *text;
@@ -112,8 +112,8 @@ static void resolve(struct sdt_cache *c, const struct rec *rs, size_t n)
 	}
 	if (sdt_spec__parse("*:*", &specs[ns]) == 0)
 		ns++;
-	if (sdt_cache__resolve(c, specs, ns, &o, &t, &nt) == 0)
-		sdt_targets_free(t, nt);
+	if (sdt_cache__resolve(c, specs, ns, &o, &t) == 0)
+		sdt_targets__free(t);
 	for (i = 0; i < ns; i++)
 		sdt_spec__free(specs[i]);
 }

@@ -24,14 +24,15 @@
  * Example (where a probe is, through the event index):
  *	struct sdt_cache *c;
  *	struct sdt_spec *spec;
- *	struct sdt_target *t;
- *	size_t n;
+ *	struct sdt_targets *t;
  *	if (sdt_cache__open(NULL, NULL, &c) || sdt_spec__parse("%python:gc__start", &spec))
  *		errx(1, "%s", sdt_errmsg());
- *	if (sdt_cache__resolve(c, &spec, 1, NULL, &t, &n) == 0) {
- *		for (size_t i = 0; i < n; i++)
- *			printf("%s: %zu sites\n", t[i].path, t[i].nsites);
- *		sdt_targets_free(t, n);
+ *	if (sdt_cache__resolve(c, &spec, 1, NULL, &t) == 0) {
+ *		for (size_t i = 0; i < sdt_targets__count(t); i++) {
+ *			const struct sdt_target *x = sdt_targets__target(t, i);
+ *			printf("%s: %zu sites\n", sdt_target__path(x), sdt_target__site_count(x));
+ *		}
+ *		sdt_targets__free(t);
  *	}
  *	sdt_spec__free(spec);
  *	sdt_cache__free(c);
@@ -142,23 +143,38 @@ enum sdt_entry_state {
 	SDT_ENTRY_BROKEN,  /* the entry's probes file is unreadable or malformed */
 };
 
-struct sdt_cache_entry {
-	char *build_id;
-	char *path;
-	size_t nevents; /* provider:event names */
-	size_t nsites;	/* p: lines */
-	bool ours;	/* has our sdtrace.meta (else written by perf) */
-	enum sdt_entry_state state;
-	char **probes;	/* the names of its user probes ('#' entries: sdtrace/probe.h) */
-	size_t nprobes;
-};
+/*
+ * One entry of the cache (opaque), as sdt_cache__entries() found it, in a list (opaque) that owns
+ * it: every pointer an entry gives is borrowed until sdt_cache_entries__free() of its list.
+ */
+struct sdt_cache_entry;
+struct sdt_cache_entries;
 
 /*
- * Every entry, sorted by path then build-id; free with sdt_cache_entries_free(). An entry without
- * a `probes` file (perf's cache of a DSO it recorded) has no events and is not broken.
+ * Every entry, sorted by path then build-id, in *out (free with sdt_cache_entries__free()). An
+ * entry without a `probes` file (perf's cache of a DSO it recorded) has no events and is not
+ * broken. 0 or -errno (then *out is NULL).
  */
-SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
-SDT_API void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n);
+SDT_API int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entries **out);
+SDT_API size_t sdt_cache_entries__count(const struct sdt_cache_entries *l);
+/* Entry @i (< sdt_cache_entries__count()), or NULL. */
+SDT_API const struct sdt_cache_entry *sdt_cache_entries__entry(const struct sdt_cache_entries *l,
+							      size_t i);
+/* Free the list and its entries (NULL: nothing). */
+SDT_API void sdt_cache_entries__free(struct sdt_cache_entries *l);
+
+SDT_API const char *sdt_cache_entry__build_id(const struct sdt_cache_entry *e);
+/* The real path of the file it was cached from. */
+SDT_API const char *sdt_cache_entry__path(const struct sdt_cache_entry *e);
+/* Its provider:event names and their sites (the p: lines of its `%` entries). */
+SDT_API size_t sdt_cache_entry__event_count(const struct sdt_cache_entry *e);
+SDT_API size_t sdt_cache_entry__site_count(const struct sdt_cache_entry *e);
+/* Has it our sdtrace.meta (else perf wrote it)? */
+SDT_API bool sdt_cache_entry__ours(const struct sdt_cache_entry *e);
+SDT_API enum sdt_entry_state sdt_cache_entry__state(const struct sdt_cache_entry *e);
+/* The names of its user probes ('#' entries: sdtrace/probe.h): their count, name @i or NULL. */
+SDT_API size_t sdt_cache_entry__probe_count(const struct sdt_cache_entry *e);
+SDT_API const char *sdt_cache_entry__probe(const struct sdt_cache_entry *e, size_t i);
 
 /*
  * Remove the entries of a path (every build-id cached for it) or of one build-id (full hex, or a
@@ -194,32 +210,53 @@ SDT_API int sdt_cache__reindex(struct sdt_cache *c);
 /* ---- finding events ------------------------------------------------------------------------ */
 
 /*
- * One binary to probe: a file on disk, scanned during sdt_cache__resolve() (so its offsets are
- * those of the file at @path now, never of another build), and the sites of it that matched.
+ * One binary to probe (opaque): a file on disk, scanned during sdt_cache__resolve() (so its
+ * offsets are those of the file at its path now, never of another build), and the sites of it
+ * that matched. Targets come in a struct sdt_targets, which owns them: every pointer a target
+ * gives is borrowed until sdt_targets__free() of its list.
  */
-struct sdt_target {
-	char *path;	       /* real path */
-	char *build_id;	       /* of the file on disk */
-	struct sdt_file *file; /* owned by the target */
-	size_t *sites;	       /* indices into sdt_file__site(), ascending, owned */
-	size_t *spec;	       /* for each site: index of the first spec it matched, owned */
-	size_t nsites;
-	bool rescanned; /* the file differed from its cache entry (the cache was updated) */
-	/*
-	 * The identity of the file that was scanned (fstat of the descriptor it was read from).
-	 * A uprobe is placed by path: compare these with a stat() of @path right before
-	 * registering, so that a file replaced meanwhile is noticed (its offsets are not ours).
-	 */
-	uint64_t dev, ino, size;
-	int64_t mtime_sec, mtime_nsec;
-	/*
-	 * User probes (sdtrace/probe.h): their sites are appended to @file, and for each site the
-	 * names of its arguments (sdt_recorder__add_typed()'s @types): ntypes[k] entries of
-	 * types[k]. NULL for a target of SDT events only. Owned.
-	 */
-	struct sdt_arg_type **types;
-	size_t *ntypes;
-};
+struct sdt_target;
+/* What one sdt_cache__resolve() found: a list of targets (opaque); sdt_targets__free() frees it. */
+struct sdt_targets;
+
+SDT_API size_t sdt_targets__count(const struct sdt_targets *t);
+/* Target @i (< sdt_targets__count()), or NULL. */
+SDT_API const struct sdt_target *sdt_targets__target(const struct sdt_targets *t, size_t i);
+/* Free the list and its targets (NULL: nothing). */
+SDT_API void sdt_targets__free(struct sdt_targets *t);
+
+/* The real path of the binary, and its build-id (NULL: it has none). */
+SDT_API const char *sdt_target__path(const struct sdt_target *t);
+SDT_API const char *sdt_target__build_id(const struct sdt_target *t);
+/*
+ * The binary as scanned; its sites are those of its SDT notes, then (for user probes,
+ * sdtrace/probe.h) those of the probes, provider = the probe's group, name = its name.
+ */
+SDT_API const struct sdt_file *sdt_target__file(const struct sdt_target *t);
+/* The sites that matched: their count, their indices into sdt_file__site() (ascending). */
+SDT_API size_t sdt_target__site_count(const struct sdt_target *t);
+SDT_API const size_t *sdt_target__sites(const struct sdt_target *t);
+/* Matched site @k (< sdt_target__site_count()) as a site of the file, or NULL. */
+SDT_API const struct sdt_site *sdt_target__site(const struct sdt_target *t, size_t k);
+/* The index into sdt_cache__resolve()'s @specs of the first spec matched site @k matched. */
+SDT_API size_t sdt_target__spec(const struct sdt_target *t, size_t k);
+/* Did the file differ from its cache entry (the cache was updated)? */
+SDT_API bool sdt_target__rescanned(const struct sdt_target *t);
+/*
+ * User probes: for each matched site k, the names of its arguments (sdt_recorder__add_typed()'s
+ * @types), sdt_target__type_count(t, k) entries of types[k]. NULL for a target of SDT events only.
+ */
+SDT_API struct sdt_arg_type *const *sdt_target__types(const struct sdt_target *t);
+SDT_API size_t sdt_target__type_count(const struct sdt_target *t, size_t k);
+/*
+ * The identity of the file that was scanned (fstat of the descriptor it was read from). A uprobe
+ * is placed by path: compare these with a stat() of the path right before registering, so that a
+ * file replaced meanwhile is noticed (its offsets are not ours).
+ */
+SDT_API uint64_t sdt_target__dev(const struct sdt_target *t);
+SDT_API uint64_t sdt_target__ino(const struct sdt_target *t);
+SDT_API uint64_t sdt_target__size(const struct sdt_target *t);
+SDT_API void sdt_target__mtime(const struct sdt_target *t, int64_t *sec, int64_t *nsec);
 
 /*
  * Told about a changed file that was rescanned, (skip_missing) a vanished one, and each entry
@@ -247,12 +284,10 @@ struct sdt_resolve_opts {
  * another build now is an error (-ESTALE).
  * Errors: -ENOENT nothing matches (or a cached file vanished), -ENOTUNIQ a provider:event is in
  * more than one binary (the message lists each candidate and how to name one).
- * On success *out is an array of *n targets (free with sdt_targets_free()).
+ * On success *out is the list of targets (free with sdt_targets__free()); on failure NULL.
  */
 SDT_API int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			       const struct sdt_resolve_opts *opts, struct sdt_target **out,
-			       size_t *n);
-SDT_API void sdt_targets_free(struct sdt_target *t, size_t n);
+			       const struct sdt_resolve_opts *opts, struct sdt_targets **out);
 
 #ifdef __cplusplus
 }

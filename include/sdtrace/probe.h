@@ -18,11 +18,11 @@
  * lib/cache/userprobe.h) before it can reach a `p:` line.
  *
  * Example:
- *	struct sdt_user_probe p;
+ *	struct sdt_user_probe *p;
  *	const char *args[] = {"n=%di:u64"};
  *	if (!sdt_user_probe__define("/usr/bin/prog", "work", "do_work", args, 1, &p)) {
- *		sdt_cache__probe_add(cache, &p);
- *		sdt_user_probe_release(&p);
+ *		sdt_cache__probe_add(cache, p);
+ *		sdt_user_probe__free(p);
  *	}
  */
 #ifndef SDTRACE_PROBE_H
@@ -39,31 +39,47 @@
 extern "C" {
 #endif
 
-struct sdt_user_probe {
-	char *name;	/* the event name */
-	char *group;	/* the group perf gives it: "probe_" + the binary's base name */
-	char *path;	/* real path of the binary */
-	char *build_id; /* of the binary (NULL when listed from an entry perf wrote without) */
-	char *location; /* as given */
-	char **args;	/* NAME=FETCH:TYPE, as given */
-	size_t nargs;
-	bool is_return;
-	char *header; /* the `#` line without its '#' */
-	char **lines; /* the `p:`/`r:` lines, one per site */
-	size_t nlines;
-};
+/*
+ * A user probe (opaque): defined with sdt_user_probe__define() (free it with
+ * sdt_user_probe__free()), or listed from the cache in a struct sdt_user_probes, which owns it.
+ * Every string it gives is borrowed until it (or its list) is freed.
+ */
+struct sdt_user_probe;
+/* The user probes sdt_cache__probes() found (opaque), free with sdt_user_probes__free(). */
+struct sdt_user_probes;
 
 /*
  * Resolve @location in the file at @path and check @name and @args (NULL-able when @nargs is 0).
- * Returns 0 and fills *out (release with sdt_user_probe_release()), or -errno with the message:
- * -ENOENT (no such symbol or SDT event), -ENOTUNIQ (a symbol defined more than once), -ERANGE (an
- * offset outside the function, an address outside executable code), -EINVAL (a bad name, argument
- * or location).
+ * Returns 0 and *out (free with sdt_user_probe__free()), or -errno with the message (then *out
+ * is NULL): -ENOENT (no such symbol or SDT event), -ENOTUNIQ (a symbol defined more than once),
+ * -ERANGE (an offset outside the function, an address outside executable code), -EINVAL (a bad
+ * name, argument or location).
  */
 SDT_API int sdt_user_probe__define(const char *path, const char *name, const char *location,
 				   const char *const *args, size_t nargs,
-				   struct sdt_user_probe *out);
-SDT_API void sdt_user_probe_release(struct sdt_user_probe *p);
+				   struct sdt_user_probe **out);
+/* Free a probe of sdt_user_probe__define() (NULL: nothing); never one of a list. */
+SDT_API void sdt_user_probe__free(struct sdt_user_probe *p);
+
+/* The event name, and the group perf gives it: "probe_" + the binary's base name. */
+SDT_API const char *sdt_user_probe__name(const struct sdt_user_probe *p);
+SDT_API const char *sdt_user_probe__group(const struct sdt_user_probe *p);
+/* The real path of the binary, and its build-id (NULL when listed from an entry perf wrote
+ * without one). */
+SDT_API const char *sdt_user_probe__path(const struct sdt_user_probe *p);
+SDT_API const char *sdt_user_probe__build_id(const struct sdt_user_probe *p);
+/* The location, as given (NULL: a listed header without one). */
+SDT_API const char *sdt_user_probe__location(const struct sdt_user_probe *p);
+/* Its arguments, NAME=FETCH:TYPE as given: their count, argument @i or NULL. */
+SDT_API size_t sdt_user_probe__arg_count(const struct sdt_user_probe *p);
+SDT_API const char *sdt_user_probe__arg(const struct sdt_user_probe *p, size_t i);
+/* Is it a function's return (SYMBOL%return)? */
+SDT_API bool sdt_user_probe__is_return(const struct sdt_user_probe *p);
+/* The `#` line of its cache entry, without its '#'. */
+SDT_API const char *sdt_user_probe__header(const struct sdt_user_probe *p);
+/* Its `p:`/`r:` lines, one per site: their count, line @i or NULL. */
+SDT_API size_t sdt_user_probe__line_count(const struct sdt_user_probe *p);
+SDT_API const char *sdt_user_probe__line(const struct sdt_user_probe *p, size_t i);
 
 /*
  * Store @p in the cache entry of its binary (creating the entry, also for a binary without SDT
@@ -74,11 +90,17 @@ SDT_API int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_prob
 
 /*
  * The user probes of every cache entry whose name matches the glob @pattern (NULL: all), also
- * those perf wrote, sorted by name then path. Free with sdt_user_probes_free().
+ * those perf wrote, sorted by name then path, in *out (free with sdt_user_probes__free()).
+ * 0 or -errno (then *out is NULL).
  */
-SDT_API int sdt_cache__probes(struct sdt_cache *c, const char *pattern, struct sdt_user_probe **out,
-			      size_t *n);
-SDT_API void sdt_user_probes_free(struct sdt_user_probe *p, size_t n);
+SDT_API int sdt_cache__probes(struct sdt_cache *c, const char *pattern,
+			      struct sdt_user_probes **out);
+SDT_API size_t sdt_user_probes__count(const struct sdt_user_probes *l);
+/* Probe @i (< sdt_user_probes__count()), or NULL. */
+SDT_API const struct sdt_user_probe *sdt_user_probes__probe(const struct sdt_user_probes *l,
+							     size_t i);
+/* Free the list and its probes (NULL: nothing). */
+SDT_API void sdt_user_probes__free(struct sdt_user_probes *l);
 
 /*
  * Remove the user probes called @name (a glob) from every entry, or from the entries of @path

@@ -13,7 +13,7 @@
  *	if (sdt_proc__files(pid, &files, &n) == 0) {
  *		for (size_t i = 0; i < n; i++)
  *			printf("%s via %s\n", files[i].path, files[i].open_path);
- *		sdt_proc__files_free(files, n);
+ *		sdt_proc_files__free(files, n);
  *	}
  */
 #ifndef SDTRACE_PROC_H
@@ -40,7 +40,7 @@ struct sdt_proc_file {
  * Returns 0 with an array of *n entries owned by the caller, or -ESRCH (no such process), -EACCES.
  */
 SDT_API int sdt_proc__files(pid_t pid, struct sdt_proc_file **out, size_t *n);
-SDT_API void sdt_proc__files_free(struct sdt_proc_file *files, size_t n);
+SDT_API void sdt_proc_files__free(struct sdt_proc_file *files, size_t n);
 
 #ifdef __cplusplus
 }

@@ -332,7 +332,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 			 const struct sdt_cache_add_opts *opts_in,
 			 struct sdt_cache_summary *summary)
 {
-	struct sdt_cache_add_opts opts = {.sz = sizeof(opts)};
+	struct sdt_cache_add_opts opts;
 	struct sdt_cache_summary sum = {0};
 	struct sdt_deferred defer = {.lock = PTHREAD_MUTEX_INITIALIZER};
 	struct walk w = {0};
@@ -342,8 +342,9 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	size_t i, k;
 	int err = 0, lock = -1;
 
-	if (opts_in)
-		memcpy(&opts, opts_in, opts_in->sz < sizeof(opts) ? opts_in->sz : sizeof(opts));
+	err = SDT_OPTS_COPY(&opts, opts_in, sdt_cache_add_opts);
+	if (err)
+		return err;
 	w.opts = &opts;
 	w.roots = calloc(n ? n : 1, sizeof(char *));
 	if (!w.roots)

@@ -24,11 +24,15 @@
 
 int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct sdt_cache **out)
 {
+	struct sdt_cache_opts o;
 	struct sdt_cache *c;
 	char *dflt = NULL;
 	int err;
 
 	*out = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_cache_opts);
+	if (err)
+		return err;
 	if (!root || !*root) {
 		const char *env = getenv("SDTRACE_CACHE_DIR"), *home = getenv("HOME");
 
@@ -53,8 +57,7 @@ int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct 
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (opts && opts->sz >= offsetof(struct sdt_cache_opts, no_copy) + sizeof(bool))
-		c->no_copy = opts->no_copy;
+	c->no_copy = o.no_copy;
 	if (mkdir(c->root, 0777) < 0 && errno != EEXIST) {
 		err = sdt_err(-errno, "cannot create the cache directory '%s': %s", c->root,
 			      strerror(errno));

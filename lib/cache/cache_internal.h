@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the cache's files share (cache.c layout, cache_add.c, cache_maint.c, cache_resolve.c,
- * index.c). See include/sdtrace/cache.h for the on-disk layout.
+ * What the cache's files share: the layout and entry writes (cache.c), adding (add.c), the
+ * list of entries (entries.c) and its maintenance (maint.c), lookups by name (resolve.c, with
+ * userprobe_resolve.c). See include/sdtrace/cache.h for the on-disk layout.
  */
 #ifndef SDT_CACHE_INTERNAL_H
 #define SDT_CACHE_INTERNAL_H
@@ -123,6 +124,35 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
 		      bool *is_elf, bool *has_sdt);
 
+/* One entry of the cache as listed (maint.c), behind the accessors of sdtrace/cache.h. */
+struct sdt_cache_entry {
+	char *build_id;
+	char *path;
+	size_t nevents; /* provider:event names */
+	size_t nsites;	/* p: lines */
+	bool ours;	/* has our sdtrace.meta (else written by perf) */
+	enum sdt_entry_state state;
+	char **probes; /* the names of its user probes ('#' entries: sdtrace/probe.h) */
+	size_t nprobes;
+};
+
+struct sdt_cache_entries {
+	struct sdt_cache_entry *e;
+	size_t n;
+};
+
+/* The entries a walk of the links collects (entries.c), unsorted, without their state. */
+struct sdt_collect {
+	struct sdt_cache_entry *e;
+	size_t n, cap;
+};
+/* sdt_walk_links()'s callback that collects into the struct sdt_collect @ctx. */
+int sdt_cache_collect_link(const char *bid, const char *path, void *ctx);
+
+/* Every entry, sorted (sdt_cache__entries()), as an array: free with sdt_cache_entry_array_free. */
+int sdt_cache_entries_read(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n);
+void sdt_cache_entry_array_free(struct sdt_cache_entry *e, size_t n);
+
 /* The build-id of the file at @path, read from the file now (NULL when it has none). */
 int sdt_cache_file_build_id(const char *path, char **bid);
 
@@ -139,16 +169,17 @@ int sdt_cache_write_link(const struct sdt_cache *c, const char *bid, const char 
  */
 int sdt_cache_remove_entry(struct sdt_cache *c, const char *path, const char *bid);
 
-/* Free what a target owns (not the struct). */
-void sdt_target_release(struct sdt_target *t);
-
 /* Can @spec name a user probe (NAME, GROUP:NAME with GROUP "probe_...")? */
 bool sdt_userprobe_spec(const struct sdt_spec *spec);
 /*
- * The user probes @specs name (userprobe_resolve.c): targets for them in *out, and handled[k]
- * set for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
+ * The user probes @specs name (userprobe_resolve.c), found through @idx (the resolution's event
+ * index, open when a spec can name a user probe): targets for them in *out, and handled[k] set
+ * for each spec that named user probes (the SDT lookup skips those). 0 or -errno.
  */
-int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+struct sdt_index;
+struct sdt_target;
+int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
+			  struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
 			  size_t *nout);
 

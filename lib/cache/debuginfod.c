@@ -16,6 +16,7 @@
 #ifdef SDT_HAVE_DEBUGINFOD
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
+#include <pthread.h>
 #endif
 
 #include "cache/cache_internal.h"
@@ -55,7 +56,7 @@ static bool valid_build_id(const char *s)
  * lookup). elfutils' libdw loads it the same way.
  */
 static struct {
-	bool tried, ok;
+	bool ok;
 	debuginfod_client *(*begin)(void);
 	void (*end)(debuginfod_client *);
 	int (*find_executable)(debuginfod_client *, const unsigned char *, int, char **);
@@ -65,16 +66,12 @@ static struct {
 	const char *(*get_headers)(debuginfod_client *); /* newer libraries only */
 } dbg;
 
-static bool load_debuginfod(void)
+static void load_debuginfod_once(void)
 {
-	void *h;
+	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
 
-	if (dbg.tried)
-		return dbg.ok;
-	dbg.tried = true;
-	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
-		return false;
+		return;
 	*(void **)&dbg.begin = dlsym(h, "debuginfod_begin");
 	*(void **)&dbg.end = dlsym(h, "debuginfod_end");
 	*(void **)&dbg.find_executable = dlsym(h, "debuginfod_find_executable");
@@ -84,6 +81,17 @@ static bool load_debuginfod(void)
 	*(void **)&dbg.get_headers = dlsym(h, "debuginfod_get_headers");
 	dbg.ok = dbg.begin && dbg.end && dbg.find_executable && dbg.set_progressfn &&
 		 dbg.set_user_data && dbg.get_user_data;
+}
+
+/*
+ * Loaded on the first fetch, from whichever thread makes it: pthread_once loads it once and
+ * makes the others wait until the table is filled (a plain flag was a data race).
+ */
+static bool load_debuginfod(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, load_debuginfod_once);
 	return dbg.ok;
 }
 
@@ -134,9 +142,10 @@ static char *original_path(debuginfod_client *client)
 }
 #endif
 
-int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debuginfod_opts *o,
+int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debuginfod_opts *opts,
 				    char **path, char **orig)
 {
+	struct sdt_debuginfod_opts o;
 #ifdef SDT_HAVE_DEBUGINFOD
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	debuginfod_client *client;
@@ -147,6 +156,9 @@ int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debug
 	*path = NULL;
 	if (orig)
 		*orig = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_debuginfod_opts);
+	if (err)
+		return err;
 	if (!valid_build_id(build_id))
 		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
 	if (!urls || !*urls)
@@ -160,7 +172,7 @@ int sdt_debuginfod__find_executable(const char *build_id, const struct sdt_debug
 	client = dbg.begin();
 	if (!client)
 		return sdt_err(-ENOMEM, "cannot start a debuginfod client");
-	dbg.set_user_data(client, (void *)o);
+	dbg.set_user_data(client, &o);
 	dbg.set_progressfn(client, progress_fn);
 	fd = dbg.find_executable(client, (const unsigned char *)build_id, 0, &p);
 	if (fd < 0) {
@@ -200,9 +212,13 @@ out:
 	dbg.end(client);
 	return err;
 #else
-	(void)o;
+	int err;
+
 	(void)orig;
 	*path = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_debuginfod_opts);
+	if (err)
+		return err;
 	if (!valid_build_id(build_id))
 		return sdt_err(-EINVAL, "'%s' is not a build-id (lowercase hex digits)", build_id);
 	return sdt_err(-ENOTSUP, "cannot fetch build-id %s: sdtrace was built without debuginfod",

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Cache maintenance: list entries, remove, purge, update, check and repair. See cache.h. */
+/* Cache maintenance: remove, purge, update, check and repair (the list of entries: entries.c). */
 #include <dirent.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -18,166 +18,6 @@
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
 
-int sdt_cache_file_build_id(const char *path, char **bid)
-{
-	struct sdt_elf e;
-	int err;
-
-	*bid = NULL;
-	err = sdt_elf_open(path, &e);
-	if (err)
-		return err;
-	err = sdt_elf_build_id(&e, bid);
-	sdt_elf_close(&e);
-	return err;
-}
-
-/* ---- the list of entries ------------------------------------------------------------------ */
-
-struct collect {
-	struct sdt_cache_entry *e;
-	size_t n, cap;
-};
-
-static int collect_link(const char *bid, const char *path, void *ctx)
-{
-	struct collect *col = ctx;
-	struct sdt_cache_entry e = {0};
-
-	/* perf's pseudo-files ([kernel.kallsyms], [vdso]) are not files: not ours to judge */
-	if (path[1] == '[')
-		return 0;
-
-	e.build_id = sdt_strdup(bid);
-	e.path = sdt_strdup(path);
-	if (!e.build_id || !e.path ||
-	    sdt_grow((void **)&col->e, &col->cap, col->n + 1, sizeof(e))) {
-		free(e.build_id);
-		free(e.path);
-		return -ENOMEM;
-	}
-	col->e[col->n++] = e;
-	return 0;
-}
-
-static int cmp_entry(const void *pa, const void *pb)
-{
-	const struct sdt_cache_entry *a = pa, *b = pb;
-	int c = strcmp(a->path, b->path);
-
-	return c ? c : strcmp(a->build_id, b->build_id);
-}
-
-/* Fill the counts and the state of @e. */
-static void entry_state(const struct sdt_cache *c, struct sdt_cache_entry *e)
-{
-	struct sdt_probes p = {0};
-	struct stat st;
-	char *text = NULL, *bid = NULL;
-	size_t len, i, probes_cap = 0;
-	bool stat_ok = false, broken = false;
-	int err;
-
-	/* no probes file: an entry perf made for another purpose (perf record), without SDT */
-	err = sdt_cache_read_entry_file(c, e->path, e->build_id, "probes", &text, &len);
-	if ((err && err != -ENOENT) || (!err && sdt_probes_parse(text, len, &p))) {
-		e->state = SDT_ENTRY_BROKEN;
-		goto out;
-	}
-	/* a damaged file: its counts are what is left of it */
-	if (p.bad_lines || p.unterminated)
-		broken = true;
-	for (i = 0; i < p.n; i++) {
-		const char *h = p.entries[i].header, *colon = strchr(h, ':');
-		char *name;
-
-		if (p.entries[i].kind == '%') {
-			e->nevents++;
-			e->nsites += p.entries[i].nlines;
-			continue;
-		}
-		/* a user probe: "GROUP:NAME=..." */
-		if (!colon || e->nprobes >= SDT_PROBES_MAX_NAMES)
-			continue;
-		name = sdt_strndup(colon + 1, strcspn(colon + 1, "= "));
-		if (!name ||
-		    sdt_grow((void **)&e->probes, &probes_cap, e->nprobes + 1, sizeof(char *))) {
-			free(name);
-			continue; /* out of memory: the count stays short */
-		}
-		e->probes[e->nprobes++] = name;
-	}
-	free(text);
-	text = NULL;
-	if (broken) {
-		e->state = SDT_ENTRY_BROKEN;
-		goto out;
-	}
-	if (stat(e->path, &st) < 0) {
-		e->state = SDT_ENTRY_GONE;
-		goto out;
-	}
-	if (!sdt_cache_read_entry_file(c, e->path, e->build_id, SDT_META_NAME, &text, &len)) {
-		struct sdt_meta m;
-
-		if (!sdt_meta_parse(text, len, &m)) {
-			e->ours = true;
-			stat_ok = sdt_meta_matches(&m, &st) && !strcmp(m.build_id, e->build_id);
-			sdt_meta_release(&m);
-		}
-	}
-	if (stat_ok) {
-		e->state = SDT_ENTRY_OK;
-		goto out;
-	}
-	/* no meta (perf's entry) or the file was touched: its build-id decides */
-	e->state = !sdt_cache_file_build_id(e->path, &bid) && bid && !strcmp(bid, e->build_id)
-		       ? SDT_ENTRY_OK
-		       : SDT_ENTRY_CHANGED;
-	if (e->ours && e->state == SDT_ENTRY_OK)
-		e->state = SDT_ENTRY_CHANGED; /* same build, other inode or mtime: meta is stale */
-out:
-	sdt_probes_release(&p);
-	free(text);
-	free(bid);
-}
-
-int sdt_cache__entries(struct sdt_cache *c, struct sdt_cache_entry **out, size_t *n)
-{
-	struct collect col = {0};
-	size_t i;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = sdt_walk_links(c, collect_link, NULL, &col);
-	if (err) {
-		sdt_cache_entries_free(col.e, col.n);
-		return sdt_err(err, "'%s': cannot read the cache: %s", c->root, strerror(-err));
-	}
-	for (i = 0; i < col.n; i++)
-		entry_state(c, &col.e[i]);
-	if (col.n)
-		qsort(col.e, col.n, sizeof(*col.e), cmp_entry);
-	*out = col.e;
-	*n = col.n;
-	return 0;
-}
-
-void sdt_cache_entries_free(struct sdt_cache_entry *e, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		free(e[i].build_id);
-		free(e[i].path);
-		for (k = 0; k < e[i].nprobes; k++)
-			free(e[i].probes[k]);
-		free(e[i].probes);
-	}
-	free(e);
-}
-
 /* ---- remove, purge, update ---------------------------------------------------------------- */
 
 static bool looks_like_build_id(const char *s)
@@ -195,13 +35,13 @@ static bool looks_like_build_id(const char *s)
 
 int sdt_cache__remove(struct sdt_cache *c, const char *arg)
 {
-	struct collect col = {0};
+	struct sdt_collect col = {0};
 	char *real = NULL;
 	size_t i, matches = 0;
 	bool by_bid = looks_like_build_id(arg) && arg[0] != '/';
 	int err, removed = 0;
 
-	err = sdt_walk_links(c, collect_link, NULL, &col);
+	err = sdt_walk_links(c, sdt_cache_collect_link, NULL, &col);
 	if (err)
 		goto out;
 	if (by_bid) {
@@ -239,7 +79,7 @@ int sdt_cache__remove(struct sdt_cache *c, const char *arg)
 	if (removed)
 		err = sdt_index_rebuild(c);
 out:
-	sdt_cache_entries_free(col.e, col.n);
+	sdt_cache_entry_array_free(col.e, col.n);
 	free(real);
 	return err ? err : removed;
 }
@@ -297,7 +137,7 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	size_t n, i;
 	int err, dropped = 0;
 
-	err = sdt_cache__entries(c, &e, &n);
+	err = sdt_cache_entries_read(c, &e, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n && !err; i++) {
@@ -327,7 +167,7 @@ int sdt_cache__purge(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	}
 	if (!err && dropped)
 		err = sdt_index_rebuild(c);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entry_array_free(e, n);
 	return err ? err : dropped;
 }
 
@@ -338,7 +178,7 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	int err, done = 0;
 	bool changed = false;
 
-	err = sdt_cache__entries(c, &e, &n);
+	err = sdt_cache_entries_read(c, &e, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {
@@ -377,7 +217,7 @@ int sdt_cache__update(struct sdt_cache *c, sdt_cache_report_fn fn, void *ctx)
 	}
 	if (changed)
 		err = sdt_index_rebuild(c);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entry_array_free(e, n);
 	return err ? err : done;
 }
 
@@ -389,7 +229,7 @@ struct checker {
 	sdt_cache_report_fn fn;
 	void *ctx;
 	int problems;
-	struct collect good;
+	struct sdt_collect good;
 };
 
 static int bad_link(const char *xx, const char *name, void *ctx)
@@ -632,13 +472,13 @@ static void check_user_probes(struct checker *k, const struct sdt_cache_entry *e
 
 		if (p->entries[i].kind != '#')
 			continue;
-		why = sdt_userprobe_entry_problem(&p->entries[i]);
+		why = sdt_probes_entry_problem(&p->entries[i]);
 		if (!why && b->f && !sdt_userprobe_from_entry(&p->entries[i], e->path, e->build_id,
 							      &u)) {
 			err = sdt_userprobe_locate(&b->e, b->f, b->f->nsites, &u, &sites, &n);
 			why = err == -EINVAL ? sdt_errmsg() : NULL;
 			free(sites);
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 		}
 		if (err == -EOPNOTSUPP)
 			report(k->fn, k->ctx, "'%s' (%s): user probe '%.64s' %s: not verified",
@@ -799,7 +639,7 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 			return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
 				       strerror(-lock));
 	}
-	err = sdt_walk_links(c, collect_link, NULL, &k.good);
+	err = sdt_walk_links(c, sdt_cache_collect_link, NULL, &k.good);
 	if (!err)
 		err = sdt_walk_links(c, NULL, bad_link, &k);
 	if (err) {
@@ -860,7 +700,7 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 out:
 	if (lock >= 0)
 		sdt_lock_release(lock);
-	sdt_cache_entries_free(k.good.e, k.good.n);
+	sdt_cache_entry_array_free(k.good.e, k.good.n);
 	return err ? err : k.problems;
 }
 

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* perf's `probes` file: render (scanned file -> text) and parse (text -> entries). See
- * probes_file.h. */
+/*
+ * perf's `probes` file: render (scanned file -> text) and parse (text -> entries), and the text
+ * of user probes: their headers and p:/r: lines read, their entries checked and written back.
+ * Nothing else reads the file's lines. See probes_file.h.
+ */
 #include <string.h>
 
 #include "scan/file.h"
 #include "cache/probes_file.h"
+#include "cache/userprobe.h"
+#include "util/lockfile.h"
 
 bool sdt_probes_path_ok(const char *path)
 {
@@ -257,4 +262,173 @@ int sdt_probes_parse(const char *text, size_t len, struct sdt_probes *out)
 	return 0;
 nomem:
 	return -ENOMEM;
+}
+
+/* ---- user probes ('#' entries): their headers and lines ----------------------------------- */
+
+/* A hexadecimal number of 1..16 digits at @s (after "0x"); the byte after it in *end. */
+bool sdt_probes_parse_hex(const char *s, uint64_t *v, const char **end)
+{
+	size_t n = 0;
+
+	*v = 0;
+	for (; (s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f') ||
+	       (s[n] >= 'A' && s[n] <= 'F');
+	     n++) {
+		if (n == 16)
+			return false;
+		*v = *v << 4 | (uint64_t)(s[n] <= '9' ? s[n] - '0' : (s[n] | 0x20) - 'a' + 10);
+	}
+	*end = s + n;
+	return n > 0;
+}
+
+bool sdt_probes_parse_line(const char *l, struct sdt_probes_line *out)
+{
+	const char *tok = strchr(l, ' '), *end, *colon = NULL, *p;
+
+	memset(out, 0, sizeof(*out));
+	if ((l[0] != 'p' && l[0] != 'r') || l[1] != ':' || !tok)
+		return false;
+	out->kind = l[0];
+	tok++;
+	end = tok + strcspn(tok, " ");
+	for (p = tok; p + 3 <= end; p++) {
+		if (!memcmp(p, ":0x", 3))
+			colon = p; /* the last one: a path may hold ":0x" */
+	}
+	if (!colon || colon == tok || !sdt_probes_parse_hex(colon + 3, &out->off, &p))
+		return false;
+	if (*p == '(') {
+		if (strncmp(p + 1, "0x", 2) || !sdt_probes_parse_hex(p + 3, &out->ref, &p) ||
+		    *p != ')')
+			return false;
+		out->has_ref = true;
+		p++;
+	}
+	if (p != end)
+		return false;
+	out->path = tok;
+	out->plen = (size_t)(colon - tok);
+	out->args = *end ? end + 1 : end;
+	return true;
+}
+
+/* "GROUP:NAME=..." -> NAME (malloc'ed), NULL when malformed */
+char *sdt_probes_header_name(const char *h, char **group)
+{
+	const char *colon = strchr(h, ':'), *eq;
+	char *n;
+
+	*group = NULL;
+	if (!colon)
+		return NULL;
+	eq = strchr(colon, '=');
+	if (!eq)
+		eq = colon + strcspn(colon, " ");
+	n = sdt_strndup(colon + 1, (size_t)(eq - colon - 1));
+	*group = sdt_strndup(h, (size_t)(colon - h));
+	if (!n || !*group || !sdt_valid_event_name(n, SDT_MAX_EVENT_NAME)) {
+		free(n);
+		free(*group);
+		*group = NULL;
+		return NULL;
+	}
+	return n;
+}
+
+int sdt_probes_parse_header(const char *h, struct sdt_probes_header *p)
+{
+	const char *eq = strchr(h, '='), *s;
+	size_t cap = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!eq)
+		return 0;
+	s = eq + 1;
+	p->location = sdt_strndup(s, strcspn(s, " "));
+	if (!p->location)
+		return -ENOMEM;
+	p->is_return = strstr(p->location, "%return") != NULL;
+	s += strcspn(s, " ");
+	while (*s == ' ') {
+		size_t n;
+
+		s++;
+		n = strcspn(s, " ");
+		if (!n)
+			continue;
+		if (p->nargs >= SDT_UPROBE_MAX_ARGS * 4)
+			break;
+		if (sdt_grow((void **)&p->args, &cap, p->nargs + 1, sizeof(char *)))
+			return -ENOMEM;
+		p->args[p->nargs] = sdt_strndup(s, n);
+		if (!p->args[p->nargs])
+			return -ENOMEM;
+		p->nargs++;
+		s += n;
+	}
+	return 0;
+}
+
+const char *sdt_probes_entry_problem(const struct sdt_probes_entry *e)
+{
+	char *group, *name = sdt_probes_header_name(e->header, &group);
+	const char *why = NULL;
+	size_t i, gl, nl;
+
+	if (!name || !sdt_valid_event_name(group, SDT_MAX_EVENT_NAME)) {
+		why = "the header is not GROUP:NAME=... with names tracefs takes";
+		goto out;
+	}
+	if (!e->nlines) {
+		why = "no p: or r: line";
+		goto out;
+	}
+	gl = strlen(group);
+	nl = strlen(name);
+	for (i = 0; i < e->nlines && !why; i++) {
+		const char *l = e->lines[i];
+
+		/* perf names a return probe's event NAME__return */
+		if ((l[0] != 'p' && l[0] != 'r') || l[1] != ':' || strncmp(l + 2, group, gl) ||
+		    l[2 + gl] != '/' || strncmp(l + 3 + gl, name, nl) ||
+		    (l[3 + gl + nl] != ' ' && strncmp(l + 3 + gl + nl, "__return ", 9)) ||
+		    !strstr(l, ":0x"))
+			why = "a line that is not p:GROUP/NAME PATH:0xOFFSET of its header";
+	}
+out:
+	free(name);
+	free(group);
+	return why;
+}
+
+int sdt_probes_render_all(const struct sdt_probes *p, const bool *drop, struct sdt_buf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		const struct sdt_probes_entry *e = &p->entries[i];
+
+		if (drop && drop[i])
+			continue;
+		if (sdt_buf_addf(out, "%c%s\n", e->kind, e->header))
+			return -ENOMEM;
+		for (j = 0; j < e->nlines; j++) {
+			if (sdt_buf_addf(out, "%s\n", e->lines[j]))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop)
+{
+	struct sdt_buf b = {0};
+	int err = sdt_probes_render_all(p, drop, &b);
+
+	if (!err)
+		err = sdt_atomic_write(dfd, "probes", b.buf ? b.buf : "", b.len, SDT_SYNC_FILE);
+	sdt_buf_free(&b);
+	return err;
 }

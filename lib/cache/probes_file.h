@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf's `probes` file: the text perf keeps in each build-id directory of its cache.
+ * perf's `probes` file: the text perf keeps in each build-id directory of its cache. This file
+ * (probes_file.c) is the one that reads its lines, also those of user probes (sdtrace/probe.h).
  *
  *	%sdt_python:gc__start=gc__start
  *	p:sdt_python/gc__start /usr/bin/python3.11:0x287f3(0x68326e) arg1=+112(%sp):s32
@@ -16,7 +17,9 @@
 #ifndef SDT_PROBES_FILE_H
 #define SDT_PROBES_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/internal.h"
 
@@ -70,5 +73,58 @@ char *sdt_probes_damage(const struct sdt_probes *p);
 
 /* Is @path acceptable in a uprobe_events line (no whitespace, no control characters)? */
 bool sdt_probes_path_ok(const char *path);
+
+/* ---- user probes ('#' entries) ------------------------------------------------------------ */
+
+/*
+ * A user probe's line "K:GROUP/NAME PATH:0xOFF[(0xREF)][ ARGS]", split by
+ * sdt_probes_parse_line(): the pointers are into the line (valid while it is).
+ */
+struct sdt_probes_line {
+	char kind;	  /* 'p' (entry) or 'r' (return) */
+	const char *path; /* the binary: @plen bytes (the last ":0x" ends it) */
+	size_t plen;
+	uint64_t off, ref; /* file offsets of the site and (has_ref) of its semaphore */
+	bool has_ref;
+	const char *args; /* the fetchargs as written, "" when none */
+};
+
+/*
+ * Split the stored line @l. False when it is not of that form: K not p or r, no PATH:0xOFF, a
+ * hexadecimal number of more than 16 digits, bytes between the offset (or its reference) and the
+ * arguments. Names and arguments are not checked here.
+ */
+bool sdt_probes_parse_line(const char *l, struct sdt_probes_line *out);
+/* A hexadecimal number of 1..16 digits at @s (after "0x"); the byte after it in *end. */
+bool sdt_probes_parse_hex(const char *s, uint64_t *v, const char **end);
+
+/*
+ * "GROUP:NAME=..." -> NAME and *group (malloc'ed), NULL when malformed or NAME is not a name
+ * tracefs takes (GROUP is not checked: sdt_probes_entry_problem() does).
+ */
+char *sdt_probes_header_name(const char *h, char **group);
+
+/* The rest of a user probe's header "NAME=LOCATION ARG ARG" (after "GROUP:"), owned. */
+struct sdt_probes_header {
+	char *location; /* NULL: the header has no '=' (then no arguments either) */
+	bool is_return; /* the location holds "%return" */
+	char **args;	/* as written, at most SDT_UPROBE_MAX_ARGS * 4 kept */
+	size_t nargs;
+};
+/*
+ * Split @h into @out (zeroed first). 0 or -ENOMEM, when what was split so far stays in @out: the
+ * caller frees its fields (or takes them).
+ */
+int sdt_probes_parse_header(const char *h, struct sdt_probes_header *out);
+
+/*
+ * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names
+ * tracefs takes, followed by p:/r: lines of that GROUP/NAME), or NULL. For `cache check`.
+ */
+const char *sdt_probes_entry_problem(const struct sdt_probes_entry *e);
+/* Render every entry of @p but those flagged in @drop (NULL: none) into @out, as read. */
+int sdt_probes_render_all(const struct sdt_probes *p, const bool *drop, struct sdt_buf *out);
+/* Rewrite the probes file in @dfd without the entries flagged in @drop. 0 or -errno. */
+int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop);
 
 #endif

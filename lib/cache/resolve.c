@@ -2,16 +2,19 @@
 /*
  * Finding events by name: event specs -> the binaries and sites to probe (sdt_cache__resolve()).
  *
- *  1. candidates: a spec naming its binary gives that file; the others are looked up in the
- *     event index ("e:PROV:EV" for a plain name, "p:PROV" when only the event has a glob, every
- *     "p:" record when the provider has one).
- *  2. each candidate file is scanned *now*, from disk. Its build-id is compared with the cache
- *     entry's: a changed file is rescanned and re-cached (and the caller told), a vanished one is
- *     an error. So every offset handed out comes from the file at that path now, never from
- *     another build of it.
- *  3. sites are matched against the specs; a provider:event that a spec without a binary finds
- *     in more than one (path, build-id) is ambiguous: an error that lists every candidate and
- *     how to name one.
+ *  1. candidates (find_candidates): a spec naming its binary gives that file; the others are
+ *     looked up in the event index ("e:PROV:EV" for a plain name, "p:PROV" when only the event
+ *     has a glob, every "p:" record when the provider has one).
+ *  2. each candidate file is scanned *now*, from disk (scan_candidates). Its build-id is
+ *     compared with the cache entry's: a changed file is rescanned and re-cached (and the caller
+ *     told), a vanished one is an error. So every offset handed out comes from the file at that
+ *     path now, never from another build of it.
+ *  3. sites are matched against the specs (match_sites); a provider:event that a spec without a
+ *     binary finds in more than one (path, build-id) is ambiguous (check_specs): an error that
+ *     lists every candidate and how to name one. The files with sites are the targets
+ *     (hand_over).
+ *
+ * User probes are resolved apart (userprobe_resolve.c), first; resolve_once() joins the two lists.
  */
 #include <fnmatch.h>
 #include <limits.h>
@@ -23,6 +26,7 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "cache/target.h"
 
 struct cand {
 	char *path;
@@ -138,33 +142,6 @@ static char *spec_text(const struct sdt_spec *s)
 	return sdt_asprintf("%%%s:%s", sdt_spec__provider(s), sdt_spec__event(s));
 }
 
-void sdt_target_release(struct sdt_target *t)
-{
-	size_t k;
-
-	free(t->path);
-	free(t->build_id);
-	sdt_file__free(t->file);
-	for (k = 0; t->types && k < t->nsites; k++)
-		sdt_arg_types__free(t->types[k], t->ntypes[k]);
-	free(t->types);
-	free(t->ntypes);
-	free(t->sites);
-	free(t->spec);
-	memset(t, 0, sizeof(*t));
-}
-
-void sdt_targets_free(struct sdt_target *t, size_t n)
-{
-	size_t i;
-
-	if (!t)
-		return;
-	for (i = 0; i < n; i++)
-		sdt_target_release(&t[i]);
-	free(t);
-}
-
 static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
@@ -276,106 +253,125 @@ static int ambiguous(const struct work_target *t, size_t n, const bool *hit, con
 	return err;
 }
 
-static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-		       size_t *nout)
+/* Stage 1: the candidate files of every spec, into @r: its own binary, or the index's entries. */
+static int find_candidates(struct resolver *r, struct sdt_index *idx)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
-	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
-	struct work_target *wt = NULL;
-	struct sdt_index *idx = NULL;
-	size_t nwt = 0, i, j, k;
-	bool need_index = false, *hit = NULL;
+	size_t i;
 	int err = 0;
 
-	*out = NULL;
-	*nout = 0;
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
-	for (i = 0; i < nspecs; i++)
-		need_index |= !sdt_spec__path(specs[i]);
-	if (need_index) {
-		err = sdt_index_open(c, &idx, NULL);
-		if (err)
-			goto out;
-	}
-	/* 1. candidates */
-	for (i = 0; i < nspecs && !err; i++) {
-		const char *p = sdt_spec__path(specs[i]);
+	for (i = 0; i < r->nspecs && !err; i++) {
+		const char *p = sdt_spec__path(r->specs[i]);
 
 		if (p) {
 			char *real = realpath(p, NULL);
 
-			if (!real) {
-				err = sdt_err(-errno, "cannot open '%s': %s", p, strerror(errno));
-				break;
-			}
-			err = add_cand(&r, real, NULL, i);
+			if (!real)
+				return sdt_err(-errno, "cannot open '%s': %s", p, strerror(errno));
+			err = add_cand(r, real, NULL, i);
 			free(real);
 		} else {
-			err = lookup_spec(&r, idx, i);
+			err = lookup_spec(r, idx, i);
 			if (err == -EINVAL)
 				err = sdt_err(err,
 					      "'%s': the event index is corrupt: run 'sdtrace "
 					      "cache check --repair'",
-					      c->root);
+					      r->c->root);
 		}
 	}
-	if (err)
-		goto out;
-	/* 2. verified, freshly scanned files; one target per (path, build-id) */
-	wt = calloc(r.ncands ? r.ncands : 1, sizeof(*wt));
-	if (!wt) {
-		err = sdt_err(-ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < r.ncands; i++) {
-		struct sdt_target t;
-		int v = verify(&r, &o, &r.cands[i], &t);
+	return err;
+}
 
-		if (v < 0) {
-			err = v;
-			goto out;
-		}
+/* The files scanned in stage 2, one per (path, build-id), and their matching sites (stage 3). */
+struct scanned {
+	struct work_target *wt;
+	size_t n;
+};
+
+static void scanned_release(struct scanned *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->n; i++) {
+		free(sc->wt[i].t.path);
+		free(sc->wt[i].t.build_id);
+		sdt_file__free(sc->wt[i].t.file);
+		free(sc->wt[i].t.sites);
+		free(sc->wt[i].t.spec);
+		free(sc->wt[i].specs);
+	}
+	free(sc->wt);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* The work target of @sc for the file @t was scanned from, or NULL. */
+static struct work_target *find_scanned(struct scanned *sc, const struct sdt_target *t)
+{
+	size_t j;
+
+	for (j = 0; j < sc->n; j++) {
+		if (!strcmp(sc->wt[j].t.path, t->path) &&
+		    !strcmp(sc->wt[j].t.build_id ? sc->wt[j].t.build_id : "",
+			    t->build_id ? t->build_id : ""))
+			return &sc->wt[j];
+	}
+	return NULL;
+}
+
+/* Stage 2: every candidate of @r verified, freshly scanned, into @sc (the specs move there). */
+static int scan_candidates(struct resolver *r, const struct sdt_resolve_opts *o,
+			   struct scanned *sc)
+{
+	size_t i, k;
+
+	sc->wt = calloc(r->ncands ? r->ncands : 1, sizeof(*sc->wt));
+	if (!sc->wt)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < r->ncands; i++) {
+		struct work_target *w;
+		struct sdt_target t;
+		int v = verify(r, o, &r->cands[i], &t);
+
+		if (v < 0)
+			return v;
 		if (v > 0)
 			continue;
-		for (j = 0; j < nwt; j++) {
-			if (!strcmp(wt[j].t.path, t.path) &&
-			    !strcmp(wt[j].t.build_id ? wt[j].t.build_id : "",
-				    t.build_id ? t.build_id : ""))
-				break;
-		}
-		if (j < nwt) {
+		w = find_scanned(sc, &t);
+		if (w) {
 			/* the same file reached twice (a stale entry and the new one) */
-			for (k = 0; k < nspecs; k++)
-				wt[j].specs[k] |= r.cands[i].specs[k];
-			wt[j].t.rescanned |= t.rescanned;
+			for (k = 0; k < r->nspecs; k++)
+				w->specs[k] |= r->cands[i].specs[k];
+			w->t.rescanned |= t.rescanned;
 			free(t.path);
 			free(t.build_id);
 			sdt_file__free(t.file);
 			continue;
 		}
-		wt[nwt].t = t;
-		wt[nwt].specs = r.cands[i].specs;
-		r.cands[i].specs = NULL;
-		nwt++;
+		sc->wt[sc->n].t = t;
+		sc->wt[sc->n].specs = r->cands[i].specs;
+		r->cands[i].specs = NULL;
+		sc->n++;
 	}
-	/* 3. matching sites */
-	for (i = 0; i < nwt; i++) {
-		struct sdt_target *t = &wt[i].t;
+	return 0;
+}
+
+/* Stage 3: the sites of each scanned file that its specs match, each with the first spec. */
+static int match_sites(struct scanned *sc, struct sdt_spec *const *specs, size_t nspecs)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < sc->n; i++) {
+		struct sdt_target *t = &sc->wt[i].t;
 		size_t ns = sdt_file__site_count(t->file);
 
 		t->sites = calloc(ns ? ns : 1, sizeof(size_t));
 		t->spec = calloc(ns ? ns : 1, sizeof(size_t));
-		if (!t->sites || !t->spec) {
-			err = sdt_err(-ENOMEM, "out of memory");
-			goto out;
-		}
+		if (!t->sites || !t->spec)
+			return sdt_err(-ENOMEM, "out of memory");
 		for (j = 0; j < ns; j++) {
 			const struct sdt_site *s = sdt_file__site(t->file, j);
 
 			for (k = 0; k < nspecs; k++) {
-				if (wt[i].specs[k] &&
+				if (sc->wt[i].specs[k] &&
 				    sdt_spec__match(specs[k], sdt_site__provider(s),
 						    sdt_site__name(s)))
 					break;
@@ -386,98 +382,152 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 			}
 		}
 	}
-	/* 4. every spec must match something; a path-less one in one binary only */
-	hit = calloc(nwt ? nwt : 1, sizeof(bool));
-	if (!hit) {
-		err = sdt_err(-ENOMEM, "out of memory");
-		goto out;
-	}
-	for (k = 0; k < nspecs; k++) {
-		bool any = false;
+	return 0;
+}
 
-		for (i = 0; i < nwt && !any; i++) {
-			for (j = 0; j < wt[i].t.nsites && !any; j++)
-				any = wt[i].t.spec[j] == k;
-		}
-		if (!any && !o.allow_empty) {
-			char *txt = spec_text(specs[k]);
+/* Did spec @k match a site? When not (and that is not allowed), the error that says where. */
+static int check_matched(const struct scanned *sc, const struct resolver *r,
+			 const struct sdt_resolve_opts *o, size_t k)
+{
+	const struct sdt_spec *spec = r->specs[k];
+	size_t i, j;
+	char *txt;
+	int err;
 
-			err =
-			    sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
-				    sdt_spec__path(specs[k]) ? "'" : "the cache '",
-				    sdt_spec__path(specs[k]) ? sdt_spec__path(specs[k]) : c->root,
-				    sdt_spec__path(specs[k])
-					? "'"
-					: "' (add binaries with 'sdtrace cache add PATH')");
-			free(txt);
-			goto out;
-		}
-		if (sdt_spec__path(specs[k]) || o.all_matches)
-			continue;
-		for (i = 0; i < nwt; i++) {
-			for (j = 0; j < wt[i].t.nsites; j++) {
-				const struct sdt_site *s;
-				size_t a, b, nhit = 0;
-
-				if (wt[i].t.spec[j] != k)
-					continue;
-				s = sdt_file__site(wt[i].t.file, wt[i].t.sites[j]);
-				memset(hit, 0, nwt * sizeof(bool));
-				for (a = 0; a < nwt; a++) {
-					for (b = 0; b < wt[a].t.nsites && !hit[a]; b++) {
-						const struct sdt_site *x =
-						    sdt_file__site(wt[a].t.file, wt[a].t.sites[b]);
-
-						hit[a] =
-						    !strcmp(sdt_site__provider(x),
-							    sdt_site__provider(s)) &&
-						    !strcmp(sdt_site__name(x), sdt_site__name(s));
-					}
-					nhit += hit[a];
-				}
-				if (nhit > 1) {
-					err = ambiguous(wt, nwt, hit, sdt_site__provider(s),
-							sdt_site__name(s));
-					goto out;
-				}
-			}
+	for (i = 0; i < sc->n; i++) {
+		for (j = 0; j < sc->wt[i].t.nsites; j++) {
+			if (sc->wt[i].t.spec[j] == k)
+				return 0;
 		}
 	}
-	/* hand over the targets with sites */
-	*out = calloc(nwt ? nwt : 1, sizeof(**out));
-	if (!*out) {
-		err = sdt_err(-ENOMEM, "out of memory");
-		goto out;
+	if (o->allow_empty)
+		return 0;
+	txt = spec_text(spec);
+	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
+		      sdt_spec__path(spec) ? "'" : "the cache '",
+		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root,
+		      sdt_spec__path(spec) ? "'"
+					   : "' (add binaries with 'sdtrace cache add PATH')");
+	free(txt);
+	return err;
+}
+
+/* Is the event of site @s in more than one scanned file? @hit: scratch, one per file. */
+static int check_one_binary(const struct scanned *sc, const struct sdt_site *s, bool *hit)
+{
+	size_t a, b, nhit = 0;
+
+	memset(hit, 0, sc->n * sizeof(bool));
+	for (a = 0; a < sc->n; a++) {
+		const struct sdt_target *t = &sc->wt[a].t;
+
+		for (b = 0; b < t->nsites && !hit[a]; b++) {
+			const struct sdt_site *x = sdt_file__site(t->file, t->sites[b]);
+
+			hit[a] = !strcmp(sdt_site__provider(x), sdt_site__provider(s)) &&
+				 !strcmp(sdt_site__name(x), sdt_site__name(s));
+		}
+		nhit += hit[a];
 	}
-	for (i = 0; i < nwt; i++) {
-		if (!wt[i].t.nsites)
-			continue;
-		(*out)[(*nout)++] = wt[i].t;
-		memset(&wt[i].t, 0, sizeof(wt[i].t));
+	if (nhit > 1)
+		return ambiguous(sc->wt, sc->n, hit, sdt_site__provider(s), sdt_site__name(s));
+	return 0;
+}
+
+/* Is every event that the path-less spec @k matched in one binary only? */
+static int check_unique(const struct scanned *sc, size_t k, bool *hit)
+{
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < sc->n; i++) {
+		const struct sdt_target *t = &sc->wt[i].t;
+
+		for (j = 0; j < t->nsites; j++) {
+			if (t->spec[j] != k)
+				continue;
+			err = check_one_binary(sc, sdt_file__site(t->file, t->sites[j]), hit);
+			if (err)
+				return err;
+		}
 	}
-out:
-	for (i = 0; i < nwt; i++) {
-		free(wt[i].t.path);
-		free(wt[i].t.build_id);
-		sdt_file__free(wt[i].t.file);
-		free(wt[i].t.sites);
-		free(wt[i].t.spec);
-		free(wt[i].specs);
+	return 0;
+}
+
+/* Stage 4: every spec must match something; a path-less one in one binary only. */
+static int check_specs(const struct scanned *sc, const struct resolver *r,
+		       const struct sdt_resolve_opts *o)
+{
+	bool *hit = calloc(sc->n ? sc->n : 1, sizeof(bool));
+	size_t k;
+	int err = 0;
+
+	if (!hit)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (k = 0; k < r->nspecs && !err; k++) {
+		err = check_matched(sc, r, o, k);
+		if (!err && !sdt_spec__path(r->specs[k]) && !o->all_matches)
+			err = check_unique(sc, k, hit);
 	}
-	free(wt);
 	free(hit);
-	for (i = 0; i < r.ncands; i++) {
-		free(r.cands[i].path);
-		free(r.cands[i].bid);
-		free(r.cands[i].specs);
+	return err;
+}
+
+/* Stage 5: the scanned files with sites become the targets, moved out of @sc. */
+static int hand_over(struct scanned *sc, struct sdt_target **out, size_t *nout)
+{
+	size_t i;
+
+	*out = calloc(sc->n ? sc->n : 1, sizeof(**out));
+	if (!*out)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < sc->n; i++) {
+		if (!sc->wt[i].t.nsites)
+			continue;
+		(*out)[(*nout)++] = sc->wt[i].t;
+		memset(&sc->wt[i].t, 0, sizeof(sc->wt[i].t));
 	}
-	free(r.cands);
-	sdt_index_close(idx);
-	if (err) {
-		sdt_targets_free(*out, *nout);
-		*out = NULL;
-		*nout = 0;
+	return 0;
+}
+
+static void resolver_release(struct resolver *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncands; i++) {
+		free(r->cands[i].path);
+		free(r->cands[i].bid);
+		free(r->cands[i].specs);
 	}
+	free(r->cands);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The SDT events @specs name: candidates (those without a binary from @idx, open when one
+ * needs it), scanned now, their matching sites, checked.
+ */
+static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
+		       size_t *nout)
+{
+	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
+	struct scanned sc = {0};
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	err = find_candidates(&r, idx);
+	if (!err)
+		err = scan_candidates(&r, o, &sc);
+	if (!err)
+		err = match_sites(&sc, specs, nspecs);
+	if (!err)
+		err = check_specs(&sc, &r, o);
+	if (!err)
+		err = hand_over(&sc, out, nout);
+	scanned_release(&sc);
+	resolver_release(&r);
 	return err;
 }
 
@@ -506,12 +556,14 @@ static void debug_targets(const struct sdt_target *t, size_t n)
 	}
 }
 
-/* User probes first; the other specs through the SDT lookup above; one list of targets. */
-static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
+/*
+ * User probes first; the other specs through the SDT lookup above; one list of targets. @idx:
+ * the event index, opened once for both (NULL when no spec needs it: needs_index()).
+ */
+static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+			size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
 			size_t *nout)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
 	struct sdt_target *ut = NULL, *st = NULL, *all;
 	struct sdt_spec **rest = NULL;
 	size_t nut = 0, nst = 0, nrest = 0, *map = NULL, i, j;
@@ -520,8 +572,6 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 
 	*out = NULL;
 	*nout = 0;
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
 	handled = calloc(nspecs ? nspecs : 1, sizeof(*handled));
 	rest = calloc(nspecs ? nspecs : 1, sizeof(*rest));
 	map = calloc(nspecs ? nspecs : 1, sizeof(*map));
@@ -529,7 +579,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	err = sdt_userprobe_resolve(c, specs, nspecs, &o, handled, &ut, &nut);
+	err = sdt_userprobe_resolve(c, idx, specs, nspecs, o, handled, &ut, &nut);
 	if (err)
 		goto out;
 	for (i = 0; i < nspecs; i++) {
@@ -539,7 +589,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 		rest[nrest++] = specs[i];
 	}
 	if (nrest || !nut) {
-		err = resolve_sdt(c, rest, nrest, &o, &st, &nst);
+		err = resolve_sdt(c, idx, rest, nrest, o, &st, &nst);
 		if (err)
 			goto out;
 	}
@@ -571,8 +621,8 @@ static int resolve_once(struct sdt_cache *c, struct sdt_spec *const *specs, size
 out:
 	if (!err)
 		debug_targets(*out, *nout);
-	sdt_targets_free(ut, nut);
-	sdt_targets_free(st, nst);
+	sdt_target_array_free(ut, nut);
+	sdt_target_array_free(st, nst);
 	free(handled);
 	free(rest);
 	free(map);
@@ -608,38 +658,72 @@ static int on_damaged(const char *key, size_t klen, const char *val, size_t vlen
  * of a damaged file are not there. Its entries are listed in the index ("x:"): tell about them,
  * so that a miss is never silent.
  */
-static void tell_damaged(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			 const struct sdt_resolve_opts *opts_in)
+static void tell_damaged(struct sdt_cache *c, struct sdt_index *idx,
+			 struct sdt_spec *const *specs, size_t nspecs,
+			 const struct sdt_resolve_opts *o)
 {
-	struct sdt_resolve_opts o = {.sz = sizeof(o)};
-	struct damaged d = {.o = &o, .root = c->root};
-	struct sdt_index *idx = NULL;
+	struct damaged d = {.o = o, .root = c->root};
 	size_t i;
 
-	if (opts_in)
-		memcpy(&o, opts_in, opts_in->sz < sizeof(o) ? opts_in->sz : sizeof(o));
 	for (i = 0; i < nspecs && sdt_spec__path(specs[i]); i++)
 		;
-	if (!o.notify || i == nspecs || sdt_index_open(c, &idx, NULL))
-		return; /* an index that cannot be opened: the lookup reports it */
+	if (!o->notify || i == nspecs || !idx)
+		return;
 	sdt_index_each(idx, "x:", on_damaged, &d);
-	sdt_index_close(idx);
 	if (d.n > MAX_DAMAGED_SHOWN)
-		notify(&o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
+		notify(o, "%zu more damaged probes files in '%s'", d.n - MAX_DAMAGED_SHOWN,
 		       c->root);
 }
 
-int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		       const struct sdt_resolve_opts *opts_in, struct sdt_target **out,
-		       size_t *nout)
+/*
+ * Does resolving @specs need the event index? A spec without a binary is looked up in it, and
+ * so are the names of user probes ("u:NAME"), also with -x PATH.
+ */
+static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
+{
+	size_t i;
+
+	for (i = 0; i < nspecs; i++) {
+		if (!sdt_spec__path(specs[i]) || sdt_userprobe_spec(specs[i]))
+			return true;
+	}
+	return false;
+}
+
+/* One look at the cache: its index opened once (when needed) for every stage. */
+static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			      const struct sdt_resolve_opts *o, bool tell, struct sdt_target **out,
+			      size_t *nout)
+{
+	struct sdt_index *idx = NULL;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	if (needs_index(specs, nspecs)) {
+		err = sdt_index_open(c, &idx, NULL);
+		if (err)
+			return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+	}
+	if (tell)
+		tell_damaged(c, idx, specs, nspecs, o);
+	err = resolve_once(c, idx, specs, nspecs, o, out, nout);
+	sdt_index_close(idx);
+	return err;
+}
+
+/*
+ * Resolve once; a miss of a name that may be a user probe perf added, once more after the
+ * index was rebuilt. The targets in *out (an array of *nout).
+ */
+static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		   const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
 {
 	char *first;
 	size_t i;
 	int err;
 
-	tell_damaged(c, specs, nspecs, opts_in);
-	err = resolve_once(c, specs, nspecs, opts_in, out, nout);
-
+	err = resolve_with_index(c, specs, nspecs, o, true, out, nout);
 	if (err != -ENOENT)
 		return err;
 	/*
@@ -653,9 +737,24 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 		return err;
 	first = sdt_strdup(sdt_errmsg());
 	if (!sdt_index_rebuild(c))
-		err = resolve_once(c, specs, nspecs, opts_in, out, nout);
+		err = resolve_with_index(c, specs, nspecs, o, false, out, nout);
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);
 	return err;
+}
+
+int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		       const struct sdt_resolve_opts *opts, struct sdt_targets **out)
+{
+	struct sdt_resolve_opts o;
+	struct sdt_target *t = NULL;
+	size_t n = 0;
+	int err;
+
+	*out = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
+	if (!err)
+		err = resolve(c, specs, nspecs, &o, &t, &n);
+	return err ? err : sdt_targets_wrap(t, n, out);
 }

@@ -32,36 +32,6 @@
 /* symbols with one name we keep apart when reporting an ambiguity */
 #define MAX_DUPS 8
 
-void sdt_user_probe_release(struct sdt_user_probe *p)
-{
-	size_t i;
-
-	if (!p)
-		return;
-	free(p->name);
-	free(p->group);
-	free(p->path);
-	free(p->build_id);
-	free(p->location);
-	for (i = 0; i < p->nargs; i++)
-		free(p->args[i]);
-	free(p->args);
-	free(p->header);
-	for (i = 0; i < p->nlines; i++)
-		free(p->lines[i]);
-	free(p->lines);
-	memset(p, 0, sizeof(*p));
-}
-
-void sdt_user_probes_free(struct sdt_user_probe *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; p && i < n; i++)
-		sdt_user_probe_release(&p[i]);
-	free(p);
-}
-
 /* ---- locations ---------------------------------------------------------------------------- */
 
 struct sym_hit {
@@ -373,7 +343,7 @@ static int define_sdt(struct sdt_user_probe *p, struct sdt_file *f, const char *
 }
 
 int sdt_user_probe__define(const char *path, const char *name, const char *location,
-			   const char *const *args, size_t nargs, struct sdt_user_probe *out)
+			   const char *const *args, size_t nargs, struct sdt_user_probe **out)
 {
 	struct sdt_user_probe p = {0};
 	struct sdt_file *f = NULL;
@@ -385,7 +355,7 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 	uint64_t off = 0, sdt_addr = 0;
 	int err;
 
-	memset(out, 0, sizeof(*out));
+	*out = NULL;
 	if (!sdt_valid_event_name(name, SDT_MAX_EVENT_NAME))
 		return sdt_err(-EINVAL,
 			       "'%s': a probe name is [A-Za-z_][A-Za-z0-9_]*, at most %d "
@@ -479,56 +449,19 @@ out:
 	sdt_file__free(f);
 	sdt_buf_free(&b);
 	if (err) {
-		sdt_user_probe_release(&p);
+		sdt_userprobe_release(&p);
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	}
-	*out = p;
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		sdt_userprobe_release(&p);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	**out = p;
 	return 0;
 }
 
 /* ---- the cache ---------------------------------------------------------------------------- */
-
-/* "GROUP:NAME=..." -> NAME (malloc'ed), NULL when malformed */
-static char *header_name(const char *h, char **group)
-{
-	const char *colon = strchr(h, ':'), *eq;
-	char *n;
-
-	*group = NULL;
-	if (!colon)
-		return NULL;
-	eq = strchr(colon, '=');
-	if (!eq)
-		eq = colon + strcspn(colon, " ");
-	n = sdt_strndup(colon + 1, (size_t)(eq - colon - 1));
-	*group = sdt_strndup(h, (size_t)(colon - h));
-	if (!n || !*group || !sdt_valid_event_name(n, SDT_MAX_EVENT_NAME)) {
-		free(n);
-		free(*group);
-		*group = NULL;
-		return NULL;
-	}
-	return n;
-}
-
-static int render_all(const struct sdt_probes *p, const bool *drop, struct sdt_buf *out)
-{
-	size_t i, j;
-
-	for (i = 0; i < p->n; i++) {
-		const struct sdt_probes_entry *e = &p->entries[i];
-
-		if (drop && drop[i])
-			continue;
-		if (sdt_buf_addf(out, "%c%s\n", e->kind, e->header))
-			return -ENOMEM;
-		for (j = 0; j < e->nlines; j++) {
-			if (sdt_buf_addf(out, "%s\n", e->lines[j]))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
 
 /* Open the entry directory of (path, bid); fd or -errno */
 static int entry_dir(struct sdt_cache *c, const char *path, const char *bid)
@@ -541,49 +474,6 @@ static int entry_dir(struct sdt_cache *c, const char *path, const char *bid)
 	dfd = sdt_cache_openat(c, rel, O_RDONLY | O_DIRECTORY);
 	free(rel);
 	return dfd;
-}
-
-const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e)
-{
-	char *group, *name = header_name(e->header, &group);
-	const char *why = NULL;
-	size_t i, gl, nl;
-
-	if (!name || !sdt_valid_event_name(group, SDT_MAX_EVENT_NAME)) {
-		why = "the header is not GROUP:NAME=... with names tracefs takes";
-		goto out;
-	}
-	if (!e->nlines) {
-		why = "no p: or r: line";
-		goto out;
-	}
-	gl = strlen(group);
-	nl = strlen(name);
-	for (i = 0; i < e->nlines && !why; i++) {
-		const char *l = e->lines[i];
-
-		/* perf names a return probe's event NAME__return */
-		if ((l[0] != 'p' && l[0] != 'r') || l[1] != ':' || strncmp(l + 2, group, gl) ||
-		    l[2 + gl] != '/' || strncmp(l + 3 + gl, name, nl) ||
-		    (l[3 + gl + nl] != ' ' && strncmp(l + 3 + gl + nl, "__return ", 9)) ||
-		    !strstr(l, ":0x"))
-			why = "a line that is not p:GROUP/NAME PATH:0xOFFSET of its header";
-	}
-out:
-	free(name);
-	free(group);
-	return why;
-}
-
-int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop)
-{
-	struct sdt_buf b = {0};
-	int err = render_all(p, drop, &b);
-
-	if (!err)
-		err = sdt_atomic_write(dfd, "probes", b.buf ? b.buf : "", b.len, SDT_SYNC_FILE);
-	sdt_buf_free(&b);
-	return err;
 }
 
 int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
@@ -641,7 +531,7 @@ int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
 
 		if (old.entries[i].kind != '#')
 			continue;
-		n = header_name(old.entries[i].header, &g);
+		n = sdt_probes_header_name(old.entries[i].header, &g);
 		same = n && !strcmp(n, up->name);
 		free(n);
 		free(g);
@@ -651,7 +541,7 @@ int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
 			goto out;
 		}
 	}
-	if (render_all(&old, NULL, &b) || sdt_buf_addf(&b, "#%s\n", up->header)) {
+	if (sdt_probes_render_all(&old, NULL, &b) || sdt_buf_addf(&b, "#%s\n", up->header)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -686,56 +576,27 @@ out:
 	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 }
 
-/* split "NAME=LOCATION ARG ARG" (after "GROUP:") into the fields of @p */
-static int from_header(struct sdt_user_probe *p, const char *h)
-{
-	const char *eq = strchr(h, '='), *s;
-	size_t cap = 0;
-
-	p->header = sdt_strdup(h);
-	if (!p->header)
-		return -ENOMEM;
-	if (!eq)
-		return 0;
-	s = eq + 1;
-	p->location = sdt_strndup(s, strcspn(s, " "));
-	if (!p->location)
-		return -ENOMEM;
-	p->is_return = strstr(p->location, "%return") != NULL;
-	s += strcspn(s, " ");
-	while (*s == ' ') {
-		size_t n;
-
-		s++;
-		n = strcspn(s, " ");
-		if (!n)
-			continue;
-		if (p->nargs >= SDT_UPROBE_MAX_ARGS * 4)
-			break;
-		if (sdt_grow((void **)&p->args, &cap, p->nargs + 1, sizeof(char *)))
-			return -ENOMEM;
-		p->args[p->nargs] = sdt_strndup(s, n);
-		if (!p->args[p->nargs])
-			return -ENOMEM;
-		p->nargs++;
-		s += n;
-	}
-	return 0;
-}
-
 /* The rest of @u (named already) from the '#' entry @e of the entry (@path, @bid). 0/-ENOMEM. */
 static int fill_probe(struct sdt_user_probe *u, const struct sdt_probes_entry *e, const char *path,
 		      const char *bid)
 {
 	const char *colon = strchr(e->header, ':');
+	struct sdt_probes_header h = {0};
 	size_t j;
 	int err;
 
 	u->path = sdt_strdup(path);
 	u->build_id = sdt_strdup(bid);
 	u->lines = calloc(e->nlines ? e->nlines : 1, sizeof(char *));
+	u->header = sdt_strdup(e->header);
 	/* @u's name came from this header: it has its ':' */
-	err = (!u->path || !u->build_id || !u->lines) ? -ENOMEM : from_header(u, colon + 1);
+	err = (!u->path || !u->build_id || !u->lines || !u->header)
+		  ? -ENOMEM
+		  : sdt_probes_parse_header(colon + 1, &h);
+	u->location = h.location;
+	u->is_return = h.is_return;
+	u->args = h.args;
+	u->nargs = h.nargs;
 	for (j = 0; !err && j < e->nlines; j++) {
 		u->lines[j] = sdt_strdup(e->lines[j]);
 		if (!u->lines[j])
@@ -752,13 +613,13 @@ int sdt_userprobe_from_entry(const struct sdt_probes_entry *e, const char *path,
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	u->name = header_name(e->header, &u->group);
+	u->name = sdt_probes_header_name(e->header, &u->group);
 	if (!u->name)
 		return sdt_err(-EINVAL, "'%s' (%s): a user probe header that is not GROUP:NAME=...",
 			       path, bid);
 	err = fill_probe(u, e, path, bid);
 	if (err) {
-		sdt_user_probe_release(u);
+		sdt_userprobe_release(u);
 		return sdt_err(err, "out of memory");
 	}
 	return 0;
@@ -805,28 +666,28 @@ static int visit(const char *bid, const char *path, void *ctx)
 
 		if (e->kind != '#')
 			continue;
-		u.name = header_name(e->header, &u.group);
+		u.name = sdt_probes_header_name(e->header, &u.group);
 		if (!u.name || (w->pattern && fnmatch(w->pattern, u.name, 0))) {
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			continue;
 		}
 		if (w->remove) {
 			drop[i] = true;
 			ndrop++;
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			continue;
 		}
 		err = fill_probe(&u, e, path, bid);
 		if (!err && sdt_grow((void **)&w->out, &w->cap, w->n + 1, sizeof(u)))
 			err = -ENOMEM;
 		if (err) {
-			sdt_user_probe_release(&u);
+			sdt_userprobe_release(&u);
 			break;
 		}
 		w->out[w->n++] = u;
 	}
 	if (!err && ndrop) {
-		err = render_all(&p, drop, &b);
+		err = sdt_probes_render_all(&p, drop, &b);
 		if (!err)
 			err = sdt_atomic_write(dfd, "probes", b.buf ? b.buf : "", b.len,
 					       SDT_SYNC_FILE);
@@ -866,23 +727,25 @@ static int cmp_probe(const void *pa, const void *pb)
 	return c ? c : strcmp(a->path, b->path);
 }
 
-int sdt_cache__probes(struct sdt_cache *c, const char *pattern, struct sdt_user_probe **out,
-		      size_t *n)
+int sdt_cache__probes(struct sdt_cache *c, const char *pattern, struct sdt_user_probes **out)
 {
 	struct walk_ctx w = {.c = c, .pattern = pattern};
 	int err;
 
 	*out = NULL;
-	*n = 0;
 	err = sdt_walk_links(c, visit, NULL, &w);
+	if (err >= 0) {
+		*out = calloc(1, sizeof(**out));
+		err = *out ? 0 : -ENOMEM;
+	}
 	if (err < 0) {
-		sdt_user_probes_free(w.out, w.n);
+		sdt_userprobe_array_free(w.out, w.n);
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	}
 	if (w.n)
 		qsort(w.out, w.n, sizeof(*w.out), cmp_probe);
-	*out = w.out;
-	*n = w.n;
+	(*out)->p = w.out;
+	(*out)->n = w.n;
 	return 0;
 }
 

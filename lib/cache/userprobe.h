@@ -46,9 +46,33 @@ int sdt_insn_boundary(unsigned int machine, int elfclass, const unsigned char *c
 struct sdt_cache;
 struct sdt_elf;
 struct sdt_file;
-struct sdt_user_probe;
 struct sdt_probes;
 struct sdt_probes_entry;
+
+/* A user probe (userprobe_model.c), behind the accessors of sdtrace/probe.h. */
+struct sdt_user_probe {
+	char *name;	/* the event name */
+	char *group;	/* the group perf gives it: "probe_" + the binary's base name */
+	char *path;	/* real path of the binary */
+	char *build_id; /* of the binary (NULL when listed from an entry perf wrote without) */
+	char *location; /* as given */
+	char **args;	/* NAME=FETCH:TYPE, as given */
+	size_t nargs;
+	bool is_return;
+	char *header; /* the `#` line without its '#' */
+	char **lines; /* the `p:`/`r:` lines, one per site */
+	size_t nlines;
+};
+
+struct sdt_user_probes {
+	struct sdt_user_probe *p;
+	size_t n;
+};
+
+/* Free what @p points to and zero it (not @p: it lives on the stack or in an array). */
+void sdt_userprobe_release(struct sdt_user_probe *p);
+/* Release the @n probes of the array @p and free it. */
+void sdt_userprobe_array_free(struct sdt_user_probe *p, size_t n);
 
 /*
  * Where @loc ("SYMBOL", "SYMBOL+OFF", "SYMBOL%return", "0xADDRESS") puts a uprobe in @e (named
@@ -60,7 +84,7 @@ int sdt_userprobe_resolve_location(struct sdt_elf *e, const char *path, const ch
 
 /*
  * The user probe of the '#' entry @e of the cache entry (@path, @bid), as sdt_cache__probes()
- * lists it (release with sdt_user_probe_release()). 0 or -errno with the message.
+ * lists it (release with sdt_userprobe_release()). 0 or -errno with the message.
  */
 int sdt_userprobe_from_entry(const struct sdt_probes_entry *e, const char *path, const char *bid,
 			     struct sdt_user_probe *u);
@@ -98,13 +122,6 @@ int sdt_build_open(int fd, const char *name, const char *bid, struct sdt_file **
 int sdt_userprobe_locate(struct sdt_elf *e, const struct sdt_file *f, size_t nnotes,
 			 const struct sdt_user_probe *p, struct sdt_uprobe_site **out, size_t *n);
 
-/*
- * What is wrong with the '#' entry @e of a probes file (a header "GROUP:NAME=..." with names
- * tracefs takes, followed by p:/r: lines of that GROUP/NAME), or NULL. For `cache check`.
- */
-const char *sdt_userprobe_entry_problem(const struct sdt_probes_entry *e);
-/* Rewrite the probes file in @dfd without the entries flagged in @drop. 0 or -errno. */
-int sdt_probes_write_without(int dfd, const struct sdt_probes *p, const bool *drop);
 
 /*
  * Append to *out (*n entries, *cap allocated) the user probes of the cache entry (@bid, @path)

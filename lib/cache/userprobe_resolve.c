@@ -28,6 +28,7 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "cache/target.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
 
@@ -189,7 +190,10 @@ nomem:
 	return sdt_err(-ENOMEM, "out of memory");
 }
 
-/* Append the sites of @p to the file of @t (verified as @v); their indices into @t. */
+/*
+ * Append the sites of @p to the file of @t (verified as @v) through the scan model
+ * (sdt_file_add_site()), after its SDT notes; their indices into @t.
+ */
 static int add_sites(struct verified *v, const struct sdt_user_probe *p, struct sdt_target *t,
 		     size_t spec_index)
 {
@@ -221,18 +225,17 @@ static int add_sites(struct verified *v, const struct sdt_user_probe *p, struct 
 		err = make_site(f, v->nnotes, p, &u[l], &s, &ty);
 		if (err)
 			break;
-		if (sdt_grow((void **)&f->sites, &f->sites_cap, f->nsites + 1, sizeof(s))) {
+		if (sdt_file_add_site(f, &s)) {
 			sdt_site_release(&s);
 			sdt_arg_types__free(ty, p->nargs);
 			err = sdt_err(-ENOMEM, "out of memory");
 			break;
 		}
-		t->sites[t->nsites] = f->nsites;
+		t->sites[t->nsites] = sdt_file__site_count(f) - 1;
 		t->spec[t->nsites] = spec_index;
 		t->types[t->nsites] = ty;
 		t->ntypes[t->nsites] = p->nargs;
 		t->nsites++;
-		f->sites[f->nsites++] = s;
 	}
 	free(u);
 	return err;
@@ -388,7 +391,7 @@ static int probes_for_spec(struct sdt_cache *c, struct sdt_index *idx, const str
 					  &cap);
 	hits_release(&h);
 	if (err) {
-		sdt_user_probes_free(*all, *nall);
+		sdt_userprobe_array_free(*all, *nall);
 		*all = NULL;
 		*nall = 0;
 		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
@@ -396,114 +399,140 @@ static int probes_for_spec(struct sdt_cache *c, struct sdt_index *idx, const str
 	return 0;
 }
 
-int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+/* The targets the user probes of a resolution give, each with the build its probes resolve in. */
+struct probe_targets {
+	const struct sdt_resolve_opts *o;
+	struct sdt_target *tg;
+	struct verified *vs; /* vs[j]: the build of tg[j] */
+	size_t n, cap, vcap;
+};
+
+/*
+ * How many of the @nall probes spec @spec matches (in @real, when it names a binary): *nmatch.
+ * -ENOTUNIQ when one name is in more than one binary (unless all_matches).
+ */
+static int count_matches(const struct probe_targets *pt, const struct sdt_spec *spec,
+			 const char *real, const struct sdt_user_probe *all, size_t nall,
+			 size_t *nmatch)
+{
+	size_t i, first = SIZE_MAX;
+
+	*nmatch = 0;
+	for (i = 0; i < nall; i++) {
+		if (!all[i].build_id || !spec_matches(spec, real, &all[i]))
+			continue;
+		++*nmatch;
+		if (first == SIZE_MAX)
+			first = i;
+		else if (!pt->o->all_matches && !strcmp(all[i].name, all[first].name) &&
+			 strcmp(all[i].path, all[first].path))
+			return sdt_err(-ENOTUNIQ,
+				       "the probe '%s' is in more than one binary: %s:%s ('%s') "
+				       "and %s:%s ('%s'); name one so, or with -x PATH",
+				       all[i].name, all[first].group, all[first].name,
+				       all[first].path, all[i].group, all[i].name, all[i].path);
+	}
+	return 0;
+}
+
+/*
+ * The index into @pt of the target for the binary of @p, made (scanned now) when it is the first
+ * probe of that binary: 0 with *j, 1 to skip @p (its binary is gone, skip_missing), -ESTALE when
+ * the binary is another build than @p's, -errno.
+ */
+static int target_for(struct probe_targets *pt, const struct sdt_user_probe *p, size_t *j)
+{
+	struct sdt_target nt;
+	struct verified nv;
+	int v;
+
+	for (*j = 0; *j < pt->n && strcmp(pt->tg[*j].path, p->path); ++*j)
+		;
+	if (*j < pt->n && strcmp(pt->tg[*j].build_id, p->build_id))
+		/* a probe of an older build of the file: its definition was of that */
+		return sdt_err(-ESTALE,
+			       "'%s' changed since the probe '%s' was defined (build-id %s, now "
+			       "%s): define it again with 'sdtrace probe add'",
+			       p->path, p->name, p->build_id, pt->tg[*j].build_id);
+	if (*j < pt->n)
+		return 0;
+	v = new_target(p, pt->o, &nt, &nv);
+	if (v)
+		return v;
+	if (sdt_grow((void **)&pt->tg, &pt->cap, pt->n + 1, sizeof(*pt->tg)) ||
+	    sdt_grow((void **)&pt->vs, &pt->vcap, pt->n + 1, sizeof(*pt->vs))) {
+		sdt_target_release(&nt);
+		sdt_elf_close(&nv.e);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	pt->vs[pt->n] = nv;
+	pt->tg[pt->n++] = nt;
+	return 0;
+}
+
+/*
+ * The user probes spec @k names (through @idx) into @pt: their sites appended to the targets of
+ * their binaries. *handled: the spec named some (the SDT lookup skips it).
+ */
+static int resolve_spec(struct probe_targets *pt, struct sdt_cache *c, struct sdt_index *idx,
+			const struct sdt_spec *spec, size_t k, bool *handled)
+{
+	const char *path = sdt_spec__path(spec);
+	struct sdt_user_probe *all = NULL;
+	size_t nall = 0, nmatch = 0, i, j;
+	char *real = NULL;
+	int err;
+
+	if (path) {
+		real = realpath(path, NULL);
+		if (!real)
+			return 0;
+	}
+	err = probes_for_spec(c, idx, spec, &all, &nall);
+	if (!err)
+		err = count_matches(pt, spec, real, all, nall, &nmatch);
+	*handled = !err && nmatch;
+	for (i = 0; i < nall && !err && nmatch; i++) {
+		if (!all[i].build_id || !spec_matches(spec, real, &all[i]))
+			continue;
+		err = target_for(pt, &all[i], &j);
+		if (err > 0) {
+			err = 0;
+			continue;
+		}
+		if (!err)
+			err = add_sites(&pt->vs[j], &all[i], &pt->tg[j], k);
+	}
+	sdt_userprobe_array_free(all, nall);
+	free(real);
+	return err;
+}
+
+int sdt_userprobe_resolve(struct sdt_cache *c, struct sdt_index *idx,
+			  struct sdt_spec *const *specs, size_t nspecs,
 			  const struct sdt_resolve_opts *o, bool *handled, struct sdt_target **out,
 			  size_t *nout)
 {
-	struct sdt_user_probe *all = NULL;
-	struct sdt_index *idx = NULL;
-	struct sdt_target *tg = NULL;
-	struct verified *vs = NULL; /* for each target, the build its probes are resolved in */
-	size_t nall = 0, ntg = 0, cap = 0, vcap = 0, i, k, j;
-	bool any_user = false;
+	struct probe_targets pt = {.o = o};
+	size_t k, j;
 	int err = 0;
 
 	*out = NULL;
 	*nout = 0;
-	for (k = 0; k < nspecs; k++) {
+	for (k = 0; k < nspecs; k++)
 		handled[k] = false;
-		any_user |= sdt_userprobe_spec(specs[k]);
-	}
-	if (!any_user)
-		return 0;
-	err = sdt_index_open(c, &idx, NULL);
-	if (err)
-		return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
 	for (k = 0; k < nspecs && !err; k++) {
-		const char *path = sdt_spec__path(specs[k]);
-		char *real = NULL;
-		size_t first = SIZE_MAX, nmatch = 0;
-
-		if (!sdt_userprobe_spec(specs[k]))
-			continue;
-		if (path) {
-			real = realpath(path, NULL);
-			if (!real)
-				continue;
-		}
-		err = probes_for_spec(c, idx, specs[k], &all, &nall);
-		for (i = 0; i < nall && !err; i++) {
-			if (!all[i].build_id || !spec_matches(specs[k], real, &all[i]))
-				continue;
-			nmatch++;
-			if (first == SIZE_MAX)
-				first = i;
-			else if (!o->all_matches && !strcmp(all[i].name, all[first].name) &&
-				 strcmp(all[i].path, all[first].path))
-				err = sdt_err(-ENOTUNIQ,
-					      "the probe '%s' is in more than one binary: %s:%s "
-					      "('%s') and %s:%s ('%s'); name one so, or with "
-					      "-x PATH",
-					      all[i].name, all[first].group, all[first].name,
-					      all[first].path, all[i].group, all[i].name,
-					      all[i].path);
-		}
-		if (!err && nmatch)
-			handled[k] = true;
-		for (i = 0; i < nall && !err && nmatch; i++) {
-			struct sdt_target *t = NULL;
-
-			if (!all[i].build_id || !spec_matches(specs[k], real, &all[i]))
-				continue;
-			for (j = 0; j < ntg && strcmp(tg[j].path, all[i].path); j++)
-				;
-			t = j < ntg ? &tg[j] : NULL;
-			if (t && strcmp(t->build_id, all[i].build_id)) {
-				/* a probe of an older build of the file: its definition was of that */
-				err = sdt_err(-ESTALE,
-					      "'%s' changed since the probe '%s' was defined "
-					      "(build-id %s, now %s): define it again with 'sdtrace "
-					      "probe add'",
-					      all[i].path, all[i].name, all[i].build_id, t->build_id);
-				break;
-			}
-			if (!t) {
-				struct sdt_target nt;
-				struct verified nv;
-				int v = new_target(&all[i], o, &nt, &nv);
-
-				if (v > 0)
-					continue;
-				if (!v && (sdt_grow((void **)&tg, &cap, ntg + 1, sizeof(*tg)) ||
-					   sdt_grow((void **)&vs, &vcap, ntg + 1, sizeof(*vs)))) {
-					sdt_target_release(&nt);
-					sdt_elf_close(&nv.e);
-					v = sdt_err(-ENOMEM, "out of memory");
-				}
-				if (v < 0) {
-					err = v;
-					break;
-				}
-				vs[ntg] = nv;
-				tg[ntg++] = nt;
-				t = &tg[j];
-			}
-			err = add_sites(&vs[j], &all[i], t, k);
-		}
-		sdt_user_probes_free(all, nall);
-		all = NULL;
-		nall = 0;
-		free(real);
+		if (sdt_userprobe_spec(specs[k]))
+			err = resolve_spec(&pt, c, idx, specs[k], k, &handled[k]);
 	}
-	sdt_index_close(idx);
-	for (j = 0; j < ntg; j++)
-		sdt_elf_close(&vs[j].e);
-	free(vs);
+	for (j = 0; j < pt.n; j++)
+		sdt_elf_close(&pt.vs[j].e);
+	free(pt.vs);
 	if (err) {
-		sdt_targets_free(tg, ntg);
+		sdt_target_array_free(pt.tg, pt.n);
 		return err;
 	}
-	*out = tg;
-	*nout = ntg;
+	*out = pt.tg;
+	*nout = pt.n;
 	return 0;
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache/probes_file.h"
 #include "scan/file.h"
 #include "util/internal.h"
 #include "scan/sdt_elf.h"
@@ -115,63 +116,6 @@ static const struct sdt_site *note_at(const struct sdt_file *f, size_t nnotes, u
 	return NULL;
 }
 
-/* A hexadecimal number of 1..16 digits at @s (after "0x"); the byte after it in *end. */
-static bool parse_hex(const char *s, uint64_t *v, const char **end)
-{
-	size_t n = 0;
-
-	*v = 0;
-	for (; (s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f') ||
-	       (s[n] >= 'A' && s[n] <= 'F');
-	     n++) {
-		if (n == 16)
-			return false;
-		*v = *v << 4 | (uint64_t)(s[n] <= '9' ? s[n] - '0' : (s[n] | 0x20) - 'a' + 10);
-	}
-	*end = s + n;
-	return n > 0;
-}
-
-/* A stored line "K:GROUP/NAME PATH:0xOFF[(0xREF)][ ARGS]", split. */
-struct line {
-	char kind;
-	const char *path;
-	size_t plen;
-	uint64_t off, ref;
-	bool has_ref;
-	const char *args; /* "" when none */
-};
-
-static bool parse_line(const char *l, struct line *out)
-{
-	const char *tok = strchr(l, ' '), *end, *colon = NULL, *p;
-
-	memset(out, 0, sizeof(*out));
-	if ((l[0] != 'p' && l[0] != 'r') || l[1] != ':' || !tok)
-		return false;
-	out->kind = l[0];
-	tok++;
-	end = tok + strcspn(tok, " ");
-	for (p = tok; p + 3 <= end; p++) {
-		if (!memcmp(p, ":0x", 3))
-			colon = p; /* the last one: a path may hold ":0x" */
-	}
-	if (!colon || colon == tok || !parse_hex(colon + 3, &out->off, &p))
-		return false;
-	if (*p == '(') {
-		if (strncmp(p + 1, "0x", 2) || !parse_hex(p + 3, &out->ref, &p) || *p != ')')
-			return false;
-		out->has_ref = true;
-		p++;
-	}
-	if (p != end)
-		return false;
-	out->path = tok;
-	out->plen = (size_t)(colon - tok);
-	out->args = *end ? end + 1 : end;
-	return true;
-}
-
 /* Do @p's arguments, joined by spaces, read @args? */
 static bool same_args(const struct sdt_user_probe *p, const char *args)
 {
@@ -199,9 +143,9 @@ static bool lines_agree(const struct sdt_user_probe *p, const struct want *w, ch
 	}
 	for (i = 0; i < w->n; i++) {
 		const struct sdt_uprobe_site *s = &w->s[i];
-		struct line l;
+		struct sdt_probes_line l;
 
-		if (!parse_line(p->lines[i], &l)) {
+		if (!sdt_probes_parse_line(p->lines[i], &l)) {
 			snprintf(why, wlen, "its line %zu is not K:GROUP/NAME PATH:0xOFFSET", i + 1);
 		} else if ((l.kind == 'r') != s->is_return) {
 			snprintf(why, wlen, "its line %zu is a%s probe, its definition '%s' a%s one",
@@ -263,7 +207,7 @@ static int want_sdt(const struct sdt_file *f, size_t nnotes, const char *loc, st
 		err = want_event(f, nnotes, loc + 1, (size_t)(colon - loc - 1), colon + 1, w);
 		return err ? err : 1;
 	}
-	if (strncmp(loc, "0x", 2) || !parse_hex(loc + 2, &vaddr, &end) || *end)
+	if (strncmp(loc, "0x", 2) || !sdt_probes_parse_hex(loc + 2, &vaddr, &end) || *end)
 		return 0;
 	s = note_at(f, nnotes, vaddr);
 	if (!s)

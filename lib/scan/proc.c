@@ -6,7 +6,7 @@
 #include "util/internal.h"
 #include "sdtrace/proc.h"
 
-void sdt_proc__files_free(struct sdt_proc_file *files, size_t n)
+void sdt_proc_files__free(struct sdt_proc_file *files, size_t n)
 {
 	size_t i;
 
@@ -113,7 +113,7 @@ int sdt_proc__files(pid_t pid, struct sdt_proc_file **out, size_t *n)
 	free(line);
 	fclose(fp);
 	if (err) {
-		sdt_proc__files_free(files, nfiles);
+		sdt_proc_files__free(files, nfiles);
 		return sdt_err(err, "out of memory");
 	}
 	*out = files;

@@ -22,6 +22,7 @@
 #include "cache/cache_internal.h"
 #include "cache/index.h"
 #include "cache/meta.h"
+#include "sdtrace/debuginfod.h"
 
 static char tmp[256], root[300], self[PATH_MAX];
 
@@ -121,16 +122,45 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Resolve @text: the list in *t, its count in *n. */
 static int resolve1(struct sdt_cache *c, const char *text, const struct sdt_resolve_opts *o,
-		    struct sdt_target **t, size_t *n)
+		    struct sdt_targets **t, size_t *n)
 {
 	struct sdt_spec *s;
 	int err;
 
 	assert_int_equal(sdt_spec__parse(text, &s), 0);
-	err = sdt_cache__resolve(c, &s, 1, o, t, n);
+	err = sdt_cache__resolve(c, &s, 1, o, t);
+	*n = sdt_targets__count(*t);
 	sdt_spec__free(s);
 	return err;
+}
+
+/* The cache's entries: the list in *l, its count in *n. */
+static int entries(struct sdt_cache *c, struct sdt_cache_entries **l, size_t *n)
+{
+	int err = sdt_cache__entries(c, l);
+
+	*n = sdt_cache_entries__count(*l);
+	return err;
+}
+
+/* Entry @i of @l */
+static const struct sdt_cache_entry *en(const struct sdt_cache_entries *l, size_t i)
+{
+	const struct sdt_cache_entry *e = sdt_cache_entries__entry(l, i);
+
+	assert_non_null(e);
+	return e;
+}
+
+/* Target @i of @t */
+static const struct sdt_target *tg(const struct sdt_targets *t, size_t i)
+{
+	const struct sdt_target *x = sdt_targets__target(t, i);
+
+	assert_non_null(x);
+	return x;
 }
 
 static void test_layout(void **state)
@@ -191,7 +221,7 @@ static void test_layout(void **state)
 static void test_resolve(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o);
-	struct sdt_target *t;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	size_t n;
 
@@ -201,32 +231,34 @@ static void test_resolve(void **state)
 
 	assert_int_equal(resolve1(c, "%h4test:one", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].path, self);
-	assert_int_equal(t[0].nsites, 2);
-	assert_false(t[0].rescanned);
+	assert_string_equal(sdt_target__path(tg(t, 0)), self);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 2);
+	assert_false(sdt_target__rescanned(tg(t, 0)));
 	{
 		struct stat st;
+		int64_t sec, nsec;
 
 		assert_int_equal(stat(self, &st), 0);
-		assert_int_equal(t[0].ino, st.st_ino);
-		assert_int_equal(t[0].size, st.st_size);
-		assert_int_equal(t[0].mtime_nsec, st.st_mtim.tv_nsec);
+		assert_int_equal(sdt_target__ino(tg(t, 0)), st.st_ino);
+		assert_int_equal(sdt_target__size(tg(t, 0)), st.st_size);
+		sdt_target__mtime(tg(t, 0), &sec, &nsec);
+		assert_int_equal(nsec, st.st_mtim.tv_nsec);
 	}
-	assert_string_equal(sdt_site__name(sdt_file__site(t[0].file, t[0].sites[0])), "one");
-	sdt_targets_free(t, n);
+	assert_string_equal(sdt_site__name(sdt_target__site(tg(t, 0), 0)), "one");
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "sdt_h4test:two", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(t[0].nsites, 1);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 1);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "h4test:*", &o, &t, &n), 0);
-	assert_int_equal(t[0].nsites, 3);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 3);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "h4t*:t?o", &o, &t, &n), 0);
-	assert_int_equal(t[0].nsites, 1);
-	sdt_targets_free(t, n);
+	assert_int_equal(sdt_target__site_count(tg(t, 0)), 1);
+	sdt_targets__free(t);
 
 	assert_int_equal(resolve1(c, "%h4test:nothere", &o, &t, &n), -ENOENT);
 	assert_null(t);
@@ -238,7 +270,7 @@ static void test_ambiguity(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o);
 	SDT_OPTS(sdt_resolve_opts, all, .all_matches = true);
-	struct sdt_target *t;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	char other[PATH_MAX], spec[PATH_MAX + 32], *bid2;
 	size_t n;
@@ -261,14 +293,14 @@ static void test_ambiguity(void **state)
 	snprintf(spec, sizeof(spec), "%s:%%h4test:one", other);
 	assert_int_equal(resolve1(c, spec, &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].path, other);
-	assert_string_equal(t[0].build_id, bid2);
-	sdt_targets_free(t, n);
+	assert_string_equal(sdt_target__path(tg(t, 0)), other);
+	assert_string_equal(sdt_target__build_id(tg(t, 0)), bid2);
+	sdt_targets__free(t);
 
 	/* listing wants them all */
 	assert_int_equal(resolve1(c, "%h4test:one", &all, &t, &n), 0);
 	assert_int_equal(n, 2);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 	sdt_cache__free(c);
 	free(bid2);
 }
@@ -284,8 +316,8 @@ static void on_notify(const char *msg, void *ctx)
 static void test_stale_and_vanished(void **state)
 {
 	SDT_OPTS(sdt_resolve_opts, o, .notify = on_notify);
-	struct sdt_cache_entry *e;
-	struct sdt_target *t;
+	struct sdt_cache_entries *e;
+	struct sdt_targets *t;
 	struct sdt_cache *c;
 	char bin[PATH_MAX], next[PATH_MAX], *bid1, *bid2;
 	size_t n;
@@ -303,17 +335,19 @@ static void test_stale_and_vanished(void **state)
 	notified = 0;
 	assert_int_equal(resolve1(c, "%h4test:one", &o, &t, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0].build_id, bid2);
-	assert_true(t[0].rescanned);
+	assert_string_equal(sdt_target__build_id(tg(t, 0)), bid2);
+	assert_true(sdt_target__rescanned(tg(t, 0)));
 	assert_int_equal(notified, 1);
-	sdt_targets_free(t, n);
+	sdt_targets__free(t);
 
 	/* the new build was cached; the old entry is changed, and purge drops it */
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(e[0].state == SDT_ENTRY_OK, !strcmp(e[0].build_id, bid2));
-	assert_int_equal(e[1].state == SDT_ENTRY_OK, !strcmp(e[1].build_id, bid2));
-	sdt_cache_entries_free(e, n);
+	assert_int_equal(sdt_cache_entry__state(en(e, 0)) == SDT_ENTRY_OK,
+			 !strcmp(sdt_cache_entry__build_id(en(e, 0)), bid2));
+	assert_int_equal(sdt_cache_entry__state(en(e, 1)) == SDT_ENTRY_OK,
+			 !strcmp(sdt_cache_entry__build_id(en(e, 1)), bid2));
+	sdt_cache_entries__free(e);
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
 
 	/* vanished: an error, or skipped when asked */
@@ -325,12 +359,12 @@ static void test_stale_and_vanished(void **state)
 
 		assert_int_equal(resolve1(c, "%h4test:one", &skip, &t, &n), 0);
 		assert_int_equal(n, 0);
-		sdt_targets_free(t, n);
+		sdt_targets__free(t);
 	}
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 1);
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 0);
-	sdt_cache_entries_free(e, n);
+	sdt_cache_entries__free(e);
 	sdt_cache__free(c);
 	free(bid1);
 	free(bid2);
@@ -385,7 +419,7 @@ static void test_check_repair(void **state)
  */
 static void test_perf_foreign_entries(void **state)
 {
-	struct sdt_cache_entry *e;
+	struct sdt_cache_entries *e;
 	struct sdt_cache *c;
 	size_t n;
 
@@ -398,12 +432,12 @@ static void test_perf_foreign_entries(void **state)
 	   "'%s/[kernel.kallsyms]/aaaa0000/kallsyms'",
 	   root, root, root, root, root, root, root);
 	assert_int_equal(sdt_cache__open(root, NULL, &c), 0);
-	assert_int_equal(sdt_cache__entries(c, &e, &n), 0);
+	assert_int_equal(entries(c, &e, &n), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(e[0].path, "/gone/lib.so");
-	assert_int_equal(e[0].nevents, 0);
-	assert_int_equal(e[0].state, SDT_ENTRY_GONE);
-	sdt_cache_entries_free(e, n);
+	assert_string_equal(sdt_cache_entry__path(en(e, 0)), "/gone/lib.so");
+	assert_int_equal(sdt_cache_entry__event_count(en(e, 0)), 0);
+	assert_int_equal(sdt_cache_entry__state(en(e, 0)), SDT_ENTRY_GONE);
+	sdt_cache_entries__free(e);
 	assert_int_equal(sdt_cache__purge(c, NULL, NULL), 0);
 	assert_int_equal(sdt_cache__update(c, NULL, NULL), 0);
 	assert_int_equal(sdt_cache__check(c, true, NULL, NULL), 0);
@@ -432,6 +466,64 @@ static void test_planted_symlink(void **state)
 	free(first);
 }
 
+/*
+ * The cache's _opts are read as every _opts struct is (util/opts.c): a caller's longer struct
+ * with a byte set that this library does not know is refused, never silently ignored; a shorter
+ * one (an older caller) is zero-filled.
+ */
+static void test_opts_read(void **state)
+{
+	struct {
+		struct sdt_cache_opts o;
+		char newer[8];
+	} co = {.o = {.sz = sizeof(co)}, .newer = {1}};
+	struct {
+		struct sdt_resolve_opts o;
+		char newer[8];
+	} ro = {.o = {.sz = sizeof(ro)}, .newer = {1}};
+	struct {
+		struct sdt_cache_add_opts o;
+		char newer[8];
+	} ao = {.o = {.sz = sizeof(ao)}, .newer = {1}};
+	struct {
+		struct sdt_debuginfod_opts o;
+		char newer[8];
+	} dbo = {.o = {.sz = sizeof(dbo)}, .newer = {1}};
+	struct sdt_cache_opts older = {.sz = sizeof(size_t)};
+	char *fetched = NULL;
+	struct sdt_targets *t = (struct sdt_targets *)1;
+	struct sdt_cache *c = NULL;
+	const char *paths[] = {self};
+	size_t n = 1;
+
+	(void)state;
+	assert_int_equal(sdt_cache__open(root, &co.o, &c), -EINVAL);
+	assert_null(c);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_cache_opts"));
+	assert_int_equal(sdt_cache__open(root, &older, &c), 0);
+	assert_int_equal(sdt_cache__add_paths(c, paths, 1, &ao.o, NULL), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_cache_add_opts"));
+	assert_int_equal(sdt_cache__add(c, self, NULL), 0);
+	assert_int_equal(resolve1(c, "%h4test:one", &ro.o, &t, &n), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_resolve_opts"));
+	assert_null(t);
+	assert_int_equal(n, 0);
+	/* the same, unset: accepted */
+	co.newer[0] = ro.newer[0] = 0;
+	assert_int_equal(resolve1(c, "%h4test:one", &ro.o, &t, &n), 0);
+	assert_int_equal(n, 1);
+	sdt_targets__free(t);
+	sdt_cache__free(c);
+	assert_int_equal(sdt_cache__open(root, &co.o, &c), 0);
+	sdt_cache__free(c);
+	/* before any server is asked (or found missing) */
+	assert_int_equal(sdt_debuginfod__find_executable("571d98e01096d5c1c32420d229a6731a0a50d2a0",
+							 &dbo.o, &fetched, NULL),
+			 -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_debuginfod_opts"));
+	assert_null(fetched);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +535,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_check_repair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_perf_foreign_entries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_opts_read, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -158,6 +159,96 @@ static void test_parse_hostile(void **state)
 	sdt_probes_release(&p);
 }
 
+/* A user probe's p:/r: line, split where perf's parser would split it; hostile ones refused. */
+static void test_user_lines(void **state)
+{
+	struct sdt_probes_line l;
+
+	(void)state;
+	assert_true(sdt_probes_parse_line("p:probe_up/work /usr/bin/up:0x1139 n=%di:u64", &l));
+	assert_int_equal(l.kind, 'p');
+	assert_int_equal(l.plen, strlen("/usr/bin/up"));
+	assert_memory_equal(l.path, "/usr/bin/up", l.plen);
+	assert_int_equal(l.off, 0x1139);
+	assert_false(l.has_ref);
+	assert_string_equal(l.args, "n=%di:u64");
+	/* a semaphore, no arguments; a path holding ":0x" (the last one is the offset) */
+	assert_true(sdt_probes_parse_line("r:g/n /opt/a:0x1/b:0xAbC(0x3f0)", &l));
+	assert_int_equal(l.kind, 'r');
+	assert_memory_equal(l.path, "/opt/a:0x1/b", l.plen);
+	assert_int_equal(l.plen, strlen("/opt/a:0x1/b"));
+	assert_int_equal(l.off, 0xabc);
+	assert_true(l.has_ref);
+	assert_int_equal(l.ref, 0x3f0);
+	assert_string_equal(l.args, "");
+	assert_false(sdt_probes_parse_line("x:g/n /b:0x1", &l));
+	assert_false(sdt_probes_parse_line("p:g/n", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:1", &l));
+	assert_false(sdt_probes_parse_line("p:g/n :0x1", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:0x", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:0x11112222333344445", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:0x1z", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:0x1(0x2", &l));
+	assert_false(sdt_probes_parse_line("p:g/n /b:0x1(2)", &l));
+}
+
+/* A user probe's header: its name (one tracefs takes), location and arguments. */
+static void test_user_header(void **state)
+{
+	struct sdt_probes_header h;
+	char *group, *name;
+	size_t i;
+
+	(void)state;
+	name = sdt_probes_header_name("probe_up:work=do_work+4 n=%di:u64  s=+0(%si):string",
+				      &group);
+	assert_string_equal(name, "work");
+	assert_string_equal(group, "probe_up");
+	free(name);
+	free(group);
+	assert_null(sdt_probes_header_name("no colon", &group));
+	assert_null(group);
+	assert_null(sdt_probes_header_name("g:bad-name=x", &group));
+	assert_null(group);
+	assert_int_equal(sdt_probes_parse_header("work=do_work+4 n=%di:u64  s=+0(%si):string", &h),
+			 0);
+	assert_string_equal(h.location, "do_work+4");
+	assert_false(h.is_return);
+	assert_int_equal(h.nargs, 2);
+	assert_string_equal(h.args[0], "n=%di:u64");
+	assert_string_equal(h.args[1], "s=+0(%si):string");
+	for (i = 0; i < h.nargs; i++)
+		free(h.args[i]);
+	free(h.args);
+	free(h.location);
+	assert_int_equal(sdt_probes_parse_header("ret=do_work%return", &h), 0);
+	assert_true(h.is_return);
+	assert_int_equal(h.nargs, 0);
+	free(h.location);
+	assert_int_equal(sdt_probes_parse_header("work", &h), 0);
+	assert_null(h.location);
+	assert_int_equal(h.nargs, 0);
+}
+
+/* `cache check`'s reading of a '#' entry: its header and that every line is of that probe. */
+static void test_user_entry_problem(void **state)
+{
+	char *ok_lines[] = {"p:probe_up/work /b:0x10 n=%di:u64", "r:probe_up/work__return /b:0x20"};
+	char *bad_lines[] = {"p:probe_up/other /b:0x10"};
+	struct sdt_probes_entry e = {.kind = '#', .header = "probe_up:work=f", .lines = ok_lines,
+				     .nlines = 2};
+
+	(void)state;
+	assert_null(sdt_probes_entry_problem(&e));
+	e.lines = bad_lines;
+	e.nlines = 1;
+	assert_non_null(strstr(sdt_probes_entry_problem(&e), "not p:GROUP/NAME"));
+	e.nlines = 0;
+	assert_string_equal(sdt_probes_entry_problem(&e), "no p: or r: line");
+	e.header = "bad group:work=f";
+	assert_non_null(strstr(sdt_probes_entry_problem(&e), "GROUP:NAME"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +257,9 @@ int main(void)
 	    cmocka_unit_test(test_render_refuses_bad_path),
 	    cmocka_unit_test(test_parse_sdt_and_user_entries),
 	    cmocka_unit_test(test_parse_hostile),
+	    cmocka_unit_test(test_user_lines),
+	    cmocka_unit_test(test_user_header),
+	    cmocka_unit_test(test_user_entry_problem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -154,6 +154,14 @@ static char *self_path(void)
 }
 
 /* the file offset in a "p:G/N PATH:0xOFF ..." line */
+static uint64_t line_offset(const char *line);
+
+/* the file offset of the first line of @p */
+static uint64_t first_offset(const struct sdt_user_probe *p)
+{
+	return line_offset(sdt_user_probe__line(p, 0));
+}
+
 static uint64_t line_offset(const char *line)
 {
 	const char *c = strstr(line, ":0x");
@@ -164,7 +172,7 @@ static uint64_t line_offset(const char *line)
 
 static void test_define_locations(void **state)
 {
-	struct sdt_user_probe p, q;
+	struct sdt_user_probe *p = NULL, *q = NULL;
 	const char *args[] = {"a=%di:s64", "b=%si:s64"};
 	const char *rargs[] = {"ret=$retval:s64"};
 	char *self = self_path(), loc[64], *expect;
@@ -176,17 +184,17 @@ static void test_define_locations(void **state)
 	(void)state;
 	assert_int_equal(userprobe_target(1, 2), 5);
 	assert_int_equal(sdt_user_probe__define(self, "ent", "userprobe_target", args, 2, &p), 0);
-	assert_false(p.is_return);
-	assert_int_equal(p.nlines, 1);
-	assert_string_equal(p.group, "probe_test");
+	assert_false(sdt_user_probe__is_return(p));
+	assert_int_equal(sdt_user_probe__line_count(p), 1);
+	assert_string_equal(sdt_user_probe__group(p), "probe_test");
 	expect = NULL;
 	assert_true(asprintf(&expect, "probe_test:ent=userprobe_target a=%%di:s64 "
 				      "b=%%si:s64") > 0);
-	assert_string_equal(p.header, expect);
+	assert_string_equal(sdt_user_probe__header(p), expect);
 	free(expect);
-	assert_true(!strncmp(p.lines[0], "p:probe_test/ent ", 17));
-	assert_non_null(strstr(p.lines[0], " a=%di:s64 b=%si:s64"));
-	assert_null(strchr(p.lines[0], '\n'));
+	assert_true(!strncmp(sdt_user_probe__line(p, 0), "p:probe_test/ent ", 17));
+	assert_non_null(strstr(sdt_user_probe__line(p, 0), " a=%di:s64 b=%si:s64"));
+	assert_null(strchr(sdt_user_probe__line(p, 0), '\n'));
 
 	/* the address form lands on the same offset */
 	assert_int_equal(sdt_elf_open(self, &e), 0);
@@ -194,14 +202,14 @@ static void test_define_locations(void **state)
 	sdt_elf_close(&e);
 	snprintf(loc, sizeof(loc), "0x%llx", (unsigned long long)value);
 	assert_int_equal(sdt_user_probe__define(self, "byaddr", loc, NULL, 0, &q), 0);
-	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
-	sdt_user_probe_release(&q);
+	assert_int_equal(first_offset(q), first_offset(p));
+	sdt_user_probe__free(q);
 
 	/* +0 is the same place */
 	assert_int_equal(sdt_user_probe__define(self, "off0", "userprobe_target+0", NULL, 0, &q),
 			 0);
-	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
-	sdt_user_probe_release(&q);
+	assert_int_equal(first_offset(q), first_offset(p));
+	sdt_user_probe__free(q);
 	/*
 	 * +N inside the function: the first N that starts an instruction is taken, at base + N;
 	 * every N before it falls inside the first instruction and is refused as such.
@@ -216,23 +224,23 @@ static void test_define_locations(void **state)
 		    strstr(sdt_errmsg(), "inside the instruction at userprobe_target+0"));
 	}
 	assert_true(n < 16);
-	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]) + n);
-	sdt_user_probe_release(&q);
+	assert_int_equal(first_offset(q), first_offset(p) + n);
+	sdt_user_probe__free(q);
 
 	/* a return probe */
 	assert_int_equal(
 	    sdt_user_probe__define(self, "ret", "userprobe_target%return", rargs, 1, &q), 0);
-	assert_true(q.is_return);
-	assert_true(!strncmp(q.lines[0], "r:probe_test/ret ", 17));
-	assert_int_equal(line_offset(q.lines[0]), line_offset(p.lines[0]));
-	sdt_user_probe_release(&q);
-	sdt_user_probe_release(&p);
+	assert_true(sdt_user_probe__is_return(q));
+	assert_true(!strncmp(sdt_user_probe__line(q, 0), "r:probe_test/ret ", 17));
+	assert_int_equal(first_offset(q), first_offset(p));
+	sdt_user_probe__free(q);
+	sdt_user_probe__free(p);
 	free(self);
 }
 
 static void test_define_refuses(void **state)
 {
-	struct sdt_user_probe p;
+	struct sdt_user_probe *p = NULL;
 	const char *retval[] = {"r=$retval"};
 	const char *inject[] = {"a=%di\np:evil/x /bin/sh:0x0"};
 	char *self = self_path();
@@ -263,13 +271,13 @@ static void test_define_refuses(void **state)
 	assert_int_equal(sdt_user_probe__define(self, "x", "0xzz", NULL, 0, &p), -EINVAL);
 	assert_int_equal(sdt_user_probe__define(self, "x", "", NULL, 0, &p), -EINVAL);
 	assert_int_equal(sdt_user_probe__define("/nonexistent/x", "x", "f", NULL, 0, &p), -ENOENT);
-	assert_null(p.name);
+	assert_null(p);
 	free(self);
 }
 
 static void test_define_sdt_alias(void **state)
 {
-	struct sdt_user_probe p;
+	struct sdt_user_probe *p = NULL;
 	struct sdt_file *f;
 	const struct sdt_site *s;
 	char loc[256];
@@ -288,11 +296,11 @@ static void test_define_sdt_alias(void **state)
 	snprintf(loc, sizeof(loc), "%%%s:%s", sdt_site__provider(s), sdt_site__name(s));
 	assert_int_equal(
 	    sdt_user_probe__define(FIXTURES_DIR "/x86_64.elf", "alias", loc, NULL, 0, &p), 0);
-	assert_int_equal(p.nlines, n);
-	assert_int_equal(line_offset(p.lines[0]), sdt_site__file_offset(s));
+	assert_int_equal(sdt_user_probe__line_count(p), n);
+	assert_int_equal(first_offset(p), sdt_site__file_offset(s));
 	/* perf parses the header: the site by address, not the SDT name */
-	assert_non_null(strstr(p.header, ":alias=0x"));
-	sdt_user_probe_release(&p);
+	assert_non_null(strstr(sdt_user_probe__header(p), ":alias=0x"));
+	sdt_user_probe__free(p);
 	assert_int_equal(sdt_user_probe__define(FIXTURES_DIR "/x86_64.elf", "alias",
 						"%no_such:provider", NULL, 0, &p),
 			 -ENOENT);
@@ -336,10 +344,12 @@ static void test_cache_roundtrip(void **state)
 {
 	char dir[] = "/tmp/test-userprobe.XXXXXX", *self = self_path(), *path, *text = NULL;
 	const char *args[] = {"a=%di:s64"};
-	struct sdt_user_probe p, q, *list;
-	struct sdt_cache_entry *ent;
+	struct sdt_user_probe *p = NULL, *q = NULL;
+	const struct sdt_user_probe *l0, *l1;
+	struct sdt_user_probes *list;
+	struct sdt_cache_entries *ent;
 	struct sdt_cache *c;
-	size_t n, len = 0;
+	size_t len = 0;
 	FILE *fp;
 
 	(void)state;
@@ -348,13 +358,14 @@ static void test_cache_roundtrip(void **state)
 	assert_int_equal(sdt_user_probe__define(self, "ent", "userprobe_target", args, 1, &p), 0);
 	assert_int_equal(
 	    sdt_user_probe__define(self, "ret", "userprobe_target%return", NULL, 0, &q), 0);
-	assert_int_equal(sdt_cache__probe_add(c, &p), 0);
-	assert_int_equal(sdt_cache__probe_add(c, &q), 0);
-	assert_int_equal(sdt_cache__probe_add(c, &p), -EEXIST);
+	assert_int_equal(sdt_cache__probe_add(c, p), 0);
+	assert_int_equal(sdt_cache__probe_add(c, q), 0);
+	assert_int_equal(sdt_cache__probe_add(c, p), -EEXIST);
 
 	/* perf's text: the header, then the line */
 	path = NULL;
-	assert_true(asprintf(&path, "%s%s/%s/probes", dir, p.path, p.build_id) > 0);
+	assert_true(asprintf(&path, "%s%s/%s/probes", dir, sdt_user_probe__path(p),
+			     sdt_user_probe__build_id(p)) > 0);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	assert_true(getdelim(&text, &len, '\0', fp) > 0);
@@ -362,43 +373,49 @@ static void test_cache_roundtrip(void **state)
 	free(path);
 	path = NULL;
 	assert_true(
-	    asprintf(&path, "#%s\n%s\n#%s\n%s\n", p.header, p.lines[0], q.header, q.lines[0]) > 0);
+	    asprintf(&path, "#%s\n%s\n#%s\n%s\n", sdt_user_probe__header(p),
+		     sdt_user_probe__line(p, 0), sdt_user_probe__header(q),
+		     sdt_user_probe__line(q, 0)) > 0);
 	assert_string_equal(text, path);
 	free(path);
 	free(text);
 
-	assert_int_equal(sdt_cache__probes(c, NULL, &list, &n), 0);
-	assert_int_equal(n, 2);
-	assert_string_equal(list[0].name, "ent");
-	assert_string_equal(list[0].location, "userprobe_target");
-	assert_int_equal(list[0].nargs, 1);
-	assert_string_equal(list[0].args[0], "a=%di:s64");
-	assert_string_equal(list[0].lines[0], p.lines[0]);
-	assert_string_equal(list[0].build_id, p.build_id);
-	assert_string_equal(list[1].name, "ret");
-	assert_true(list[1].is_return);
-	sdt_user_probes_free(list, n);
-	assert_int_equal(sdt_cache__probes(c, "r*", &list, &n), 0);
-	assert_int_equal(n, 1);
-	sdt_user_probes_free(list, n);
+	assert_int_equal(sdt_cache__probes(c, NULL, &list), 0);
+	assert_int_equal(sdt_user_probes__count(list), 2);
+	l0 = sdt_user_probes__probe(list, 0);
+	l1 = sdt_user_probes__probe(list, 1);
+	assert_string_equal(sdt_user_probe__name(l0), "ent");
+	assert_string_equal(sdt_user_probe__location(l0), "userprobe_target");
+	assert_int_equal(sdt_user_probe__arg_count(l0), 1);
+	assert_string_equal(sdt_user_probe__arg(l0, 0), "a=%di:s64");
+	assert_string_equal(sdt_user_probe__line(l0, 0), sdt_user_probe__line(p, 0));
+	assert_string_equal(sdt_user_probe__build_id(l0), sdt_user_probe__build_id(p));
+	/* the header as stored, its group too: what sdt_cache__probe_add() writes back */
+	assert_string_equal(sdt_user_probe__header(l0), sdt_user_probe__header(p));
+	assert_string_equal(sdt_user_probe__name(l1), "ret");
+	assert_true(sdt_user_probe__is_return(l1));
+	sdt_user_probes__free(list);
+	assert_int_equal(sdt_cache__probes(c, "r*", &list), 0);
+	assert_int_equal(sdt_user_probes__count(list), 1);
+	sdt_user_probes__free(list);
 
-	assert_int_equal(sdt_cache__entries(c, &ent, &n), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(ent[0].nprobes, 2);
-	assert_string_equal(ent[0].probes[0], "ent");
-	sdt_cache_entries_free(ent, n);
+	assert_int_equal(sdt_cache__entries(c, &ent), 0);
+	assert_int_equal(sdt_cache_entries__count(ent), 1);
+	assert_int_equal(sdt_cache_entry__probe_count(sdt_cache_entries__entry(ent, 0)), 2);
+	assert_string_equal(sdt_cache_entry__probe(sdt_cache_entries__entry(ent, 0), 0), "ent");
+	sdt_cache_entries__free(ent);
 
 	assert_int_equal(sdt_cache__probe_remove(c, "nothing", NULL), 0);
 	assert_int_equal(sdt_cache__probe_remove(c, "ent", "/not/this/one"), 0);
 	assert_int_equal(sdt_cache__probe_remove(c, "ent", NULL), 1);
-	assert_int_equal(sdt_cache__probes(c, NULL, &list, &n), 0);
-	assert_int_equal(n, 1);
-	sdt_user_probes_free(list, n);
+	assert_int_equal(sdt_cache__probes(c, NULL, &list), 0);
+	assert_int_equal(sdt_user_probes__count(list), 1);
+	sdt_user_probes__free(list);
 	/* removed, the name is free again */
-	assert_int_equal(sdt_cache__probe_add(c, &p), 0);
+	assert_int_equal(sdt_cache__probe_add(c, p), 0);
 
-	sdt_user_probe_release(&p);
-	sdt_user_probe_release(&q);
+	sdt_user_probe__free(p);
+	sdt_user_probe__free(q);
 	sdt_cache__free(c);
 	free(self);
 	path = NULL;
