@@ -65,6 +65,39 @@
 #define SDT_TRACE_DEFAULT_PATH "sdtrace.data"
 #define SDT_TRACE_OLD_SUFFIX   ".old"
 
+/* The records and their flag bits, as described above (shared by writer.c and reader.c). */
+enum rec_type {
+	REC_META = 1,
+	REC_EVENT = 2,
+	REC_SAMPLE = 3,
+	REC_SAMPLE_SAME_TASK = 4,
+	REC_COMM = 5,
+	REC_LOST = 6,
+	REC_END = 7,
+	REC_FIRST_OPTIONAL = 64, /* types from here on may be skipped by older readers */
+};
+
+#define ORDER_LITTLE   1
+#define ORDER_BIG      2
+#define COMM_LEN       16 /* TASK_COMM_LEN, with the NUL */
+#define COMMON_HEADER  8
+#define WBUF_SIZE      (256u << 10)
+#define FIELD_SIGNED   1
+#define FIELD_DATA_LOC 2
+#define ARG_SIGNED     1
+#define ARG_FLOAT      2
+#define ARG_STRING     4
+#define ARG_REBASE     8
+/* Added within version 1 (readers before ignore them): the type kind in bits 4-6, named. */
+#define ARG_TYPE_SHIFT 4
+#define ARG_TYPE_MASK  0x70
+#define ARG_NAMED      0x80
+
+static inline uint8_t host_order(void)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ORDER_LITTLE : ORDER_BIG;
+}
+
 /* The session, written once at the start. Strings are copied; NULL ones are allowed. */
 struct sdt_trace_meta {
 	const char *cmdline;	     /* the command line, one string */
@@ -121,5 +154,12 @@ uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
  * writer (refuse early) and the reader (hostile input).
  */
 int sdt_trace_desc_check(const struct sdt_trace_event_desc *d);
+
+/*
+ * Where a sample's stored bytes start (@skip: the common header is not stored) and where its
+ * fixed fields end; the writer and the reader compute the same layout from the desc.
+ */
+void sdt_trace_desc_layout(const struct sdt_trace_event_desc *d, uint32_t *skip,
+			   uint32_t *fixed_end);
 
 #endif

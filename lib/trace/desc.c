@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event description (trace/trace_event.h) that the writer and the reader share: its release,
+ * the check both sides make (the writer to refuse early, the reader against hostile input), and
+ * the layout of a sample's stored bytes, which both sides must compute alike.
+ */
+#include <string.h>
+
+#include "scan/argspec.h"
+#include "util/internal.h"
+#include "trace/trace_file.h"
+
+void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	free(d->provider);
+	free(d->name);
+	free(d->path);
+	free(d->build_id);
+	free(d->site_addrs);
+	free(d->group);
+	free(d->event);
+	for (i = 0; d->fields && i < d->nfields; i++)
+		free(d->fields[i].name);
+	free(d->fields);
+	for (i = 0; d->args && i < d->nargs; i++) {
+		free(d->args[i].name);
+		free(d->args[i].spec);
+		free(d->args[i].unavailable);
+	}
+	free(d->args);
+	memset(d, 0, sizeof(*d));
+	d->ip_field = -1;
+}
+
+static bool str_ok(const char *s)
+{
+	return !s || strlen(s) < SDT_TRACE_MAX_STR;
+}
+
+int sdt_trace_desc_check(const struct sdt_trace_event_desc *d)
+{
+	const char *what = NULL;
+	size_t i;
+
+	if (d->index >= SDT_TRACE_MAX_EVENTS)
+		what = "event index too large";
+	else if (!d->provider || !d->name)
+		what = "no provider or name";
+	else if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) ||
+		 !str_ok(d->build_id) || !str_ok(d->group) || !str_ok(d->event))
+		what = "string too long";
+	else if (d->nsites > SDT_TRACE_MAX_SITES || (d->nsites && !d->site_addrs))
+		what = "bad site list";
+	else if (d->nfields > SDT_TRACE_MAX_FIELDS || (d->nfields && !d->fields))
+		what = "too many fields";
+	else if (d->nargs > SDT_MAX_ARGS || (d->nargs && !d->args))
+		what = "too many arguments";
+	else if (d->ip_field < -1 || (d->ip_field >= 0 && ((size_t)d->ip_field >= d->nfields ||
+							   d->fields[d->ip_field].is_data_loc)))
+		what = "bad __probe_ip field";
+	for (i = 0; !what && i < d->nfields; i++) {
+		const struct sdt_trace_field *f = &d->fields[i];
+
+		if (!f->name || !str_ok(f->name))
+			what = "field without a name";
+		else if (f->is_data_loc
+			     ? f->size != 4
+			     : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8))
+			what = "bad field size";
+		else if (f->offset > SDT_TRACE_MAX_RAW || SDT_TRACE_MAX_RAW - f->offset < f->size)
+			what = "field outside the record";
+	}
+	for (i = 0; !what && i < d->nargs; i++) {
+		const struct sdt_trace_arg *a = &d->args[i];
+
+		if (!str_ok(a->name) || !str_ok(a->spec) || !str_ok(a->unavailable))
+			what = "string too long";
+		else if (!(a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8 ||
+			   a->size == 16))
+			what = "bad argument size";
+		else if (a->field < -1 || (a->field >= 0 && (size_t)a->field >= d->nfields))
+			what = "bad argument field";
+	}
+	if (what)
+		return sdt_err(-EINVAL, "event %u (%s:%s): %s", d->index,
+			       d->provider ? d->provider : "?", d->name ? d->name : "?", what);
+	return 0;
+}
+
+/*
+ * Where a sample's stored bytes start and where its fixed fields end. The common header before
+ * the first field is not stored; both sides compute the same layout from the desc.
+ */
+void sdt_trace_desc_layout(const struct sdt_trace_event_desc *d, uint32_t *skip, uint32_t *fixed_end)
+{
+	uint32_t lo = COMMON_HEADER, hi = 0;
+	size_t i;
+
+	for (i = 0; i < d->nfields; i++) {
+		if (i == 0 || d->fields[i].offset < lo)
+			lo = d->fields[i].offset;
+		if (d->fields[i].offset + d->fields[i].size > hi)
+			hi = d->fields[i].offset + d->fields[i].size;
+	}
+	if (hi < lo)
+		hi = lo;
+	*skip = lo;
+	*fixed_end = hi;
+}
