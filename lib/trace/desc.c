@@ -93,21 +93,62 @@ int sdt_trace_desc_check(const struct sdt_trace_event_desc *d)
 
 /*
  * Where a sample's stored bytes start and where its fixed fields end. The common header before
- * the first field is not stored; both sides compute the same layout from the desc.
+ * the first field is not stored; both sides compute the same layout from the desc. The offsets
+ * of the __data_loc fields say where the strings after the fixed fields end.
  */
-void sdt_trace_desc_layout(const struct sdt_trace_event_desc *d, uint32_t *skip, uint32_t *fixed_end)
+int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_event_desc *d)
 {
 	uint32_t lo = COMMON_HEADER, hi = 0;
 	size_t i;
 
+	sdt_trace_layout_release(l);
 	for (i = 0; i < d->nfields; i++) {
 		if (i == 0 || d->fields[i].offset < lo)
 			lo = d->fields[i].offset;
 		if (d->fields[i].offset + d->fields[i].size > hi)
 			hi = d->fields[i].offset + d->fields[i].size;
+		l->ndl += d->fields[i].is_data_loc;
 	}
 	if (hi < lo)
 		hi = lo;
-	*skip = lo;
-	*fixed_end = hi;
+	l->skip = lo;
+	l->fixed_end = hi;
+	if (!l->ndl)
+		return 0;
+	l->dl_offsets = calloc(l->ndl, sizeof(*l->dl_offsets));
+	if (!l->dl_offsets) {
+		l->ndl = 0;
+		return -ENOMEM;
+	}
+	l->ndl = 0;
+	for (i = 0; i < d->nfields; i++) {
+		if (d->fields[i].is_data_loc)
+			l->dl_offsets[l->ndl++] = d->fields[i].offset;
+	}
+	return 0;
+}
+
+/*
+ * The end of what a sample of @size bytes (at least ->fixed_end) stores: its fixed fields and
+ * the __data_loc strings that lie inside the record; the PERF_SAMPLE_RAW padding is left out.
+ */
+uint32_t sdt_trace_layout_used(const struct sdt_trace_layout *l, const uint8_t *raw, uint32_t size)
+{
+	uint32_t used = l->fixed_end, i;
+
+	for (i = 0; i < l->ndl; i++) {
+		uint32_t loc, end;
+
+		memcpy(&loc, raw + l->dl_offsets[i], 4);
+		end = (loc & 0xffff) + (loc >> 16);
+		if (end <= size && end > used)
+			used = end;
+	}
+	return used;
+}
+
+void sdt_trace_layout_release(struct sdt_trace_layout *l)
+{
+	free(l->dl_offsets);
+	memset(l, 0, sizeof(*l));
 }

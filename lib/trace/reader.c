@@ -200,6 +200,7 @@ static void kind_free(struct sdt_trace_kind *k)
 	if (!k)
 		return;
 	sdt_trace_event_desc_release(&k->d);
+	sdt_trace_layout_release(&k->lay);
 	free(k);
 }
 
@@ -353,7 +354,10 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		kind_free(k);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
-	sdt_trace_desc_layout(&k->d, &k->skip, &k->fixed_end);
+	if (sdt_trace_layout_init(&k->lay, &k->d)) {
+		kind_free(k);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
 	find_counts(k);
 	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
 	r->by_index[k->d.index] = k;
@@ -496,12 +500,12 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 	if (!k)
 		return corrupt(r, at, "sample of an event not described before");
 	plen = (size_t)(c->end - c->p);
-	if (plen > SDT_TRACE_MAX_RAW || k->fixed_end - k->skip > plen)
+	if (plen > SDT_TRACE_MAX_RAW || k->lay.fixed_end - k->lay.skip > plen)
 		return corrupt(r, at, "sample shorter than its event's fields");
-	if (sdt_grow((void **)&r->raw, &r->raw_cap, k->skip + plen + 1, 1))
+	if (sdt_grow((void **)&r->raw, &r->raw_cap, k->lay.skip + plen + 1, 1))
 		return sdt_err(-ENOMEM, "out of memory");
-	memset(r->raw, 0, k->skip);
-	memcpy(r->raw + k->skip, c->p, plen);
+	memset(r->raw, 0, k->lay.skip);
+	memcpy(r->raw + k->lay.skip, c->p, plen);
 
 	memset(ev, 0, sizeof(*ev));
 	ev->r = r;
@@ -512,7 +516,7 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 	ev->tid = r->prev_tid;
 	ev->comm = comm_get(r, ev->tid);
 	ev->raw = r->raw;
-	ev->raw_size = k->skip + plen;
+	ev->raw_size = k->lay.skip + plen;
 	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, r->swap, &ip)) {
 		ev->have_ip = true;
 		ev->ip = ip;

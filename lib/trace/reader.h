@@ -20,7 +20,7 @@ struct sdt_trace_kind {
 	 * as a pointer to bytes that are not NUL-terminated and a length: NAME and NAME_len.
 	 */
 	int8_t count_of[SDT_MAX_ARGS];
-	uint32_t skip, fixed_end;
+	struct sdt_trace_layout lay;
 	uint64_t samples;
 	uint32_t path_hash; /* of d.path, for the bias cache */
 };

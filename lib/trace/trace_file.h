@@ -155,11 +155,22 @@ uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
  */
 int sdt_trace_desc_check(const struct sdt_trace_event_desc *d);
 
+/* Where the bytes a sample stores lie in its raw record (desc.c). */
+struct sdt_trace_layout {
+	uint32_t skip;	      /* the common header before the first field is not stored */
+	uint32_t fixed_end;   /* the end of the last fixed field */
+	uint32_t ndl;	      /* __data_loc fields (strings after the fixed fields) */
+	uint32_t *dl_offsets; /* their offsets */
+};
+
+/* @l (zeroed or initialised) for @d: 0 or -ENOMEM (no message). */
+int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_event_desc *d);
 /*
- * Where a sample's stored bytes start (@skip: the common header is not stored) and where its
- * fixed fields end; the writer and the reader compute the same layout from the desc.
+ * The end of the bytes a sample of @size stores (@size >= ->fixed_end, @raw in host byte
+ * order): its fixed fields and its strings that lie inside the record.
  */
-void sdt_trace_desc_layout(const struct sdt_trace_event_desc *d, uint32_t *skip,
-			   uint32_t *fixed_end);
+uint32_t sdt_trace_layout_used(const struct sdt_trace_layout *l, const uint8_t *raw,
+			       uint32_t size);
+void sdt_trace_layout_release(struct sdt_trace_layout *l);
 
 #endif

@@ -24,10 +24,7 @@
 
 struct wevent {
 	bool known;
-	uint32_t skip;
-	uint32_t fixed_end;
-	uint32_t ndl;
-	uint32_t *dl_offsets; /* offsets of the __data_loc fields */
+	struct sdt_trace_layout lay;
 };
 
 struct sdt_trace_writer {
@@ -293,7 +290,6 @@ int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_e
 {
 	struct sdt_buf b = {0};
 	struct wevent *we;
-	size_t i;
 	int err;
 
 	err = sdt_trace_desc_check(d);
@@ -313,20 +309,8 @@ int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_e
 		w->nevents = n;
 	}
 	we = &w->events[d->index];
-	sdt_trace_desc_layout(d, &we->skip, &we->fixed_end);
-	we->ndl = 0;
-	for (i = 0; i < d->nfields; i++)
-		we->ndl += d->fields[i].is_data_loc;
-	if (we->ndl) {
-		we->dl_offsets = calloc(we->ndl, sizeof(*we->dl_offsets));
-		if (!we->dl_offsets)
-			return sdt_err(-ENOMEM, "out of memory");
-		we->ndl = 0;
-		for (i = 0; i < d->nfields; i++) {
-			if (d->fields[i].is_data_loc)
-				we->dl_offsets[we->ndl++] = d->fields[i].offset;
-		}
-	}
+	if (sdt_trace_layout_init(&we->lay, d))
+		return sdt_err(-ENOMEM, "out of memory");
 	if (encode_desc(&b, d)) {
 		sdt_buf_free(&b);
 		return sdt_err(-ENOMEM, "out of memory");
@@ -344,26 +328,18 @@ int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_
 	const struct wevent *we;
 	uint8_t hdr[60];
 	size_t h = 0;
-	uint32_t used, i;
+	uint32_t used;
 	bool same;
 	int err;
 
 	if (s->event >= w->nevents || !w->events[s->event].known)
 		return sdt_err(-EINVAL, "'%s': sample of undescribed event %u", w->name, s->event);
 	we = &w->events[s->event];
-	if (s->raw_size < we->fixed_end || s->raw_size > SDT_TRACE_MAX_RAW)
+	if (s->raw_size < we->lay.fixed_end || s->raw_size > SDT_TRACE_MAX_RAW)
 		return sdt_err(-EINVAL,
 			       "'%s': sample of event %u: record of %u bytes, fields need %u",
-			       w->name, s->event, s->raw_size, we->fixed_end);
-	used = we->fixed_end;
-	for (i = 0; i < we->ndl; i++) {
-		uint32_t loc, end;
-
-		memcpy(&loc, raw + we->dl_offsets[i], 4);
-		end = (loc & 0xffff) + (loc >> 16);
-		if (end <= s->raw_size && end > used)
-			used = end;
-	}
+			       w->name, s->event, s->raw_size, we->lay.fixed_end);
+	used = sdt_trace_layout_used(&we->lay, raw, s->raw_size);
 	same =
 	    w->have_prev && s->cpu == w->prev_cpu && s->pid == w->prev_pid && s->tid == w->prev_tid;
 	h += put_varint(hdr + h, s->event);
@@ -373,8 +349,8 @@ int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_
 		h += put_varint(hdr + h, s->pid);
 		h += put_varint(hdr + h, zigzag((int64_t)s->tid - (int64_t)s->pid));
 	}
-	err = emit(w, same ? REC_SAMPLE_SAME_TASK : REC_SAMPLE, hdr, h, raw + we->skip,
-		   used - we->skip);
+	err = emit(w, same ? REC_SAMPLE_SAME_TASK : REC_SAMPLE, hdr, h, raw + we->lay.skip,
+		   used - we->lay.skip);
 	if (err)
 		return err;
 	w->have_prev = true;
@@ -455,7 +431,7 @@ void sdt_trace_writer__free(struct sdt_trace_writer *w)
 		close(w->fd);
 	}
 	for (i = 0; i < w->nevents; i++)
-		free(w->events[i].dl_offsets);
+		sdt_trace_layout_release(&w->events[i].lay);
 	free(w->events);
 	free(w->buf);
 	free(w->name);
