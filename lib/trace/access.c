@@ -66,17 +66,17 @@ uint64_t sdt_trace_reader__lost_on_cpu(const struct sdt_trace_reader *r, size_t 
 
 uint64_t sdt_trace_reader__sample_count(const struct sdt_trace_reader *r)
 {
-	return r->nsamples;
+	return r->dec.nsamples;
 }
 
 size_t sdt_trace_reader__kind_count(const struct sdt_trace_reader *r)
 {
-	return r->nkinds;
+	return r->dec.nkinds;
 }
 
 const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reader *r, size_t i)
 {
-	return i < r->nkinds ? r->kinds[i] : NULL;
+	return i < r->dec.nkinds ? r->dec.kinds[i] : NULL;
 }
 
 const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k)
@@ -204,14 +204,14 @@ int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i, struct sdt_
 {
 	if (i >= ev->k->d.nargs)
 		return -ERANGE;
-	sdt_decode_arg(&ev->k->d, i, ev->raw, ev->raw_size, ev->r->swap, ev->have_bias, ev->bias,
+	sdt_decode_arg(&ev->k->d, i, ev->raw, ev->raw_size, ev->dec->swap, ev->have_bias, ev->bias,
 		       out);
 	if (out->kind == SDT_VALUE_STRING && i < SDT_MAX_ARGS && ev->k->count_of[i] >= 0) {
 		struct sdt_trace_value n;
 
 		/* a counted string: the kernel read on to the next NUL; keep the counted bytes */
 		sdt_decode_arg(&ev->k->d, (size_t)ev->k->count_of[i], ev->raw, ev->raw_size,
-			       ev->r->swap, ev->have_bias, ev->bias, &n);
+			       ev->dec->swap, ev->have_bias, ev->bias, &n);
 		if ((n.kind == SDT_VALUE_UINT || (n.kind == SDT_VALUE_INT && n.i >= 0)) &&
 		    n.u < out->len) {
 			/* the reader's own buffer (parse_sample() rebuilt the record there) */

@@ -204,6 +204,20 @@ static void kind_free(struct sdt_trace_kind *k)
 	free(k);
 }
 
+/* Free what the decoder holds (not @dec itself). */
+static void decoder_release(struct sdt_trace_decoder *dec)
+{
+	size_t i;
+
+	for (i = 0; i < dec->nkinds; i++)
+		kind_free(dec->kinds[i]);
+	free(dec->kinds);
+	free(dec->by_index);
+	free(dec->comms);
+	free(dec->raw);
+	memset(dec, 0, sizeof(*dec));
+}
+
 static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 {
 	size_t i;
@@ -304,6 +318,41 @@ static void find_counts(struct sdt_trace_kind *k)
 	}
 }
 
+/*
+ * Take @k (a checked desc) as the kind of its event index: 0, -EEXIST (the index is taken) or
+ * -ENOMEM, without a message; @k is the decoder's on success only.
+ */
+static int kind_add(struct sdt_trace_decoder *dec, struct sdt_trace_kind *k)
+{
+	if (k->d.index >= dec->index_cap) {
+		size_t n = dec->index_cap ? dec->index_cap * 2 : 16;
+		struct sdt_trace_kind **ni;
+
+		while (n <= k->d.index)
+			n *= 2;
+		if (n > SDT_TRACE_MAX_EVENTS)
+			n = SDT_TRACE_MAX_EVENTS;
+		ni = sdt_reallocarray(dec->by_index, n, sizeof(*ni));
+
+		if (!ni)
+			return -ENOMEM;
+		memset(ni + dec->index_cap, 0, (n - dec->index_cap) * sizeof(*ni));
+		dec->by_index = ni;
+		dec->index_cap = n;
+	}
+	if (dec->by_index[k->d.index])
+		return -EEXIST;
+	if (sdt_grow((void **)&dec->kinds, &dec->kinds_cap, dec->nkinds + 1, sizeof(*dec->kinds)))
+		return -ENOMEM;
+	if (sdt_trace_layout_init(&k->lay, &k->d))
+		return -ENOMEM;
+	find_counts(k);
+	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
+	dec->by_index[k->d.index] = k;
+	dec->kinds[dec->nkinds++] = k;
+	return 0;
+}
+
 static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	struct sdt_trace_kind *k;
@@ -328,40 +377,13 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		return sdt_err_prefix(err, "'%s': corrupt recording at byte %llu", r->name,
 				      (unsigned long long)at);
 	}
-	if (k->d.index >= r->index_cap) {
-		size_t n = r->index_cap ? r->index_cap * 2 : 16;
-		struct sdt_trace_kind **ni;
-
-		while (n <= k->d.index)
-			n *= 2;
-		if (n > SDT_TRACE_MAX_EVENTS)
-			n = SDT_TRACE_MAX_EVENTS;
-		ni = sdt_reallocarray(r->by_index, n, sizeof(*ni));
-
-		if (!ni) {
-			kind_free(k);
-			return sdt_err(-ENOMEM, "out of memory");
-		}
-		memset(ni + r->index_cap, 0, (n - r->index_cap) * sizeof(*ni));
-		r->by_index = ni;
-		r->index_cap = n;
-	}
-	if (r->by_index[k->d.index]) {
+	err = kind_add(&r->dec, k);
+	if (err)
 		kind_free(k);
+	if (err == -EEXIST)
 		return corrupt(r, at, "event described twice");
-	}
-	if (sdt_grow((void **)&r->kinds, &r->kinds_cap, r->nkinds + 1, sizeof(*r->kinds))) {
-		kind_free(k);
-		return sdt_err(-ENOMEM, "out of memory");
-	}
-	if (sdt_trace_layout_init(&k->lay, &k->d)) {
-		kind_free(k);
-		return sdt_err(-ENOMEM, "out of memory");
-	}
-	find_counts(k);
-	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
-	r->by_index[k->d.index] = k;
-	r->kinds[r->nkinds++] = k;
+	if (err)
+		return sdt_err(err, "out of memory");
 	return 0;
 }
 
@@ -385,31 +407,31 @@ static struct comm_entry *comm_slot(struct comm_entry *tab, size_t cap, uint32_t
 	return &tab[i];
 }
 
-static int comm_set(struct sdt_trace_reader *r, uint32_t tid, const char *comm, size_t len)
+static int comm_set(struct sdt_trace_decoder *dec, uint32_t tid, const char *comm, size_t len)
 {
 	struct comm_entry *e;
 	size_t i;
 
-	if ((r->ncomms + 1) * 2 > r->comms_cap) {
-		size_t ncap = r->comms_cap ? r->comms_cap * 2 : 64;
+	if ((dec->ncomms + 1) * 2 > dec->comms_cap) {
+		size_t ncap = dec->comms_cap ? dec->comms_cap * 2 : 64;
 		struct comm_entry *nt;
 
-		if (r->ncomms >= MAX_THREADS)
+		if (dec->ncomms >= MAX_THREADS)
 			return -E2BIG;
 		nt = calloc(ncap, sizeof(*nt));
 		if (!nt)
 			return -ENOMEM;
-		for (i = 0; i < r->comms_cap; i++) {
-			if (r->comms[i].used)
-				*comm_slot(nt, ncap, r->comms[i].tid) = r->comms[i];
+		for (i = 0; i < dec->comms_cap; i++) {
+			if (dec->comms[i].used)
+				*comm_slot(nt, ncap, dec->comms[i].tid) = dec->comms[i];
 		}
-		free(r->comms);
-		r->comms = nt;
-		r->comms_cap = ncap;
+		free(dec->comms);
+		dec->comms = nt;
+		dec->comms_cap = ncap;
 	}
-	e = comm_slot(r->comms, r->comms_cap, tid);
+	e = comm_slot(dec->comms, dec->comms_cap, tid);
 	if (!e->used)
-		r->ncomms++;
+		dec->ncomms++;
 	e->used = true;
 	e->tid = tid;
 	memcpy(e->comm, comm, len);
@@ -417,13 +439,13 @@ static int comm_set(struct sdt_trace_reader *r, uint32_t tid, const char *comm, 
 	return 0;
 }
 
-static const char *comm_get(const struct sdt_trace_reader *r, uint32_t tid)
+static const char *comm_get(const struct sdt_trace_decoder *dec, uint32_t tid)
 {
 	const struct comm_entry *e;
 
-	if (!r->comms_cap)
+	if (!dec->comms_cap)
 		return NULL;
-	e = comm_slot(r->comms, r->comms_cap, tid);
+	e = comm_slot(dec->comms, dec->comms_cap, tid);
 	return e->used ? e->comm : NULL;
 }
 
@@ -437,7 +459,7 @@ static int parse_comm(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	if (c->bad || n == 0 || tid < 0 || tid > UINT32_MAX || (size_t)(c->end - c->p) != n - 1 ||
 	    memchr(c->p, '\0', n - 1))
 		return corrupt(r, at, "bad thread name record");
-	err = comm_set(r, (uint32_t)tid, (const char *)c->p, n - 1);
+	err = comm_set(&r->dec, (uint32_t)tid, (const char *)c->p, n - 1);
 	if (err == -E2BIG)
 		return corrupt(r, at, "more than 1M threads");
 	if (err)
@@ -469,58 +491,40 @@ static int parse_lost(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	return 0;
 }
 
-static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, uint64_t at)
+/*
+ * The event of one sample of @k: @s its task and time, @stored the @len bytes the file stores of
+ * its raw record (from k->lay.skip on, at least its fixed fields). The record is rebuilt in the
+ * decoder's buffer, its common header zeroed; the site and load bias come from the probe ip.
+ * 0 or -ENOMEM (without a message).
+ */
+static int decode_stored(struct sdt_trace_decoder *dec, struct sdt_trace_kind *k,
+			 const struct sdt_trace_sample *s, const uint8_t *stored, size_t len)
 {
-	struct sdt_trace_event *ev = &r->ev;
-	struct sdt_trace_kind *k;
+	struct sdt_trace_event *ev = &dec->ev;
 	struct bias_slot *slot;
-	uint64_t idx, ip;
-	size_t plen;
+	uint64_t ip;
 	long site;
 	bool hint;
 
-	idx = get_bounded(c, SDT_TRACE_MAX_EVENTS - 1);
-	r->prev_time += (uint64_t)unzigzag(get_varint(c));
-	if (!same) {
-		int64_t tid;
-
-		r->prev_cpu = (uint32_t)get_bounded(c, UINT32_MAX);
-		r->prev_pid = (uint32_t)get_bounded(c, UINT32_MAX);
-		tid = task_id(c, r->prev_pid);
-		if (tid < 0 || tid > UINT32_MAX)
-			c->bad = true;
-		r->prev_tid = (uint32_t)tid;
-		r->have_prev = true;
-	} else if (!r->have_prev) {
-		return corrupt(r, at, "sample without a previous task");
-	}
-	if (c->bad)
-		return corrupt(r, at, "bad sample record");
-	k = idx < r->index_cap ? r->by_index[idx] : NULL;
-	if (!k)
-		return corrupt(r, at, "sample of an event not described before");
-	plen = (size_t)(c->end - c->p);
-	if (plen > SDT_TRACE_MAX_RAW || k->lay.fixed_end - k->lay.skip > plen)
-		return corrupt(r, at, "sample shorter than its event's fields");
-	if (sdt_grow((void **)&r->raw, &r->raw_cap, k->lay.skip + plen + 1, 1))
-		return sdt_err(-ENOMEM, "out of memory");
-	memset(r->raw, 0, k->lay.skip);
-	memcpy(r->raw + k->lay.skip, c->p, plen);
+	if (sdt_grow((void **)&dec->raw, &dec->raw_cap, k->lay.skip + len + 1, 1))
+		return -ENOMEM;
+	memset(dec->raw, 0, k->lay.skip);
+	memcpy(dec->raw + k->lay.skip, stored, len);
 
 	memset(ev, 0, sizeof(*ev));
-	ev->r = r;
+	ev->dec = dec;
 	ev->k = k;
-	ev->time_ns = r->prev_time;
-	ev->cpu = r->prev_cpu;
-	ev->pid = r->prev_pid;
-	ev->tid = r->prev_tid;
-	ev->comm = comm_get(r, ev->tid);
-	ev->raw = r->raw;
-	ev->raw_size = k->lay.skip + plen;
-	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, r->swap, &ip)) {
+	ev->time_ns = s->time_ns;
+	ev->cpu = s->cpu;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->comm = comm_get(dec, ev->tid);
+	ev->raw = dec->raw;
+	ev->raw_size = k->lay.skip + len;
+	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, dec->swap, &ip)) {
 		ev->have_ip = true;
 		ev->ip = ip;
-		slot = &r->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
+		slot = &dec->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
 		hint = slot->used && slot->pid == ev->pid && slot->path_hash == k->path_hash;
 		site = sdt_decode_site(&k->d, ip, hint, slot->bias);
 		if (site >= 0) {
@@ -541,7 +545,48 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 		ev->addr = k->d.site_addrs[0];
 	}
 	k->samples++;
-	r->nsamples++;
+	dec->nsamples++;
+	return 0;
+}
+
+/* A SAMPLE record: its task (or the previous one's: @same), its time, its stored bytes. */
+static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, uint64_t at)
+{
+	struct sdt_trace_sample s;
+	struct sdt_trace_kind *k;
+	uint64_t idx;
+	size_t plen;
+
+	idx = get_bounded(c, SDT_TRACE_MAX_EVENTS - 1);
+	r->prev_time += (uint64_t)unzigzag(get_varint(c));
+	if (!same) {
+		int64_t tid;
+
+		r->prev_cpu = (uint32_t)get_bounded(c, UINT32_MAX);
+		r->prev_pid = (uint32_t)get_bounded(c, UINT32_MAX);
+		tid = task_id(c, r->prev_pid);
+		if (tid < 0 || tid > UINT32_MAX)
+			c->bad = true;
+		r->prev_tid = (uint32_t)tid;
+		r->have_prev = true;
+	} else if (!r->have_prev) {
+		return corrupt(r, at, "sample without a previous task");
+	}
+	if (c->bad)
+		return corrupt(r, at, "bad sample record");
+	k = idx < r->dec.index_cap ? r->dec.by_index[idx] : NULL;
+	if (!k)
+		return corrupt(r, at, "sample of an event not described before");
+	plen = (size_t)(c->end - c->p);
+	if (plen > SDT_TRACE_MAX_RAW || k->lay.fixed_end - k->lay.skip > plen)
+		return corrupt(r, at, "sample shorter than its event's fields");
+	s = (struct sdt_trace_sample){.time_ns = r->prev_time,
+				      .cpu = r->prev_cpu,
+				      .pid = r->prev_pid,
+				      .tid = r->prev_tid,
+				      .event = (uint32_t)idx};
+	if (decode_stored(&r->dec, k, &s, c->p, plen))
+		return sdt_err(-ENOMEM, "out of memory");
 	return 1;
 }
 
@@ -573,7 +618,7 @@ int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_ev
 		case REC_SAMPLE_SAME_TASK:
 			ret = parse_sample(r, &c, type == REC_SAMPLE_SAME_TASK, at);
 			if (ret > 0)
-				*out = &r->ev;
+				*out = &r->dec.ev;
 			return ret;
 		case REC_EVENT:
 			ret = add_kind(r, &c, at);
@@ -642,7 +687,7 @@ static int reader_start(struct sdt_trace_reader *r)
 			       r->name, version, SDT_TRACE_VERSION);
 	if (hdr[12] != ORDER_LITTLE && hdr[12] != ORDER_BIG)
 		return sdt_err(-EINVAL, "'%s': corrupt recording: bad byte order", r->name);
-	r->swap = hdr[12] != host_order();
+	r->dec.swap = hdr[12] != host_order();
 	ret = read_record(r, &type, &len);
 	if (ret < 0)
 		return ret;
@@ -727,20 +772,13 @@ int sdt_trace_reader__open_mem(const void *buf, size_t len, const struct sdt_tra
 
 void sdt_trace_reader__free(struct sdt_trace_reader *r)
 {
-	size_t i;
-
 	if (!r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
-	for (i = 0; i < r->nkinds; i++)
-		kind_free(r->kinds[i]);
-	free(r->kinds);
-	free(r->by_index);
-	free(r->comms);
+	decoder_release(&r->dec);
 	free(r->lost_cpu);
 	free(r->rec);
-	free(r->raw);
 	free(r->ibuf);
 	free(r->cmdline);
 	free(r->hostname);

@@ -39,7 +39,7 @@ struct bias_slot {
 };
 
 struct sdt_trace_event {
-	const struct sdt_trace_reader *r;
+	const struct sdt_trace_decoder *dec;
 	const struct sdt_trace_kind *k;
 	uint64_t time_ns;
 	uint32_t cpu, pid, tid;
@@ -56,6 +56,25 @@ struct comm_entry {
 	char comm[COMM_LEN];
 };
 
+/*
+ * What turns samples into events, whether they come from a file or from the recorder: the kinds
+ * by event index, the thread names, the load biases, the current event and its record.
+ */
+struct sdt_trace_decoder {
+	bool swap; /* the raw records are in the other byte order */
+	struct sdt_trace_kind **by_index; /* by event index, grown on demand */
+	size_t index_cap;
+	struct sdt_trace_kind **kinds; /* in the order described */
+	size_t nkinds, kinds_cap;
+	struct comm_entry *comms;
+	size_t ncomms, comms_cap; /* power of two */
+	uint64_t nsamples;
+	uint8_t *raw; /* the current sample's record, rebuilt with its common header */
+	size_t raw_cap;
+	struct sdt_trace_event ev;
+	struct bias_slot bias[BIAS_SLOTS];
+};
+
 struct sdt_trace_reader {
 	char *name;
 	int fd;
@@ -64,19 +83,11 @@ struct sdt_trace_reader {
 	uint8_t *ibuf; /* fd input: buffer, position, fill */
 	size_t ipos, ilen;
 	uint64_t off; /* file offset of the next byte */
-	bool swap;
 	char *cmdline, *hostname, *kernel;
 	uint64_t start_rt, start_mono;
-	struct sdt_trace_kind **by_index; /* by event index, grown on demand */
-	size_t index_cap;
-	struct sdt_trace_kind **kinds; /* file order */
-	size_t nkinds, kinds_cap;
-	struct comm_entry *comms;
-	size_t ncomms, comms_cap; /* power of two */
 	uint64_t *lost_cpu;
 	size_t nlost_cpu;
 	uint64_t lost;
-	uint64_t nsamples;
 	bool ended, truncated, have_exit, failed;
 	int exit_status;
 	bool have_prev;
@@ -84,10 +95,7 @@ struct sdt_trace_reader {
 	uint32_t prev_cpu, prev_pid, prev_tid;
 	uint8_t *rec; /* the current record's body */
 	size_t rec_cap;
-	uint8_t *raw; /* the current sample's record, rebuilt with its common header */
-	size_t raw_cap;
-	struct sdt_trace_event ev;
-	struct bias_slot bias[BIAS_SLOTS];
+	struct sdt_trace_decoder dec;
 };
 
 #endif
