@@ -14,14 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace/decode.h"
 #include "util/internal.h"
 #include "sdtrace/trace.h"
 #include "trace/reader.h"
 #include "trace/varint.h"
 
 #define MAX_CPUS       65536
-#define MAX_THREADS    (1u << 20)
 
 /* Read up to @n bytes; returns how many (fewer at the end of the file) or -errno. */
 static ssize_t in_read(struct sdt_trace_reader *r, void *dst, size_t n)
@@ -195,29 +193,6 @@ static int parse_meta(struct sdt_trace_reader *r, struct cur *c)
 	return c->bad ? -EINVAL : 0;
 }
 
-static void kind_free(struct sdt_trace_kind *k)
-{
-	if (!k)
-		return;
-	sdt_trace_event_desc_release(&k->d);
-	sdt_trace_layout_release(&k->lay);
-	free(k);
-}
-
-/* Free what the decoder holds (not @dec itself). */
-static void decoder_release(struct sdt_trace_decoder *dec)
-{
-	size_t i;
-
-	for (i = 0; i < dec->nkinds; i++)
-		kind_free(dec->kinds[i]);
-	free(dec->kinds);
-	free(dec->by_index);
-	free(dec->comms);
-	free(dec->raw);
-	memset(dec, 0, sizeof(*dec));
-}
-
 static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 {
 	size_t i;
@@ -284,75 +259,6 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	return c->bad ? -EINVAL : 0;
 }
 
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
-/* count_of[]: a string argument NAME whose event also has an integer argument NAME_len. */
-static void find_counts(struct sdt_trace_kind *k)
-{
-	size_t i, j, n;
-
-	for (i = 0; i < SDT_MAX_ARGS; i++)
-		k->count_of[i] = -1;
-	for (i = 0; i < k->d.nargs && i < SDT_MAX_ARGS; i++) {
-		const struct sdt_trace_arg *a = &k->d.args[i];
-
-		if (!a->is_string || !a->name)
-			continue;
-		n = strlen(a->name);
-		for (j = 0; j < k->d.nargs; j++) {
-			const struct sdt_trace_arg *b = &k->d.args[j];
-
-			if (b->name && !b->is_string && !b->is_float &&
-			    !strncmp(b->name, a->name, n) && !strcmp(b->name + n, "_len")) {
-				k->count_of[i] = (int8_t)j;
-				break;
-			}
-		}
-	}
-}
-
-/*
- * Take @k (a checked desc) as the kind of its event index: 0, -EEXIST (the index is taken) or
- * -ENOMEM, without a message; @k is the decoder's on success only.
- */
-static int kind_add(struct sdt_trace_decoder *dec, struct sdt_trace_kind *k)
-{
-	if (k->d.index >= dec->index_cap) {
-		size_t n = dec->index_cap ? dec->index_cap * 2 : 16;
-		struct sdt_trace_kind **ni;
-
-		while (n <= k->d.index)
-			n *= 2;
-		if (n > SDT_TRACE_MAX_EVENTS)
-			n = SDT_TRACE_MAX_EVENTS;
-		ni = sdt_reallocarray(dec->by_index, n, sizeof(*ni));
-
-		if (!ni)
-			return -ENOMEM;
-		memset(ni + dec->index_cap, 0, (n - dec->index_cap) * sizeof(*ni));
-		dec->by_index = ni;
-		dec->index_cap = n;
-	}
-	if (dec->by_index[k->d.index])
-		return -EEXIST;
-	if (sdt_grow((void **)&dec->kinds, &dec->kinds_cap, dec->nkinds + 1, sizeof(*dec->kinds)))
-		return -ENOMEM;
-	if (sdt_trace_layout_init(&k->lay, &k->d))
-		return -ENOMEM;
-	find_counts(k);
-	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
-	dec->by_index[k->d.index] = k;
-	dec->kinds[dec->nkinds++] = k;
-	return 0;
-}
-
 static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	struct sdt_trace_kind *k;
@@ -363,23 +269,23 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		return sdt_err(-ENOMEM, "out of memory");
 	err = parse_desc(c, &k->d);
 	if (err == -ENOMEM) {
-		kind_free(k);
+		sdt_trace_kind_free(k);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
 	if (err || c->p != c->end) {
-		kind_free(k);
+		sdt_trace_kind_free(k);
 		return corrupt(r, at, "bad event description");
 	}
 	err = sdt_trace_desc_check(&k->d);
 	if (err) {
-		kind_free(k);
+		sdt_trace_kind_free(k);
 		r->failed = true;
 		return sdt_err_prefix(err, "'%s': corrupt recording at byte %llu", r->name,
 				      (unsigned long long)at);
 	}
-	err = kind_add(&r->dec, k);
+	err = sdt_trace_decoder_add_kind(&r->dec, k);
 	if (err)
-		kind_free(k);
+		sdt_trace_kind_free(k);
 	if (err == -EEXIST)
 		return corrupt(r, at, "event described twice");
 	if (err)
@@ -397,58 +303,6 @@ static int64_t task_id(struct cur *c, uint64_t pid)
 	return (int64_t)pid + d;
 }
 
-/* The thread-name table: open addressing on tid, no deletion. */
-static struct comm_entry *comm_slot(struct comm_entry *tab, size_t cap, uint32_t tid)
-{
-	size_t i = (tid * 2654435761u) & (cap - 1);
-
-	while (tab[i].used && tab[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static int comm_set(struct sdt_trace_decoder *dec, uint32_t tid, const char *comm, size_t len)
-{
-	struct comm_entry *e;
-	size_t i;
-
-	if ((dec->ncomms + 1) * 2 > dec->comms_cap) {
-		size_t ncap = dec->comms_cap ? dec->comms_cap * 2 : 64;
-		struct comm_entry *nt;
-
-		if (dec->ncomms >= MAX_THREADS)
-			return -E2BIG;
-		nt = calloc(ncap, sizeof(*nt));
-		if (!nt)
-			return -ENOMEM;
-		for (i = 0; i < dec->comms_cap; i++) {
-			if (dec->comms[i].used)
-				*comm_slot(nt, ncap, dec->comms[i].tid) = dec->comms[i];
-		}
-		free(dec->comms);
-		dec->comms = nt;
-		dec->comms_cap = ncap;
-	}
-	e = comm_slot(dec->comms, dec->comms_cap, tid);
-	if (!e->used)
-		dec->ncomms++;
-	e->used = true;
-	e->tid = tid;
-	memcpy(e->comm, comm, len);
-	e->comm[len] = '\0';
-	return 0;
-}
-
-static const char *comm_get(const struct sdt_trace_decoder *dec, uint32_t tid)
-{
-	const struct comm_entry *e;
-
-	if (!dec->comms_cap)
-		return NULL;
-	e = comm_slot(dec->comms, dec->comms_cap, tid);
-	return e->used ? e->comm : NULL;
-}
-
 static int parse_comm(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	uint64_t pid = get_bounded(c, UINT32_MAX), n;
@@ -459,7 +313,7 @@ static int parse_comm(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	if (c->bad || n == 0 || tid < 0 || tid > UINT32_MAX || (size_t)(c->end - c->p) != n - 1 ||
 	    memchr(c->p, '\0', n - 1))
 		return corrupt(r, at, "bad thread name record");
-	err = comm_set(&r->dec, (uint32_t)tid, (const char *)c->p, n - 1);
+	err = sdt_trace_decoder_set_comm(&r->dec, (uint32_t)tid, (const char *)c->p, n - 1);
 	if (err == -E2BIG)
 		return corrupt(r, at, "more than 1M threads");
 	if (err)
@@ -488,64 +342,6 @@ static int parse_lost(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 		r->lost_cpu[cpu] =
 		    r->lost_cpu[cpu] + count < count ? UINT64_MAX : r->lost_cpu[cpu] + count;
 	r->lost = r->lost + count < count ? UINT64_MAX : r->lost + count;
-	return 0;
-}
-
-/*
- * The event of one sample of @k: @s its task and time, @stored the @len bytes the file stores of
- * its raw record (from k->lay.skip on, at least its fixed fields). The record is rebuilt in the
- * decoder's buffer, its common header zeroed; the site and load bias come from the probe ip.
- * 0 or -ENOMEM (without a message).
- */
-static int decode_stored(struct sdt_trace_decoder *dec, struct sdt_trace_kind *k,
-			 const struct sdt_trace_sample *s, const uint8_t *stored, size_t len)
-{
-	struct sdt_trace_event *ev = &dec->ev;
-	struct bias_slot *slot;
-	uint64_t ip;
-	long site;
-	bool hint;
-
-	if (sdt_grow((void **)&dec->raw, &dec->raw_cap, k->lay.skip + len + 1, 1))
-		return -ENOMEM;
-	memset(dec->raw, 0, k->lay.skip);
-	memcpy(dec->raw + k->lay.skip, stored, len);
-
-	memset(ev, 0, sizeof(*ev));
-	ev->dec = dec;
-	ev->k = k;
-	ev->time_ns = s->time_ns;
-	ev->cpu = s->cpu;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->comm = comm_get(dec, ev->tid);
-	ev->raw = dec->raw;
-	ev->raw_size = k->lay.skip + len;
-	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, dec->swap, &ip)) {
-		ev->have_ip = true;
-		ev->ip = ip;
-		slot = &dec->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
-		hint = slot->used && slot->pid == ev->pid && slot->path_hash == k->path_hash;
-		site = sdt_decode_site(&k->d, ip, hint, slot->bias);
-		if (site >= 0) {
-			ev->have_addr = ev->have_bias = true;
-			ev->addr = k->d.site_addrs[site];
-			ev->bias = ip - ev->addr;
-			/* a lone site is taken on trust: only a page-aligned bias teaches the cache
-			 */
-			if (ev->bias % 4096 == 0) {
-				slot->used = true;
-				slot->pid = ev->pid;
-				slot->path_hash = k->path_hash;
-				slot->bias = ev->bias;
-			}
-		}
-	} else if (k->d.nsites == 1) {
-		ev->have_addr = true;
-		ev->addr = k->d.site_addrs[0];
-	}
-	k->samples++;
-	dec->nsamples++;
 	return 0;
 }
 
@@ -585,7 +381,7 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 				      .pid = r->prev_pid,
 				      .tid = r->prev_tid,
 				      .event = (uint32_t)idx};
-	if (decode_stored(&r->dec, k, &s, c->p, plen))
+	if (sdt_trace_decoder_stored(&r->dec, k, &s, c->p, plen))
 		return sdt_err(-ENOMEM, "out of memory");
 	return 1;
 }
@@ -776,7 +572,7 @@ void sdt_trace_reader__free(struct sdt_trace_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
-	decoder_release(&r->dec);
+	sdt_trace_decoder_release(&r->dec);
 	free(r->lost_cpu);
 	free(r->rec);
 	free(r->ibuf);
