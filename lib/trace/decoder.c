@@ -162,14 +162,38 @@ static const char *comm_get(const struct sdt_trace_decoder *dec, uint32_t tid)
  * decoder's buffer, its common header zeroed; the site and load bias come from the probe ip.
  * 0 or -ENOMEM (without a message).
  */
+/*
+ * Which site of @k fired at probe ip @ev->ip, and so the load bias: by address, helped by the
+ * bias last seen in the same process for the same binary, which a page-aligned bias updates.
+ */
+static void locate_site(struct sdt_trace_decoder *dec, const struct sdt_trace_kind *k,
+			struct sdt_trace_event *ev)
+{
+	struct bias_slot *slot;
+	long site;
+	bool hint;
+
+	slot = &dec->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
+	hint = slot->used && slot->pid == ev->pid && slot->path_hash == k->path_hash;
+	site = sdt_decode_site(&k->d, ev->ip, hint, slot->bias);
+	if (site < 0)
+		return;
+	ev->have_addr = ev->have_bias = true;
+	ev->addr = k->d.site_addrs[site];
+	ev->bias = ev->ip - ev->addr;
+	/* a lone site is taken on trust: only a page-aligned bias teaches the cache */
+	if (ev->bias % 4096 == 0) {
+		slot->used = true;
+		slot->pid = ev->pid;
+		slot->path_hash = k->path_hash;
+		slot->bias = ev->bias;
+	}
+}
+
 int sdt_trace_decoder_stored(struct sdt_trace_decoder *dec, struct sdt_trace_kind *k,
 			     const struct sdt_trace_sample *s, const uint8_t *stored, size_t len)
 {
 	struct sdt_trace_event *ev = &dec->ev;
-	struct bias_slot *slot;
-	uint64_t ip;
-	long site;
-	bool hint;
 
 	if (sdt_grow((void **)&dec->raw, &dec->raw_cap, k->lay.skip + len + 1, 1))
 		return -ENOMEM;
@@ -186,25 +210,9 @@ int sdt_trace_decoder_stored(struct sdt_trace_decoder *dec, struct sdt_trace_kin
 	ev->comm = comm_get(dec, ev->tid);
 	ev->raw = dec->raw;
 	ev->raw_size = k->lay.skip + len;
-	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, dec->swap, &ip)) {
+	if (sdt_decode_probe_ip(&k->d, ev->raw, ev->raw_size, dec->swap, &ev->ip)) {
 		ev->have_ip = true;
-		ev->ip = ip;
-		slot = &dec->bias[(ev->pid * 2654435761u ^ k->path_hash) % BIAS_SLOTS];
-		hint = slot->used && slot->pid == ev->pid && slot->path_hash == k->path_hash;
-		site = sdt_decode_site(&k->d, ip, hint, slot->bias);
-		if (site >= 0) {
-			ev->have_addr = ev->have_bias = true;
-			ev->addr = k->d.site_addrs[site];
-			ev->bias = ip - ev->addr;
-			/* a lone site is taken on trust: only a page-aligned bias teaches the cache
-			 */
-			if (ev->bias % 4096 == 0) {
-				slot->used = true;
-				slot->pid = ev->pid;
-				slot->path_hash = k->path_hash;
-				slot->bias = ev->bias;
-			}
-		}
+		locate_site(dec, k, ev);
 	} else if (k->d.nsites == 1) {
 		ev->have_addr = true;
 		ev->addr = k->d.site_addrs[0];

@@ -41,50 +41,62 @@ static bool str_ok(const char *s)
 	return !s || strlen(s) < SDT_TRACE_MAX_STR;
 }
 
+/* What is wrong with the event's own strings and counts, or NULL. */
+static const char *check_event(const struct sdt_trace_event_desc *d)
+{
+	if (d->index >= SDT_TRACE_MAX_EVENTS)
+		return "event index too large";
+	if (!d->provider || !d->name)
+		return "no provider or name";
+	if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) ||
+	    !str_ok(d->build_id) || !str_ok(d->group) || !str_ok(d->event))
+		return "string too long";
+	if (d->nsites > SDT_TRACE_MAX_SITES || (d->nsites && !d->site_addrs))
+		return "bad site list";
+	if (d->nfields > SDT_TRACE_MAX_FIELDS || (d->nfields && !d->fields))
+		return "too many fields";
+	if (d->nargs > SDT_MAX_ARGS || (d->nargs && !d->args))
+		return "too many arguments";
+	if (d->ip_field < -1 || (d->ip_field >= 0 && ((size_t)d->ip_field >= d->nfields ||
+						      d->fields[d->ip_field].is_data_loc)))
+		return "bad __probe_ip field";
+	return NULL;
+}
+
+/* What is wrong with field @f, or NULL: a name, a size its kind has, inside the record. */
+static const char *check_field(const struct sdt_trace_field *f)
+{
+	if (!f->name || !str_ok(f->name))
+		return "field without a name";
+	if (f->is_data_loc ? f->size != 4
+			   : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8))
+		return "bad field size";
+	if (f->offset > SDT_TRACE_MAX_RAW || SDT_TRACE_MAX_RAW - f->offset < f->size)
+		return "field outside the record";
+	return NULL;
+}
+
+/* What is wrong with argument @a of @d, or NULL. */
+static const char *check_arg(const struct sdt_trace_event_desc *d, const struct sdt_trace_arg *a)
+{
+	if (!str_ok(a->name) || !str_ok(a->spec) || !str_ok(a->unavailable))
+		return "string too long";
+	if (!(a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8 || a->size == 16))
+		return "bad argument size";
+	if (a->field < -1 || (a->field >= 0 && (size_t)a->field >= d->nfields))
+		return "bad argument field";
+	return NULL;
+}
+
 int sdt_trace_desc_check(const struct sdt_trace_event_desc *d)
 {
-	const char *what = NULL;
+	const char *what = check_event(d);
 	size_t i;
 
-	if (d->index >= SDT_TRACE_MAX_EVENTS)
-		what = "event index too large";
-	else if (!d->provider || !d->name)
-		what = "no provider or name";
-	else if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) ||
-		 !str_ok(d->build_id) || !str_ok(d->group) || !str_ok(d->event))
-		what = "string too long";
-	else if (d->nsites > SDT_TRACE_MAX_SITES || (d->nsites && !d->site_addrs))
-		what = "bad site list";
-	else if (d->nfields > SDT_TRACE_MAX_FIELDS || (d->nfields && !d->fields))
-		what = "too many fields";
-	else if (d->nargs > SDT_MAX_ARGS || (d->nargs && !d->args))
-		what = "too many arguments";
-	else if (d->ip_field < -1 || (d->ip_field >= 0 && ((size_t)d->ip_field >= d->nfields ||
-							   d->fields[d->ip_field].is_data_loc)))
-		what = "bad __probe_ip field";
-	for (i = 0; !what && i < d->nfields; i++) {
-		const struct sdt_trace_field *f = &d->fields[i];
-
-		if (!f->name || !str_ok(f->name))
-			what = "field without a name";
-		else if (f->is_data_loc
-			     ? f->size != 4
-			     : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8))
-			what = "bad field size";
-		else if (f->offset > SDT_TRACE_MAX_RAW || SDT_TRACE_MAX_RAW - f->offset < f->size)
-			what = "field outside the record";
-	}
-	for (i = 0; !what && i < d->nargs; i++) {
-		const struct sdt_trace_arg *a = &d->args[i];
-
-		if (!str_ok(a->name) || !str_ok(a->spec) || !str_ok(a->unavailable))
-			what = "string too long";
-		else if (!(a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8 ||
-			   a->size == 16))
-			what = "bad argument size";
-		else if (a->field < -1 || (a->field >= 0 && (size_t)a->field >= d->nfields))
-			what = "bad argument field";
-	}
+	for (i = 0; !what && i < d->nfields; i++)
+		what = check_field(&d->fields[i]);
+	for (i = 0; !what && i < d->nargs; i++)
+		what = check_arg(d, &d->args[i]);
 	if (what)
 		return sdt_err(-EINVAL, "event %u (%s:%s): %s", d->index,
 			       d->provider ? d->provider : "?", d->name ? d->name : "?", what);

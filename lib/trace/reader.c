@@ -193,11 +193,41 @@ static int parse_meta(struct sdt_trace_reader *r, struct cur *c)
 	return c->bad ? -EINVAL : 0;
 }
 
-static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
+/* One field of an EVENT record: str name, offset, size, u8 flags. */
+static void parse_field(struct cur *c, struct sdt_trace_field *f)
 {
-	size_t i;
+	uint8_t fl;
 
-	d->ip_field = -1;
+	f->name = get_str(c);
+	f->offset = (uint32_t)get_bounded(c, SDT_TRACE_MAX_RAW);
+	f->size = (uint32_t)get_bounded(c, 8);
+	fl = get_byte(c);
+	f->is_signed = fl & FIELD_SIGNED;
+	f->is_data_loc = fl & FIELD_DATA_LOC;
+}
+
+/* One argument of an EVENT record: str name, str spec, size, u8 flags, zigzag field, str why. */
+static void parse_arg(struct cur *c, struct sdt_trace_arg *a)
+{
+	uint8_t fl;
+
+	a->name = get_str(c);
+	a->spec = get_str(c);
+	a->size = (uint8_t)get_bounded(c, 16);
+	fl = get_byte(c);
+	a->is_signed = fl & ARG_SIGNED;
+	a->is_float = fl & ARG_FLOAT;
+	a->is_string = fl & ARG_STRING;
+	a->rebase = fl & ARG_REBASE;
+	a->type = (uint8_t)((fl & ARG_TYPE_MASK) >> ARG_TYPE_SHIFT);
+	a->named = fl & ARG_NAMED;
+	a->field = (int)unzigzag(get_bounded(c, 2 * SDT_TRACE_MAX_FIELDS));
+	a->unavailable = get_str(c);
+}
+
+/* The names of an EVENT record, up to its sites: index, provider, name, ..., tp_id. */
+static void parse_names(struct cur *c, struct sdt_trace_event_desc *d)
+{
 	d->index = (uint32_t)get_bounded(c, SDT_TRACE_MAX_EVENTS - 1);
 	d->provider = get_str(c);
 	d->name = get_str(c);
@@ -206,6 +236,15 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	d->group = get_str(c);
 	d->event = get_str(c);
 	d->tp_id = get_varint(c);
+}
+
+/* An EVENT record's body -> @d: 0, -EINVAL (malformed), -ENOMEM. */
+static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
+{
+	size_t i;
+
+	d->ip_field = -1;
+	parse_names(c, d);
 	d->nsites = (size_t)get_bounded(c, SDT_TRACE_MAX_SITES);
 	/* every site takes at least one byte: a count beyond the body is a lie */
 	if (c->bad || d->nsites > (size_t)(c->end - c->p))
@@ -221,17 +260,8 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	d->fields = calloc(d->nfields ? d->nfields : 1, sizeof(*d->fields));
 	if (!d->fields)
 		return -ENOMEM;
-	for (i = 0; i < d->nfields && !c->bad; i++) {
-		struct sdt_trace_field *f = &d->fields[i];
-		uint8_t fl;
-
-		f->name = get_str(c);
-		f->offset = (uint32_t)get_bounded(c, SDT_TRACE_MAX_RAW);
-		f->size = (uint32_t)get_bounded(c, 8);
-		fl = get_byte(c);
-		f->is_signed = fl & FIELD_SIGNED;
-		f->is_data_loc = fl & FIELD_DATA_LOC;
-	}
+	for (i = 0; i < d->nfields && !c->bad; i++)
+		parse_field(c, &d->fields[i]);
 	d->ip_field = (int)unzigzag(get_bounded(c, 2 * SDT_TRACE_MAX_FIELDS));
 	d->nargs = (size_t)get_bounded(c, SDT_MAX_ARGS);
 	if (c->bad)
@@ -239,23 +269,8 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	d->args = calloc(d->nargs ? d->nargs : 1, sizeof(*d->args));
 	if (!d->args)
 		return -ENOMEM;
-	for (i = 0; i < d->nargs && !c->bad; i++) {
-		struct sdt_trace_arg *a = &d->args[i];
-		uint8_t fl;
-
-		a->name = get_str(c);
-		a->spec = get_str(c);
-		a->size = (uint8_t)get_bounded(c, 16);
-		fl = get_byte(c);
-		a->is_signed = fl & ARG_SIGNED;
-		a->is_float = fl & ARG_FLOAT;
-		a->is_string = fl & ARG_STRING;
-		a->rebase = fl & ARG_REBASE;
-		a->type = (uint8_t)((fl & ARG_TYPE_MASK) >> ARG_TYPE_SHIFT);
-		a->named = fl & ARG_NAMED;
-		a->field = (int)unzigzag(get_bounded(c, 2 * SDT_TRACE_MAX_FIELDS));
-		a->unavailable = get_str(c);
-	}
+	for (i = 0; i < d->nargs && !c->bad; i++)
+		parse_arg(c, &d->args[i]);
 	return c->bad ? -EINVAL : 0;
 }
 
@@ -386,6 +401,45 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 	return 1;
 }
 
+/* The END record: zigzag exit status, samples written, events lost. */
+static int parse_end(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
+{
+	int64_t st = unzigzag(get_varint(c));
+
+	get_varint(c); /* samples written: for tools that want to cross-check */
+	get_varint(c); /* events lost */
+	if (c->bad || st < INT32_MIN || st > INT32_MAX)
+		return corrupt(r, at, "bad end record");
+	r->exit_status = (int)st;
+	r->have_exit = true;
+	r->ended = true;
+	return 0;
+}
+
+/* One record of type @type after the session's: 1 for a sample (the decoder's event), 0, -errno. */
+static int parse_record(struct sdt_trace_reader *r, uint8_t type, struct cur *c, uint64_t at)
+{
+	switch (type) {
+	case REC_SAMPLE:
+	case REC_SAMPLE_SAME_TASK:
+		return parse_sample(r, c, type == REC_SAMPLE_SAME_TASK, at);
+	case REC_EVENT:
+		return add_kind(r, c, at);
+	case REC_COMM:
+		return parse_comm(r, c, at);
+	case REC_LOST:
+		return parse_lost(r, c, at);
+	case REC_END:
+		return parse_end(r, c, at);
+	case REC_META:
+		return corrupt(r, at, "a second session record");
+	default:
+		if (type < REC_FIRST_OPTIONAL || type == 0)
+			return corrupt(r, at, "unknown record type");
+		return 0; /* a newer optional record: skip it */
+	}
+}
+
 int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_event **out)
 {
 	uint8_t type;
@@ -406,47 +460,11 @@ int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_ev
 			r->truncated = true;
 			break;
 		}
-		c.p = r->rec;
-		c.end = r->rec + len;
-		c.bad = false;
-		switch (type) {
-		case REC_SAMPLE:
-		case REC_SAMPLE_SAME_TASK:
-			ret = parse_sample(r, &c, type == REC_SAMPLE_SAME_TASK, at);
-			if (ret > 0)
-				*out = &r->dec.ev;
-			return ret;
-		case REC_EVENT:
-			ret = add_kind(r, &c, at);
-			break;
-		case REC_COMM:
-			ret = parse_comm(r, &c, at);
-			break;
-		case REC_LOST:
-			ret = parse_lost(r, &c, at);
-			break;
-		case REC_END: {
-			int64_t st = unzigzag(get_varint(&c));
-
-			get_varint(&c); /* samples written: for tools that want to cross-check */
-			get_varint(&c); /* events lost */
-			if (c.bad || st < INT32_MIN || st > INT32_MAX)
-				return corrupt(r, at, "bad end record");
-			r->exit_status = (int)st;
-			r->have_exit = true;
-			r->ended = true;
-			ret = 0;
-			break;
-		}
-		case REC_META:
-			return corrupt(r, at, "a second session record");
-		default:
-			if (type < REC_FIRST_OPTIONAL || type == 0)
-				return corrupt(r, at, "unknown record type");
-			ret = 0; /* a newer optional record: skip it */
-			break;
-		}
-		if (ret < 0)
+		c = (struct cur){.p = r->rec, .end = r->rec + len};
+		ret = parse_record(r, type, &c, at);
+		if (ret > 0)
+			*out = &r->dec.ev;
+		if (ret)
 			return ret;
 	}
 	return 0;

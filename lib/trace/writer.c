@@ -238,6 +238,38 @@ int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
 	return sdt_trace_writer__open_fd(fd, path, meta, out);
 }
 
+/* One field of an EVENT record: str name, offset, size, u8 flags. */
+static int encode_field(struct sdt_buf *b, const struct sdt_trace_field *f)
+{
+	int err = 0;
+
+	err = err ?: b_str(b, f->name);
+	err = err ?: b_varint(b, f->offset);
+	err = err ?: b_varint(b, f->size);
+	err = err ?: b_byte(b, (uint8_t)((f->is_signed ? FIELD_SIGNED : 0) |
+					 (f->is_data_loc ? FIELD_DATA_LOC : 0)));
+	return err;
+}
+
+/* One argument of an EVENT record: str name, str spec, size, u8 flags, zigzag field, str why. */
+static int encode_arg(struct sdt_buf *b, const struct sdt_trace_arg *a)
+{
+	int err = 0;
+
+	err = err ?: b_str(b, a->name);
+	err = err ?: b_str(b, a->spec);
+	err = err ?: b_varint(b, a->size);
+	err = err ?: b_byte(b, (uint8_t)((a->is_signed ? ARG_SIGNED : 0) |
+					 (a->is_float ? ARG_FLOAT : 0) |
+					 (a->is_string ? ARG_STRING : 0) |
+					 (a->rebase ? ARG_REBASE : 0) |
+					 ((a->type << ARG_TYPE_SHIFT) & ARG_TYPE_MASK) |
+					 (a->named ? ARG_NAMED : 0)));
+	err = err ?: b_varint(b, zigzag(a->field));
+	err = err ?: b_str(b, a->unavailable);
+	return err;
+}
+
 static int encode_desc(struct sdt_buf *b, const struct sdt_trace_event_desc *d)
 {
 	int err = 0;
@@ -255,34 +287,12 @@ static int encode_desc(struct sdt_buf *b, const struct sdt_trace_event_desc *d)
 	for (i = 0; !err && i < d->nsites; i++)
 		err = b_varint(b, d->site_addrs[i]);
 	err = err ?: b_varint(b, d->nfields);
-	for (i = 0; !err && i < d->nfields; i++) {
-		const struct sdt_trace_field *f = &d->fields[i];
-
-		err = err ?: b_str(b, f->name);
-		err = err ?: b_varint(b, f->offset);
-		err = err ?: b_varint(b, f->size);
-		err = err
-			  ?: b_byte(b, (uint8_t)((f->is_signed ? FIELD_SIGNED : 0) |
-						 (f->is_data_loc ? FIELD_DATA_LOC : 0)));
-	}
+	for (i = 0; !err && i < d->nfields; i++)
+		err = encode_field(b, &d->fields[i]);
 	err = err ?: b_varint(b, zigzag(d->ip_field));
 	err = err ?: b_varint(b, d->nargs);
-	for (i = 0; !err && i < d->nargs; i++) {
-		const struct sdt_trace_arg *a = &d->args[i];
-
-		err = err ?: b_str(b, a->name);
-		err = err ?: b_str(b, a->spec);
-		err = err ?: b_varint(b, a->size);
-		err = err
-			  ?: b_byte(b, (uint8_t)((a->is_signed ? ARG_SIGNED : 0) |
-						 (a->is_float ? ARG_FLOAT : 0) |
-						 (a->is_string ? ARG_STRING : 0) |
-						 (a->rebase ? ARG_REBASE : 0) |
-						 ((a->type << ARG_TYPE_SHIFT) & ARG_TYPE_MASK) |
-						 (a->named ? ARG_NAMED : 0)));
-		err = err ?: b_varint(b, zigzag(a->field));
-		err = err ?: b_str(b, a->unavailable);
-	}
+	for (i = 0; !err && i < d->nargs; i++)
+		err = encode_arg(b, &d->args[i]);
 	return err;
 }
 
