@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reading a recording (sdtrace.data): its session, its event kinds, and its events one at a time
- * with their arguments decoded.
+ * with their arguments decoded. The same events from samples as a recorder hands them over
+ * (sdtrace/record.h), without a file: the decoder below.
+ *
+ * An event description (struct sdt_trace_event_desc, opaque) says what one recorded event kind
+ * is: provider and name, the binary and its sites, its arguments (names, specs, types) and where
+ * each lies in the raw tracefs record of a sample. A recorder hands one to its sink per event
+ * before the first sample; sdtrace/trace_writer.h builds them by hand.
  *
  * The file describes itself (event layouts, binaries, build-ids, argument specs), so it is read
  * without tracefs, on any machine. It is read as a stream: memory does not grow with the number
@@ -57,6 +63,7 @@ extern "C" {
 struct sdt_trace_reader;
 struct sdt_trace_kind;
 struct sdt_trace_event;
+struct sdt_trace_event_desc;
 
 enum sdt_value_kind {
 	SDT_VALUE_UNAVAILABLE = 0, /* ->unavailable says why */
@@ -78,6 +85,46 @@ struct sdt_trace_value {
 	size_t len;
 	const char *unavailable;
 };
+
+/*
+ * One sample as it leaves a ring buffer (a recorder's on_sample) or as a program builds it
+ * (sdtrace/trace_writer.h): caller-owned, @raw borrowed for the duration of the call it is
+ * passed to.
+ */
+struct sdt_trace_sample {
+	uint64_t time_ns; /* CLOCK_MONOTONIC */
+	uint32_t cpu;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t event; /* the event's number: sdt_trace_event_desc__index() */
+	const void *raw; /* the raw tracefs record (PERF_SAMPLE_RAW payload), host byte order */
+	uint32_t raw_size;
+};
+
+/*
+ * An event description. Strings are borrowed from @d (for a recorder's, until
+ * sdt_recorder__free(); for a kind's, until sdt_trace_reader__free()). Arguments are numbered
+ * from 0 in note order; out of range, the string accessors return NULL.
+ */
+SDT_API uint32_t sdt_trace_event_desc__index(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__provider(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__name(const struct sdt_trace_event_desc *d);
+/* The binary as probed, and its build-id in hex: NULL when not known. */
+SDT_API const char *sdt_trace_event_desc__path(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__build_id(const struct sdt_trace_event_desc *d);
+/* The link-time addresses (note pc) of the sites the event covers; 0 out of range. */
+SDT_API size_t sdt_trace_event_desc__site_count(const struct sdt_trace_event_desc *d);
+SDT_API uint64_t sdt_trace_event_desc__site_address(const struct sdt_trace_event_desc *d,
+						    size_t i);
+SDT_API size_t sdt_trace_event_desc__arg_count(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__arg_name(const struct sdt_trace_event_desc *d, size_t i);
+SDT_API const char *sdt_trace_event_desc__arg_spec(const struct sdt_trace_event_desc *d, size_t i);
+/* As the sdt_trace_kind__arg_*() of the same names below. */
+SDT_API bool sdt_trace_event_desc__arg_named(const struct sdt_trace_event_desc *d, size_t i);
+SDT_API enum sdt_type_kind sdt_trace_event_desc__arg_type(const struct sdt_trace_event_desc *d,
+							  size_t i);
+SDT_API const char *sdt_trace_event_desc__arg_unavailable(const struct sdt_trace_event_desc *d,
+							  size_t i);
 
 struct sdt_trace_open_opts {
 	size_t sz;
@@ -144,6 +191,8 @@ SDT_API enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind 
 SDT_API const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i);
 /* Events of this kind read so far. */
 SDT_API uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k);
+/* The kind's description, as recorded (borrowed as the kind). */
+SDT_API const struct sdt_trace_event_desc *sdt_trace_kind__desc(const struct sdt_trace_kind *k);
 
 /* One event. */
 SDT_API const struct sdt_trace_kind *sdt_trace_event__kind(const struct sdt_trace_event *ev);

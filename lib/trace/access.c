@@ -79,61 +79,65 @@ const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reade
 	return i < r->dec.nkinds ? r->dec.kinds[i] : NULL;
 }
 
+/* A kind answers from its desc. */
 const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k)
 {
-	return k->d.provider;
+	return sdt_trace_event_desc__provider(&k->d);
 }
 
 const char *sdt_trace_kind__name(const struct sdt_trace_kind *k)
 {
-	return k->d.name;
+	return sdt_trace_event_desc__name(&k->d);
 }
 
 const char *sdt_trace_kind__path(const struct sdt_trace_kind *k)
 {
-	return k->d.path;
+	return sdt_trace_event_desc__path(&k->d);
 }
 
 const char *sdt_trace_kind__build_id(const struct sdt_trace_kind *k)
 {
-	return k->d.build_id;
+	return sdt_trace_event_desc__build_id(&k->d);
 }
 
 size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k)
 {
-	return k->d.nargs;
+	return sdt_trace_event_desc__arg_count(&k->d);
 }
 
 const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i)
 {
-	return i < k->d.nargs ? k->d.args[i].name : NULL;
+	return sdt_trace_event_desc__arg_name(&k->d, i);
 }
 
 bool sdt_trace_kind__arg_named(const struct sdt_trace_kind *k, size_t i)
 {
-	return i < k->d.nargs && k->d.args[i].named;
+	return sdt_trace_event_desc__arg_named(&k->d, i);
 }
 
 enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i)
 {
-	return i < k->d.nargs ? (enum sdt_type_kind)k->d.args[i].type : SDT_TYPE_DEFAULT;
+	return sdt_trace_event_desc__arg_type(&k->d, i);
 }
 
 const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i)
 {
-	return i < k->d.nargs ? k->d.args[i].spec : NULL;
+	return sdt_trace_event_desc__arg_spec(&k->d, i);
 }
 
 const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i)
 {
-	if (i >= k->d.nargs || k->d.args[i].field >= 0)
-		return NULL;
-	return k->d.args[i].unavailable ? k->d.args[i].unavailable : "not recorded";
+	return sdt_trace_event_desc__arg_unavailable(&k->d, i);
 }
 
 uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k)
 {
 	return k->samples;
+}
+
+const struct sdt_trace_event_desc *sdt_trace_kind__desc(const struct sdt_trace_kind *k)
+{
+	return &k->d;
 }
 
 const struct sdt_trace_kind *sdt_trace_event__kind(const struct sdt_trace_event *ev)

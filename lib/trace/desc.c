@@ -2,7 +2,8 @@
 /*
  * The event description (trace/trace_event.h) that the writer and the reader share: its release,
  * the check both sides make (the writer to refuse early, the reader against hostile input), and
- * the layout of a sample's stored bytes, which both sides must compute alike.
+ * the layout of a sample's stored bytes, which both sides must compute alike; and the accessors
+ * of the opaque desc of include/sdtrace/trace.h.
  */
 #include <string.h>
 
@@ -163,4 +164,74 @@ void sdt_trace_layout_release(struct sdt_trace_layout *l)
 {
 	free(l->dl_offsets);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The public accessors (include/sdtrace/trace.h). */
+
+uint32_t sdt_trace_event_desc__index(const struct sdt_trace_event_desc *d)
+{
+	return d->index;
+}
+
+const char *sdt_trace_event_desc__provider(const struct sdt_trace_event_desc *d)
+{
+	return d->provider;
+}
+
+const char *sdt_trace_event_desc__name(const struct sdt_trace_event_desc *d)
+{
+	return d->name;
+}
+
+const char *sdt_trace_event_desc__path(const struct sdt_trace_event_desc *d)
+{
+	return d->path;
+}
+
+const char *sdt_trace_event_desc__build_id(const struct sdt_trace_event_desc *d)
+{
+	return d->build_id;
+}
+
+size_t sdt_trace_event_desc__site_count(const struct sdt_trace_event_desc *d)
+{
+	return d->nsites;
+}
+
+uint64_t sdt_trace_event_desc__site_address(const struct sdt_trace_event_desc *d, size_t i)
+{
+	return i < d->nsites ? d->site_addrs[i] : 0;
+}
+
+size_t sdt_trace_event_desc__arg_count(const struct sdt_trace_event_desc *d)
+{
+	return d->nargs;
+}
+
+const char *sdt_trace_event_desc__arg_name(const struct sdt_trace_event_desc *d, size_t i)
+{
+	return i < d->nargs ? d->args[i].name : NULL;
+}
+
+const char *sdt_trace_event_desc__arg_spec(const struct sdt_trace_event_desc *d, size_t i)
+{
+	return i < d->nargs ? d->args[i].spec : NULL;
+}
+
+bool sdt_trace_event_desc__arg_named(const struct sdt_trace_event_desc *d, size_t i)
+{
+	return i < d->nargs && d->args[i].named;
+}
+
+enum sdt_type_kind sdt_trace_event_desc__arg_type(const struct sdt_trace_event_desc *d, size_t i)
+{
+	return i < d->nargs ? (enum sdt_type_kind)d->args[i].type : SDT_TYPE_DEFAULT;
+}
+
+/* Why argument @i was not recorded ("not recorded" when the desc gives no reason), or NULL. */
+const char *sdt_trace_event_desc__arg_unavailable(const struct sdt_trace_event_desc *d, size_t i)
+{
+	if (i >= d->nargs || d->args[i].field >= 0)
+		return NULL;
+	return d->args[i].unavailable ? d->args[i].unavailable : "not recorded";
 }
