@@ -217,6 +217,47 @@ SDT_API size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev);
 SDT_API int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i,
 				 struct sdt_trace_value *out);
 
+/*
+ * The decoder: the events of samples as a recorder's sink receives them (sdtrace/record.h),
+ * decoded exactly as the reader decodes them once written to a file and read back (the bytes a
+ * recording would keep of each sample, the same thread names, the same sites and load biases):
+ * `sdtrace trace` prints what `sdtrace record` + `sdtrace report` would.
+ *
+ *	on_event_desc(ctx, d):       return sdt_trace_decoder__add_desc(dec, d);
+ *	on_comm(ctx, pid, tid, comm):       sdt_trace_decoder__comm(dec, pid, tid, comm);
+ *	on_sample(ctx, s):           if ((err = sdt_trace_decoder__sample(dec, s, &ev)) < 0)
+ *	                                     return err;
+ *	                             ... sdt_trace_event__arg(ev, 0, &v) ...
+ *
+ * Lifetimes: descriptions are copied; an event and every string reached from it (its kind, its
+ * comm, its string values) are borrowed until the next call on @dec or sdt_trace_decoder__free();
+ * the sample's @raw only for the duration of sdt_trace_decoder__sample() (the event has its
+ * own copy). Samples must be in host byte order (as a recorder gives them).
+ */
+struct sdt_trace_decoder;
+
+SDT_API int sdt_trace_decoder__new(struct sdt_trace_decoder **out);
+SDT_API void sdt_trace_decoder__free(struct sdt_trace_decoder *dec);
+/*
+ * Describe an event before its first sample: 0, -EEXIST (its index is described already),
+ * -EINVAL (a desc no recording could hold: the message says what), -ENOMEM.
+ */
+SDT_API int sdt_trace_decoder__add_desc(struct sdt_trace_decoder *dec,
+					const struct sdt_trace_event_desc *d);
+/*
+ * Thread @tid (of process @pid) is now called @comm: the events of its later samples say so
+ * (sdt_trace_event__comm()). At most 15 bytes are kept, as in a recording. 0 or -errno.
+ */
+SDT_API int sdt_trace_decoder__comm(struct sdt_trace_decoder *dec, uint32_t pid, uint32_t tid,
+				    const char *comm);
+/*
+ * The event of sample @s: 0 and *ev, read with the sdt_trace_event__*() above; -EINVAL (an
+ * undescribed event, a record shorter than its fields), -ENOMEM.
+ */
+SDT_API int sdt_trace_decoder__sample(struct sdt_trace_decoder *dec,
+				      const struct sdt_trace_sample *s,
+				      const struct sdt_trace_event **ev);
+
 #ifdef __cplusplus
 }
 #endif

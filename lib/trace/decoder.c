@@ -221,3 +221,87 @@ int sdt_trace_decoder_stored(struct sdt_trace_decoder *dec, struct sdt_trace_kin
 	dec->nsamples++;
 	return 0;
 }
+
+/* The public decoder (include/sdtrace/trace.h): samples straight from a recorder. */
+
+int sdt_trace_decoder__new(struct sdt_trace_decoder **out)
+{
+	struct sdt_trace_decoder *dec = calloc(1, sizeof(*dec));
+
+	if (!dec)
+		return sdt_err(-ENOMEM, "out of memory");
+	*out = dec;
+	return 0;
+}
+
+void sdt_trace_decoder__free(struct sdt_trace_decoder *dec)
+{
+	if (!dec)
+		return;
+	sdt_trace_decoder_release(dec);
+	free(dec);
+}
+
+int sdt_trace_decoder__add_desc(struct sdt_trace_decoder *dec,
+				const struct sdt_trace_event_desc *d)
+{
+	struct sdt_trace_kind *k;
+	int err;
+
+	err = sdt_trace_desc_check(d);
+	if (err)
+		return err;
+	k = calloc(1, sizeof(*k));
+	if (!k || sdt_trace_desc_copy(&k->d, d)) {
+		free(k);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	err = sdt_trace_decoder_add_kind(dec, k);
+	if (err)
+		sdt_trace_kind_free(k);
+	if (err == -EEXIST)
+		return sdt_err(-EEXIST, "event %u (%s:%s) is already described", d->index,
+			       d->provider, d->name);
+	if (err)
+		return sdt_err(err, "out of memory");
+	return 0;
+}
+
+/* As the writer keeps it (COMM_LEN - 1 bytes at most), so that both paths name threads alike. */
+int sdt_trace_decoder__comm(struct sdt_trace_decoder *dec, uint32_t pid, uint32_t tid,
+			    const char *comm)
+{
+	const char *c = comm ? comm : "";
+	int err;
+
+	(void)pid; /* threads are named by tid, as in the file */
+	err = sdt_trace_decoder_set_comm(dec, tid, c, strnlen(c, COMM_LEN - 1));
+	if (err == -E2BIG)
+		return sdt_err(err, "more than 1M threads named");
+	if (err)
+		return sdt_err(err, "out of memory");
+	return 0;
+}
+
+/*
+ * The bytes the writer would store of @s (sdt_trace_layout_used()) are decoded as the reader
+ * decodes them from the file: `sdtrace trace` shows what `record` + `report` would.
+ */
+int sdt_trace_decoder__sample(struct sdt_trace_decoder *dec, const struct sdt_trace_sample *s,
+			      const struct sdt_trace_event **ev)
+{
+	struct sdt_trace_kind *k = s->event < dec->index_cap ? dec->by_index[s->event] : NULL;
+	const uint8_t *raw = s->raw;
+	uint32_t used;
+
+	if (!k)
+		return sdt_err(-EINVAL, "sample of undescribed event %u", s->event);
+	if (s->raw_size < k->lay.fixed_end || s->raw_size > SDT_TRACE_MAX_RAW)
+		return sdt_err(-EINVAL, "sample of event %u: record of %u bytes, fields need %u",
+			       s->event, s->raw_size, k->lay.fixed_end);
+	used = sdt_trace_layout_used(&k->lay, raw, s->raw_size);
+	if (sdt_trace_decoder_stored(dec, k, s, raw + k->lay.skip, used - k->lay.skip))
+		return sdt_err(-ENOMEM, "out of memory");
+	*ev = &dec->ev;
+	return 0;
+}

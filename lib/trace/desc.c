@@ -37,6 +37,68 @@ void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d)
 	d->ip_field = -1;
 }
 
+/* *@dst = a copy of @s, or NULL for NULL: false when out of memory. */
+static bool dup_str(char **dst, const char *s)
+{
+	*dst = s ? sdt_strdup(s) : NULL;
+	return !s || *dst;
+}
+
+/* @s's fields and arguments into @dst, whose counts grow as each is copied (releasable). */
+static int copy_fields_args(struct sdt_trace_event_desc *dst, const struct sdt_trace_event_desc *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfields; i++) {
+		dst->fields[i] = s->fields[i];
+		dst->nfields = i + 1;
+		if (!dup_str(&dst->fields[i].name, s->fields[i].name))
+			return -ENOMEM;
+	}
+	for (i = 0; i < s->nargs; i++) {
+		struct sdt_trace_arg *b = &dst->args[i];
+
+		*b = s->args[i];
+		b->name = b->spec = b->unavailable = NULL;
+		dst->nargs = i + 1;
+		if (!dup_str(&b->name, s->args[i].name) || !dup_str(&b->spec, s->args[i].spec) ||
+		    !dup_str(&b->unavailable, s->args[i].unavailable))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A copy of @s's strings and arrays into @dst (zeroed): 0, or -ENOMEM with @dst releasable. */
+static int copy_parts(struct sdt_trace_event_desc *dst, const struct sdt_trace_event_desc *s)
+{
+	if (!dup_str(&dst->provider, s->provider) || !dup_str(&dst->name, s->name) ||
+	    !dup_str(&dst->path, s->path) || !dup_str(&dst->build_id, s->build_id) ||
+	    !dup_str(&dst->group, s->group) || !dup_str(&dst->event, s->event))
+		return -ENOMEM;
+	dst->site_addrs = sdt_reallocarray(NULL, s->nsites ? s->nsites : 1, sizeof(uint64_t));
+	dst->fields = calloc(s->nfields ? s->nfields : 1, sizeof(*dst->fields));
+	dst->args = calloc(s->nargs ? s->nargs : 1, sizeof(*dst->args));
+	if (!dst->site_addrs || !dst->fields || !dst->args)
+		return -ENOMEM;
+	if (s->nsites)
+		memcpy(dst->site_addrs, s->site_addrs, s->nsites * sizeof(uint64_t));
+	dst->nsites = s->nsites;
+	return copy_fields_args(dst, s);
+}
+
+int sdt_trace_desc_copy(struct sdt_trace_event_desc *dst, const struct sdt_trace_event_desc *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->index = src->index;
+	dst->tp_id = src->tp_id;
+	dst->ip_field = src->ip_field;
+	if (copy_parts(dst, src)) {
+		sdt_trace_event_desc_release(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static bool str_ok(const char *s)
 {
 	return !s || strlen(s) < SDT_TRACE_MAX_STR;

@@ -154,6 +154,8 @@ uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
  * writer (refuse early) and the reader (hostile input).
  */
 int sdt_trace_desc_check(const struct sdt_trace_event_desc *d);
+/* A deep copy of @src into @dst: 0, or -ENOMEM (no message) with @dst released. */
+int sdt_trace_desc_copy(struct sdt_trace_event_desc *dst, const struct sdt_trace_event_desc *src);
 
 /* Where the bytes a sample stores lie in its raw record (desc.c). */
 struct sdt_trace_layout {
