@@ -200,7 +200,7 @@ int cmd_trace(int argc, char **argv)
 		.on_lost = on_lost,
 		.on_drained = on_drained,
 	};
-	struct sdt_trace_meta meta = {0};
+	SDT_OPTS(sdt_trace_writer_opts, meta);
 	struct trace_args args = {.interval = 50};
 	const struct rec_command cmd = {"trace", trace_usage, "", own, trace_option, &args};
 	unsigned long interval;

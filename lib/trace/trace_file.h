@@ -38,7 +38,8 @@
  * recording cut by SIGKILL loses at most those last moments, and the reader stops cleanly at the
  * last complete record, reporting that the file is truncated (no END record). The writer has no
  * clock of its own: a recorder should call sdt_trace_writer__flush() after each drain of its
- * rings, or samples buffered just before a quiet spell wait for the next sample.
+ * rings, or samples buffered just before a quiet spell wait for the next sample. The writer's
+ * API is public (include/sdtrace/trace_writer.h); this header is the format both sides share.
  */
 #ifndef SDT_TRACE_FILE_H
 #define SDT_TRACE_FILE_H
@@ -47,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sdtrace/trace_writer.h"
 #include "trace/trace_event.h"
 
 #define SDT_TRACE_MAGIC	      "\x89SDTRACE"
@@ -60,10 +62,6 @@
 #define SDT_TRACE_MAX_SITES  (1u << 20)	 /* sites per event */
 #define SDT_TRACE_MAX_STR    4096	 /* any string of the file */
 #define SDT_TRACE_MAX_RECORD (16u << 20) /* body of one record */
-
-/* Default file name, and the suffix the previous recording is kept under (as perf does). */
-#define SDT_TRACE_DEFAULT_PATH "sdtrace.data"
-#define SDT_TRACE_OLD_SUFFIX   ".old"
 
 /* The records and their flag bits, as described above (shared by writer.c and reader.c). */
 enum rec_type {
@@ -98,56 +96,7 @@ static inline uint8_t host_order(void)
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ORDER_LITTLE : ORDER_BIG;
 }
 
-/* The session, written once at the start. Strings are copied; NULL ones are allowed. */
-struct sdt_trace_meta {
-	const char *cmdline;	     /* the command line, one string */
-	const char *hostname;	     /* NULL: uname()'s nodename */
-	const char *kernel_release;  /* NULL: uname()'s release */
-	uint64_t start_realtime_ns;  /* wall-clock start (0: now) */
-	uint64_t start_monotonic_ns; /* the same instant on the samples' clock (0: now) */
-};
-
-struct sdt_trace_writer;
-
-/*
- * Create @path (0600, O_EXCL | O_NOFOLLOW). An existing regular file at @path is first renamed
- * to @path.old, replacing any older one; anything else there (a symlink, even a dangling one, a
- * FIFO, a directory, a device) is refused, -EEXIST or -EISDIR. Writes the header and the META
- * record. Returns 0 and *out, or -errno.
- */
-int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
-			   struct sdt_trace_writer **out);
-/* The same on an open file descriptor, which the writer then owns (closes). */
-int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_meta *meta,
-			      struct sdt_trace_writer **out);
-
-/*
- * Describe an event once, before its first sample. @d is read during the call only. Returns 0,
- * -EEXIST (index already described), -EINVAL (a desc the reader would reject), -errno (write).
- */
-int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_event_desc *d);
-/* One sample; @s->raw is the full tracefs record. No allocation. 0, -EINVAL (unknown event,
- * record shorter than its fields), -errno (write). */
-int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s);
-/* Thread @tid of process @pid is now called @comm (at most 15 bytes are kept). */
-int sdt_trace_writer__comm(struct sdt_trace_writer *w, uint32_t pid, uint32_t tid,
-			   const char *comm);
-/* @count events were lost on @cpu (PERF_RECORD_LOST). */
-int sdt_trace_writer__lost(struct sdt_trace_writer *w, uint32_t cpu, uint64_t count);
-/* Write out what is buffered (call it after each drain of the rings). */
-int sdt_trace_writer__flush(struct sdt_trace_writer *w);
-/*
- * End the recording: the END record with @exit_status (the command's, as a shell reports it:
- * 128 + signal when it was killed), flush, fsync, close. Returns 0 or -errno; @w is freed
- * either way.
- */
-int sdt_trace_writer__finish(struct sdt_trace_writer *w, int exit_status);
-/* Close without an END record (the reader will call the file truncated). Accepts NULL. */
-void sdt_trace_writer__free(struct sdt_trace_writer *w);
-
-/* Samples and lost events written so far. */
-uint64_t sdt_trace_writer__samples(const struct sdt_trace_writer *w);
-uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
+/* The writer itself is public: include/sdtrace/trace_writer.h. */
 
 /*
  * Would the reader accept @d? 0, or -EINVAL with a message naming what is wrong. Shared by the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writer of sdtrace.data (trace_file.h): appends records as the recorder hands them over.
+ * The writer of sdtrace.data (trace_file.h, include/sdtrace/trace_writer.h): appends records as
+ * the recorder hands them over.
  *
  * Why this shape:
  *  - A sample stores only what tracefs cannot give back: varint deltas for time, task and cpu,
@@ -135,12 +136,12 @@ static int b_str(struct sdt_buf *b, const char *s)
 	return b_varint(b, n + 1) ?: sdt_buf_add(b, s, n);
 }
 
-static int encode_meta(struct sdt_buf *b, const struct sdt_trace_meta *m)
+static int encode_meta(struct sdt_buf *b, const struct sdt_trace_writer_opts *m)
 {
 	struct utsname u;
 	struct timespec ts;
-	uint64_t rt = m ? m->start_realtime_ns : 0, mono = m ? m->start_monotonic_ns : 0;
-	const char *host = m ? m->hostname : NULL, *rel = m ? m->kernel_release : NULL;
+	uint64_t rt = m->start_realtime_ns, mono = m->start_monotonic_ns;
+	const char *host = m->hostname, *rel = m->kernel_release;
 	int err = 0;
 
 	if ((!host || !rel) && uname(&u) == 0) {
@@ -151,7 +152,7 @@ static int encode_meta(struct sdt_buf *b, const struct sdt_trace_meta *m)
 		rt = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	if (!mono && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
 		mono = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	err = err ?: b_str(b, m ? m->cmdline : NULL);
+	err = err ?: b_str(b, m->cmdline);
 	err = err ?: b_str(b, host);
 	err = err ?: b_str(b, rel);
 	err = err ?: b_varint(b, rt);
@@ -159,14 +160,20 @@ static int encode_meta(struct sdt_buf *b, const struct sdt_trace_meta *m)
 	return err;
 }
 
-int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_meta *meta,
+int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_writer_opts *opts,
 			      struct sdt_trace_writer **out)
 {
+	struct sdt_trace_writer_opts o;
 	struct sdt_trace_writer *w;
 	struct sdt_buf b = {0};
 	uint8_t hdr[SDT_TRACE_HEADER_SIZE] = {0};
 	int err;
 
+	err = SDT_OPTS_COPY(&o, opts, sdt_trace_writer_opts);
+	if (err) {
+		close(fd);
+		return err;
+	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		close(fd);
@@ -185,7 +192,7 @@ int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_m
 	memcpy(w->buf, hdr, sizeof(hdr));
 	w->len = sizeof(hdr);
 	w->bytes = sizeof(hdr);
-	err = encode_meta(&b, meta);
+	err = encode_meta(&b, &o);
 	if (err) {
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto fail;
@@ -210,14 +217,17 @@ fail:
  * (sdt_output_check). It is written in place, not renamed in at the end: a recording cut by a
  * crash or SIGKILL is still there and readable up to its last complete record.
  */
-int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
+int sdt_trace_writer__open(const char *path, const struct sdt_trace_writer_opts *opts,
 			   struct sdt_trace_writer **out)
 {
+	struct sdt_trace_writer_opts o;
 	bool exists;
 	char *old;
 	int fd, err;
 
-	err = sdt_output_check(path, &exists);
+	/* a refused option renames nothing */
+	err = SDT_OPTS_COPY(&o, opts, sdt_trace_writer_opts);
+	err = err ?: sdt_output_check(path, &exists);
 	if (err)
 		return err;
 	if (exists) {
@@ -235,7 +245,7 @@ int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0)
 		return sdt_err(-errno, "cannot create '%s': %s", path, strerror(errno));
-	return sdt_trace_writer__open_fd(fd, path, meta, out);
+	return sdt_trace_writer__open_fd(fd, path, &o, out);
 }
 
 /* One field of an EVENT record: str name, offset, size, u8 flags. */
