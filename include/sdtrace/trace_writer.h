@@ -15,21 +15,30 @@
  * Lifetimes: the writer copies what it needs; descriptions and samples are read during the call
  * only. After a failed write every later call fails with the same error.
  *
- * In the example, the callbacks of @sink, given the writer as ctx, call sdt_trace_writer__event(),
- * __sample(), __comm(), __lost() and __flush().
+ * A program may also write a recording of its own: descriptions built with
+ * sdt_trace_event_desc__new() and __add_arg(), samples packed from values with __pack(). A
+ * recorder's sink forwards its callbacks to the writer calls of the same names instead.
  *
- * Example:
- *	SDT_OPTS(sdt_trace_writer_opts, o, .cmdline = "my-recorder");
- *	struct sdt_trace_writer *w;
- *	struct sdt_recorder *r;
- *	if (sdt_trace_writer__open(SDT_TRACE_DEFAULT_PATH, &o, &w) < 0)
+ * Example (one event of one's own, one sample):
+ *	SDT_OPTS(sdt_trace_writer_opts, o, .cmdline = "my-tool");
+ *	struct sdt_arg_type ty = {.name = (char *)"n", .kind = SDT_TYPE_DEFAULT};
+ *	struct sdt_trace_value v = {.kind = SDT_VALUE_INT, .i = -5};
+ *	struct sdt_trace_sample s = {.time_ns = 1000, .pid = 42, .tid = 42, .event = 0};
+ *	struct sdt_trace_event_desc *d = NULL;
+ *	struct sdt_trace_writer *w = NULL;
+ *	unsigned char raw[64];
+ *	int size;
+ *	if (sdt_trace_writer__open(SDT_TRACE_DEFAULT_PATH, &o, &w) < 0 ||
+ *	    sdt_trace_event_desc__new(0, "myprov", "tick", NULL, &d) < 0 ||
+ *	    sdt_trace_event_desc__add_arg(d, "-4@%eax", &ty) < 0 ||
+ *	    sdt_trace_writer__event(w, d) < 0 ||
+ *	    (size = sdt_trace_event_desc__pack(d, 0, &v, 1, raw, sizeof(raw))) < 0)
  *		errx(1, "%s", sdt_errmsg());
- *	sink.ctx = w;
- *	if (sdt_recorder__new(NULL, &r) < 0 || sdt_recorder__run(r, &sink) < 0)
- *		warnx("%s", sdt_errmsg());
- *	if (sdt_trace_writer__finish(w, 0) < 0)
+ *	s.raw = raw;
+ *	s.raw_size = (uint32_t)size;
+ *	if (sdt_trace_writer__sample(w, &s) < 0 || sdt_trace_writer__finish(w, 0) < 0)
  *		errx(1, "%s", sdt_errmsg());
- *	sdt_recorder__free(r);
+ *	sdt_trace_event_desc__free(d);
  */
 #ifndef SDTRACE_TRACE_WRITER_H
 #define SDTRACE_TRACE_WRITER_H
@@ -104,6 +113,47 @@ SDT_API void sdt_trace_writer__free(struct sdt_trace_writer *w);
 /* Samples written so far, and the bytes of the file (buffered ones too). */
 SDT_API uint64_t sdt_trace_writer__samples(const struct sdt_trace_writer *w);
 SDT_API uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
+
+/*
+ * Descriptions by hand (desc_build.c has the record layout they get). Index, provider and name
+ * are required; the rest is optional. Freed with sdt_trace_event_desc__free(), which is only for
+ * descriptions made here (a recorder's and a kind's belong to them).
+ */
+struct sdt_trace_event_desc_opts {
+	size_t sz;
+	const char *path;	    /* the binary the event is in (NULL: none) */
+	const char *build_id;	    /* its build-id in hex (NULL: none) */
+	const uint64_t *site_addrs; /* link-time addresses of its sites (copied), for */
+	size_t nsites;		    /* sdt_trace_event__address() */
+};
+
+/*
+ * A description of event @index (0..65535) with no arguments yet: 0 and *out, or -EINVAL (a bad
+ * option, index or string) / -ENOMEM.
+ */
+SDT_API int sdt_trace_event_desc__new(uint32_t index, const char *provider, const char *name,
+				      const struct sdt_trace_event_desc_opts *opts,
+				      struct sdt_trace_event_desc **out);
+/*
+ * Append an argument as a note has it: @spec "[-]SIZE[f]@OPERAND" ("-4@%eax": a signed 32-bit
+ * integer, "8f@%xmm0": a double) gives its size, sign and float-ness; @type (NULL: none) names it
+ * and says how to show it, as for the recorder (SDT_TYPE_STRING: a string, with a pointer-sized
+ * spec). A 16-byte argument is described but not recorded. 0, -EINVAL (a bad spec, name or type;
+ * a name taken), -E2BIG (too many), -ENOMEM; @d is unchanged on failure.
+ */
+SDT_API int sdt_trace_event_desc__add_arg(struct sdt_trace_event_desc *d, const char *spec,
+					  const struct sdt_arg_type *type);
+/*
+ * The raw record of one sample of @d into @buf: probe ip @ip and one value per argument
+ * (@nargs == its argument count): SDT_VALUE_INT or _UINT (->i, ->u) for integers, _FLOAT (->f)
+ * for floats, _STRING (->str, ->len bytes) for strings, _UNAVAILABLE for a string that could not
+ * be read; the value of an argument not recorded is ignored. Returns the record's size, for
+ * struct sdt_trace_sample.raw_size; -EINVAL (a value of another kind), -ENOSPC (@size too small).
+ */
+SDT_API int sdt_trace_event_desc__pack(const struct sdt_trace_event_desc *d, uint64_t ip,
+				       const struct sdt_trace_value *args, size_t nargs, void *buf,
+				       size_t size);
+SDT_API void sdt_trace_event_desc__free(struct sdt_trace_event_desc *d);
 
 #ifdef __cplusplus
 }

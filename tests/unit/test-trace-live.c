@@ -4,7 +4,7 @@
  * gives back once the same samples were written to a file: every accessor and every argument
  * value, thread names cut as the file cuts them, sites and load biases, a counted string, a
  * string in a record with PERF_SAMPLE_RAW padding. The public accessors of a desc; the decoder's
- * refusals.
+ * refusals. Descriptions and samples built by hand (trace_writer.h) read back as they were made.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -344,6 +344,145 @@ static void test_desc_accessors(void **state)
 	assert_string_equal(sdt_trace_event_desc__arg_unavailable(&d0, 9) ?: "NULL", "NULL");
 }
 
+/* A description built by hand, its samples packed from values: written, read back, decoded. */
+static void test_built(void **state)
+{
+	SDT_OPTS(sdt_trace_writer_opts, wo, .cmdline = "test-built");
+	static const uint64_t sites[] = {0x1000, 0x3010};
+	SDT_OPTS(sdt_trace_event_desc_opts, dopts, .path = "/bin/app", .site_addrs = sites,
+		 .nsites = 2);
+	struct sdt_arg_type tn = {.name = (char *)"n", .kind = SDT_TYPE_DEFAULT};
+	struct sdt_arg_type ts = {.name = (char *)"s", .kind = SDT_TYPE_STRING, .size = 8};
+	struct sdt_arg_type tc = {.kind = SDT_TYPE_CHAR, .size = 1};
+	struct sdt_arg_type th = {.name = (char *)"flags", .kind = SDT_TYPE_HEX, .size = 2};
+	struct sdt_trace_value in[6] = {
+	    {.kind = SDT_VALUE_INT, .i = -5},
+	    {.kind = SDT_VALUE_STRING, .str = "hello", .len = 5},
+	    {.kind = SDT_VALUE_FLOAT, .f = 1.5},
+	    {.kind = SDT_VALUE_INT, .i = 'A'},
+	    {.kind = SDT_VALUE_UINT, .u = 0}, /* not recorded: ignored */
+	    {.kind = SDT_VALUE_UINT, .u = 0xbeef},
+	};
+	const struct sdt_trace_event *ev, *lev;
+	struct sdt_trace_event_desc *d = NULL;
+	struct sdt_trace_decoder *dec;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_value v;
+	uint8_t raw[256];
+	char path[128];
+	uint64_t addr;
+	int size, k;
+
+	(void)state;
+	assert_int_equal(sdt_trace_event_desc__new(3, "app", "tick", &dopts, &d), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "-4@%eax", &tn), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "8@%rdi", &ts), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "8f@%xmm0", NULL), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "1@%al", &tc), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "16@%st", NULL), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "2@%ax", &th), 0);
+	assert_int_equal(sdt_trace_event_desc__arg_count(d), 6);
+	assert_string_equal(sdt_trace_event_desc__arg_name(d, 2), "arg3");
+	assert_true(sdt_trace_event_desc__arg_named(d, 0));
+	assert_false(sdt_trace_event_desc__arg_named(d, 3));
+	assert_int_equal(sdt_trace_event_desc__arg_type(d, 5), SDT_TYPE_HEX);
+	assert_string_equal(sdt_trace_event_desc__arg_unavailable(d, 4),
+			    "16-byte values are not recorded");
+
+	size = sdt_trace_event_desc__pack(d, 0x7f0000003010ull, in, 6, raw, sizeof(raw));
+	assert_true(size > 0);
+	snprintf(path, sizeof(path), "%s/built.data", dir);
+	assert_int_equal(sdt_trace_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, d), 0);
+	assert_int_equal(sdt_trace_decoder__new(&dec), 0);
+	assert_int_equal(sdt_trace_decoder__add_desc(dec, d), 0);
+	for (k = 0; k < 2; k++) {
+		struct sdt_trace_sample s = {.time_ns = 100 + (uint64_t)k, .pid = 7, .tid = 8,
+					     .event = 3, .raw = raw, .raw_size = (uint32_t)size};
+
+		assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
+		assert_int_equal(sdt_trace_decoder__sample(dec, &s, &lev), 0);
+	}
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	sdt_trace_event_desc__free(d);
+
+	assert_int_equal(sdt_trace_reader__open(path, NULL, &r), 0);
+	assert_string_equal(sdt_trace_reader__cmdline(r), "test-built");
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_string_equal(sdt_trace_event__provider(ev), "app");
+		assert_string_equal(sdt_trace_event__path(ev), "/bin/app");
+		assert_true(sdt_trace_event__address(ev, &addr) && addr == 0x3010);
+		assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+		assert_true(v.kind == SDT_VALUE_INT && v.i == -5 && v.size == 4);
+		assert_int_equal(sdt_trace_event__arg(ev, 1, &v), 0);
+		assert_int_equal(v.kind, SDT_VALUE_STRING);
+		assert_string_equal(v.str, "hello");
+		assert_int_equal(sdt_trace_event__arg(ev, 2, &v), 0);
+		assert_true(v.kind == SDT_VALUE_FLOAT && v.f == 1.5);
+		assert_int_equal(sdt_trace_event__arg(ev, 3, &v), 0);
+		assert_true(v.kind == SDT_VALUE_UINT && v.u == 'A');
+		assert_int_equal(sdt_trace_event__arg(ev, 4, &v), 0);
+		assert_int_equal(v.kind, SDT_VALUE_UNAVAILABLE);
+		assert_int_equal(sdt_trace_event__arg(ev, 5, &v), 0);
+		assert_true(v.kind == SDT_VALUE_UINT && v.u == 0xbeef);
+		assert_int_equal(sdt_trace_kind__arg_type(sdt_trace_event__kind(ev), 3),
+				 SDT_TYPE_CHAR);
+	}
+	assert_same_event(ev, lev);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	sdt_trace_reader__free(r);
+	sdt_trace_decoder__free(dec);
+}
+
+/* What a built description or a packing refuses, leaving the description as it was. */
+static void test_built_refusals(void **state)
+{
+	struct sdt_arg_type tbad = {.name = (char *)"common_pid"};
+	struct sdt_arg_type tx = {.name = (char *)"x"};
+	struct sdt_arg_type tstr = {.kind = SDT_TYPE_STRING};
+	struct sdt_arg_type t4 = {.kind = SDT_TYPE_INT, .size = 4, .is_signed = true};
+	struct sdt_trace_value vs[2] = {{.kind = SDT_VALUE_STRING, .str = "abc", .len = 3},
+					{.kind = SDT_VALUE_STRING, .str = "", .len = 0}};
+	struct sdt_trace_value vi[2] = {{.kind = SDT_VALUE_INT, .i = 1},
+					{.kind = SDT_VALUE_UNAVAILABLE}};
+	struct sdt_trace_event_desc *d = NULL;
+	uint8_t raw[64];
+
+	(void)state;
+	sdt_trace_event_desc__free(NULL);
+	assert_int_equal(sdt_trace_event_desc__new(0, NULL, "x", NULL, &d), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__new(65536, "p", "x", NULL, &d), -EINVAL);
+	assert_null(d);
+	assert_int_equal(sdt_trace_event_desc__new(0, "p", "x", NULL, &d), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "%eax", NULL), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "3@%eax", NULL), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "-4@%eax", &tbad), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "1@%al", &tstr), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "8@%rax", &t4), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "size differs"));
+	assert_int_equal(sdt_trace_event_desc__arg_count(d), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "8@%rdi", &tx), 0);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "4@%esi", &tx), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "both named 'x'"));
+	assert_int_equal(sdt_trace_event_desc__arg_count(d), 1);
+	assert_int_equal(sdt_trace_event_desc__add_arg(d, "8@%rsi", &tstr), 0);
+
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vi, 1, raw, sizeof(raw)), -EINVAL);
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vs, 2, raw, sizeof(raw)), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "argument 1"));
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vi, 2, raw, 8), -ENOSPC);
+	/* 16 ip + 8 x + 4 loc = 28 fixed; a fault adds nothing, "abc" 4 bytes */
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vi, 2, raw, sizeof(raw)), 28);
+	vs[0] = vi[0];
+	vs[1].str = "abc";
+	vs[1].len = 3;
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vs, 2, raw, 31), -ENOSPC);
+	assert_int_equal(sdt_trace_event_desc__pack(d, 0, vs, 2, raw, 32), 32);
+	sdt_trace_event_desc__free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +490,8 @@ int main(void)
 	    cmocka_unit_test(test_live_values),
 	    cmocka_unit_test(test_live_refusals),
 	    cmocka_unit_test(test_desc_accessors),
+	    cmocka_unit_test(test_built),
+	    cmocka_unit_test(test_built_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
