@@ -31,7 +31,7 @@
 
 #include "cli.h"
 #include "json.h"
-#include "trace/latency.h"
+#include "sdtrace/latency.h"
 #include "report.h"
 
 /* A thread or process whose name was written. */

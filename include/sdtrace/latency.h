@@ -31,6 +31,20 @@
  *
  * Lifetimes: names and steps returned are borrowed until the next call that changes @l, or
  * sdt_latency__free().
+ *
+ * Example:
+ *	struct sdt_latency *l;
+ *	struct sdt_latency_step st;
+ *	struct sdt_latency_stats s;
+ *	if (sdt_latency__new(&l) < 0)
+ *		errx(1, "%s", sdt_errmsg());
+ *	sdt_latency__event(l, "app", "job__start", 1, 1, 1000, &st);
+ *	sdt_latency__event(l, "app", "job__done", 1, 1, 1500, &st);
+ *	sdt_latency__finish(l, NULL, NULL);
+ *	sdt_latency__stats(l, st.pair, &s);
+ *	printf("%s: %llu pair(s), max %llu ns\n", sdt_latency__pair_name(l, st.pair),
+ *	       (unsigned long long)s.count, (unsigned long long)s.max_ns);
+ *	sdt_latency__free(l);
  */
 #ifndef SDT_LATENCY_H
 #define SDT_LATENCY_H
