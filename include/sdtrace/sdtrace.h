@@ -79,6 +79,7 @@ SDT_API sdt_print_fn_t sdt_set_print(sdt_print_fn_t fn);
 #include <sdtrace/proc.h>
 #include <sdtrace/trace.h>
 #include <sdtrace/trace_writer.h>
+#include <sdtrace/latency.h>
 #include <sdtrace/cache.h>
 #include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>
