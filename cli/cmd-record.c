@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trace/trace_file.h"
 #include "cli.h"
 #include "record-setup.h"
+#include "sdtrace/sdtrace.h"
 
 static const char record_usage[] =
     "usage: sdtrace record -e SPEC [-e SPEC]... [-x PATH] [-o FILE] [options] -- CMD [ARGS...]\n"
