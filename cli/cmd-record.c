@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trace/trace_file.h"
 #include "cli.h"
 #include "record-setup.h"
+#include "sdtrace/sdtrace.h"
 
 static const char record_usage[] =
     "usage: sdtrace record -e SPEC [-e SPEC]... [-x PATH] [-o FILE] [options] -- CMD [ARGS...]\n"
@@ -143,7 +143,7 @@ int cmd_record(int argc, char **argv)
 	    .on_lost = on_lost,
 	    .on_drained = on_drained,
 	};
-	struct sdt_trace_meta meta = {0};
+	SDT_OPTS(sdt_trace_writer_opts, meta);
 	const char *output = SDT_TRACE_DEFAULT_PATH;
 	const struct rec_command cmd = {"record", record_usage, "o:", own, record_option, &output};
 	char *cmdline = NULL;

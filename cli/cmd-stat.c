@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "trace/trace_event.h"
 #include "cli.h"
 #include "json.h"
 #include "record-setup.h"
@@ -48,7 +47,8 @@ struct stat_ctx {
 static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
 {
 	struct stat_ctx *sc = ctx;
-	size_t need = (size_t)d->index + 1;
+	uint32_t index = sdt_trace_event_desc__index(d);
+	size_t need = (size_t)index + 1;
 
 	if (need > sc->n) {
 		char **p = realloc(sc->provider, need * sizeof(*p));
@@ -65,11 +65,11 @@ static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
 		memset(sc->name + sc->n, 0, (need - sc->n) * sizeof(*q));
 		sc->n = need;
 	}
-	free(sc->provider[d->index]);
-	free(sc->name[d->index]);
-	sc->provider[d->index] = strdup(d->provider);
-	sc->name[d->index] = strdup(d->name);
-	return sc->provider[d->index] && sc->name[d->index] ? 0 : -ENOMEM;
+	free(sc->provider[index]);
+	free(sc->name[index]);
+	sc->provider[index] = strdup(sdt_trace_event_desc__provider(d));
+	sc->name[index] = strdup(sdt_trace_event_desc__name(d));
+	return sc->provider[index] && sc->name[index] ? 0 : -ENOMEM;
 }
 
 static int cmp_row(const void *a, const void *b)

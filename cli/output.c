@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "util/lockfile.h"
 #include "sdtrace/sdtrace.h"
 
 int cli_output_create(const char *path, char **tmp)

@@ -11,10 +11,10 @@
  *	],"displayTimeUnit":"ns","otherData":{...counts...}}
  *
  * Events are taken in time order (report-sort.c: the file holds them as the per-CPU rings were
- * drained). Probe pairs (lib/trace/latency.h decides which) are B/E slices, every other event an instant
- *event on its thread; args carry the names the recording gives them. Timestamps are microseconds
- *from the start of the recording, fixed-point with 3 decimals (nanosecond precision, never an
- * exponent). Slices on a thread must nest (Perfetto's rule): an end without its start (the
+ * drained). Probe pairs (sdtrace/latency.h decides which) are B/E slices, every other event an
+ * instant event on its thread; args carry the names the recording gives them. Timestamps are
+ * microseconds from the start of the recording, fixed-point with 3 decimals (nanosecond
+ * precision, never an exponent). Slices on a thread must nest (Perfetto's rule): an end without its start (the
  * recording began inside the pair) is dropped and counted; a start never ended is ended at the
  * last timestamp of the trace; when pairs cross (A, B, end of A), the slices opened inside A are
  * ended and begun again around A's end (counted as split). Process and thread names are metadata
@@ -31,7 +31,7 @@
 
 #include "cli.h"
 #include "json.h"
-#include "trace/latency.h"
+#include "sdtrace/latency.h"
 #include "report.h"
 
 /* A thread or process whose name was written. */

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "json.h"
-#include "trace/latency.h"
+#include "sdtrace/latency.h"
 #include "report.h"
 
 int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **out)

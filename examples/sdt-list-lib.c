@@ -8,7 +8,13 @@
  *    fetcharg it becomes (or why it cannot be fetched).
  * 2. Add FILE to a cache in a temporary directory, resolve SPEC (default: every event of FILE's
  *    first provider) through the cache's event index, and print the binaries and sites found.
- *    The temporary cache is removed at the end.
+ * 3. Write a recording there of an event of its own (a description built by hand, two samples
+ *    packed from values), read it back and print the decoded values:
+ *	recording TMP/example.data (sdt-list-lib):
+ *	  sdt_list_lib:tick tid 1001 n=-5 word="hello"
+ *	  sdt_list_lib:tick tid 1002 n=42 word="world"
+ *	  2 events of 1 kind(s), complete, exit status 0
+ *    The temporary directory is removed at the end.
  *
  * Build against an installed libsdtrace:
  *	cc -o sdt-list-lib sdt-list-lib.c $(pkg-config --cflags --libs libsdtrace)
@@ -106,6 +112,121 @@ out:
 	return err ? -1 : 0;
 }
 
+/* A recording of two events of one kind, written through the public writer. */
+static int write_recording(const char *path)
+{
+	static const char *const words[] = {"hello", "world"};
+	static const int ns[] = {-5, 42};
+	SDT_OPTS(sdt_trace_writer_opts, wo, .cmdline = "sdt-list-lib");
+	struct sdt_arg_type tn = {.name = (char *)"n", .kind = SDT_TYPE_DEFAULT};
+	struct sdt_arg_type tw = {.name = (char *)"word", .kind = SDT_TYPE_STRING};
+	struct sdt_trace_event_desc *d = NULL;
+	struct sdt_trace_writer *w = NULL;
+	unsigned char raw[256];
+	int err, size, i;
+
+	err = sdt_trace_writer__open(path, &wo, &w);
+	if (!err)
+		err = sdt_trace_event_desc__new(0, "sdt_list_lib", "tick", NULL, &d);
+	if (!err)
+		err = sdt_trace_event_desc__add_arg(d, "-4@%edi", &tn);
+	if (!err)
+		err = sdt_trace_event_desc__add_arg(d, "8@%rsi", &tw);
+	if (!err)
+		err = sdt_trace_writer__event(w, d);
+	for (i = 0; !err && i < 2; i++) {
+		struct sdt_trace_value v[2] = {
+		    {.kind = SDT_VALUE_INT, .i = ns[i]},
+		    {.kind = SDT_VALUE_STRING, .str = words[i], .len = strlen(words[i])},
+		};
+		struct sdt_trace_sample smp = {.time_ns = 1000 + (uint64_t)i, .pid = 1001,
+					       .tid = 1001 + (uint32_t)i, .event = 0, .raw = raw};
+
+		size = sdt_trace_event_desc__pack(d, 0, v, 2, raw, sizeof(raw));
+		err = size < 0 ? size : 0;
+		smp.raw_size = (uint32_t)size;
+		if (!err)
+			err = sdt_trace_writer__sample(w, &smp);
+	}
+	if (!err) {
+		err = sdt_trace_writer__finish(w, 0);
+		w = NULL;
+	}
+	if (err)
+		fprintf(stderr, "sdt-list-lib: %s\n", sdt_errmsg());
+	sdt_trace_writer__free(w);
+	sdt_trace_event_desc__free(d);
+	return err ? -1 : 0;
+}
+
+/* One decoded value, as `sdtrace report` would show it (simplified). */
+static void print_value(const struct sdt_trace_value *v)
+{
+	switch (v->kind) {
+	case SDT_VALUE_INT:
+		printf("%" PRId64, v->i);
+		break;
+	case SDT_VALUE_UINT:
+		printf("%" PRIu64, v->u);
+		break;
+	case SDT_VALUE_FLOAT:
+		printf("%g", v->f);
+		break;
+	case SDT_VALUE_STRING:
+		printf("\"%s\"", v->str);
+		break;
+	default:
+		printf("<unavailable: %s>", v->unavailable);
+	}
+}
+
+/* Read the recording at @path back through the public reader; print every event. */
+static int read_recording(const char *path)
+{
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_value v;
+	int err, status = -1;
+	size_t i;
+
+	if (sdt_trace_reader__open(path, NULL, &r) < 0) {
+		fprintf(stderr, "sdt-list-lib: %s\n", sdt_errmsg());
+		return -1;
+	}
+	printf("recording %s (%s):\n", sdt_trace_reader__path(r), sdt_trace_reader__cmdline(r));
+	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+		const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
+
+		printf("  %s:%s tid %u", sdt_trace_event__provider(ev), sdt_trace_event__name(ev),
+		       sdt_trace_event__tid(ev));
+		for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+			sdt_trace_event__arg(ev, i, &v);
+			printf(" %s=", sdt_trace_kind__arg_name(k, i));
+			print_value(&v);
+		}
+		putchar('\n');
+	}
+	if (err < 0)
+		fprintf(stderr, "sdt-list-lib: %s\n", sdt_errmsg());
+	else
+		sdt_trace_reader__exit_status(r, &status);
+	printf("  %llu events of %zu kind(s), %s, exit status %d\n",
+	       (unsigned long long)sdt_trace_reader__sample_count(r),
+	       sdt_trace_reader__kind_count(r),
+	       sdt_trace_reader__truncated(r) ? "truncated" : "complete", status);
+	sdt_trace_reader__free(r);
+	return err < 0 ? -1 : 0;
+}
+
+/* Step 3, in the directory @root: a recording of one's own, written and read back. */
+static int recording_roundtrip(const char *root)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/example.data", root);
+	return write_recording(path) || read_recording(path) ? -1 : 0;
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -150,9 +271,9 @@ int main(int argc, char **argv)
 		perror("sdt-list-lib: mkdtemp");
 		goto out;
 	}
-	ret = resolve_in_cache(root, argv[1], spec) ? 1 : 0;
+	ret = resolve_in_cache(root, argv[1], spec) || recording_roundtrip(root) ? 1 : 0;
 	if (nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS))
-		perror("sdt-list-lib: removing the temporary cache");
+		perror("sdt-list-lib: removing the temporary directory");
 out:
 	free(spec);
 	sdt_file__free(f);

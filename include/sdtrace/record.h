@@ -79,7 +79,7 @@ extern "C" {
 struct sdt_arg_type;
 struct sdt_file;
 struct sdt_recorder;
-/* Defined in lib/trace/trace_event.h (the recorder's and the reader's shared description). */
+/* Opaque, read with the sdt_trace_event_desc__*() of sdtrace/trace.h; samples are there too. */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
 

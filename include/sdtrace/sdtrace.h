@@ -27,6 +27,7 @@
 #define SDTRACE_SDTRACE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <sdtrace/common.h>
@@ -69,6 +70,19 @@ typedef int (*sdt_print_fn_t)(enum sdt_print_level level, const char *fmt, va_li
  */
 SDT_API sdt_print_fn_t sdt_set_print(sdt_print_fn_t fn);
 
+/*
+ * May an output the user named (record -o, report -o, stat -o) be put at @path? Root writes
+ * where it is told, often in a directory others can write: a link planted there must not
+ * redirect the write (a dangling one would create a file wherever it points, one to a device
+ * would overwrite it), a FIFO must not block it, a device must not be opened. So only nothing
+ * or a regular file may be there; lstat: a link is never followed. Returns 0 (*@exists: a
+ * regular file is there, to be replaced by a rename, never written into), or -errno with the
+ * message naming @path and what is there. The caller still creates with O_EXCL or renames over
+ * @path: this check names the refusal, those make a swap meanwhile harmless.
+ * sdt_trace_writer__open() makes this check itself.
+ */
+SDT_API int sdt_output_check(const char *path, bool *exists);
+
 #ifdef __cplusplus
 }
 #endif
@@ -78,6 +92,8 @@ SDT_API sdt_print_fn_t sdt_set_print(sdt_print_fn_t fn);
 #include <sdtrace/types.h>
 #include <sdtrace/proc.h>
 #include <sdtrace/trace.h>
+#include <sdtrace/trace_writer.h>
+#include <sdtrace/latency.h>
 #include <sdtrace/cache.h>
 #include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reading a recording (sdtrace.data): its session, its event kinds, and its events one at a time
- * with their arguments decoded.
+ * with their arguments decoded. The same events from samples as a recorder hands them over
+ * (sdtrace/record.h), without a file: the decoder below.
+ *
+ * An event description (struct sdt_trace_event_desc, opaque) says what one recorded event kind
+ * is: provider and name, the binary and its sites, its arguments (names, specs, types) and where
+ * each lies in the raw tracefs record of a sample. A recorder hands one to its sink per event
+ * before the first sample; sdtrace/trace_writer.h builds them by hand.
  *
  * The file describes itself (event layouts, binaries, build-ids, argument specs), so it is read
  * without tracefs, on any machine. It is read as a stream: memory does not grow with the number
@@ -57,6 +63,7 @@ extern "C" {
 struct sdt_trace_reader;
 struct sdt_trace_kind;
 struct sdt_trace_event;
+struct sdt_trace_event_desc;
 
 enum sdt_value_kind {
 	SDT_VALUE_UNAVAILABLE = 0, /* ->unavailable says why */
@@ -78,6 +85,46 @@ struct sdt_trace_value {
 	size_t len;
 	const char *unavailable;
 };
+
+/*
+ * One sample as it leaves a ring buffer (a recorder's on_sample) or as a program builds it
+ * (sdtrace/trace_writer.h): caller-owned, @raw borrowed for the duration of the call it is
+ * passed to.
+ */
+struct sdt_trace_sample {
+	uint64_t time_ns; /* CLOCK_MONOTONIC */
+	uint32_t cpu;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t event; /* the event's number: sdt_trace_event_desc__index() */
+	const void *raw; /* the raw tracefs record (PERF_SAMPLE_RAW payload), host byte order */
+	uint32_t raw_size;
+};
+
+/*
+ * An event description. Strings are borrowed from @d (for a recorder's, until
+ * sdt_recorder__free(); for a kind's, until sdt_trace_reader__free()). Arguments are numbered
+ * from 0 in note order; out of range, the string accessors return NULL.
+ */
+SDT_API uint32_t sdt_trace_event_desc__index(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__provider(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__name(const struct sdt_trace_event_desc *d);
+/* The binary as probed, and its build-id in hex: NULL when not known. */
+SDT_API const char *sdt_trace_event_desc__path(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__build_id(const struct sdt_trace_event_desc *d);
+/* The link-time addresses (note pc) of the sites the event covers; 0 out of range. */
+SDT_API size_t sdt_trace_event_desc__site_count(const struct sdt_trace_event_desc *d);
+SDT_API uint64_t sdt_trace_event_desc__site_address(const struct sdt_trace_event_desc *d,
+						    size_t i);
+SDT_API size_t sdt_trace_event_desc__arg_count(const struct sdt_trace_event_desc *d);
+SDT_API const char *sdt_trace_event_desc__arg_name(const struct sdt_trace_event_desc *d, size_t i);
+SDT_API const char *sdt_trace_event_desc__arg_spec(const struct sdt_trace_event_desc *d, size_t i);
+/* As the sdt_trace_kind__arg_*() of the same names below. */
+SDT_API bool sdt_trace_event_desc__arg_named(const struct sdt_trace_event_desc *d, size_t i);
+SDT_API enum sdt_type_kind sdt_trace_event_desc__arg_type(const struct sdt_trace_event_desc *d,
+							  size_t i);
+SDT_API const char *sdt_trace_event_desc__arg_unavailable(const struct sdt_trace_event_desc *d,
+							  size_t i);
 
 struct sdt_trace_open_opts {
 	size_t sz;
@@ -144,6 +191,8 @@ SDT_API enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind 
 SDT_API const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i);
 /* Events of this kind read so far. */
 SDT_API uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k);
+/* The kind's description, as recorded (borrowed as the kind). */
+SDT_API const struct sdt_trace_event_desc *sdt_trace_kind__desc(const struct sdt_trace_kind *k);
 
 /* One event. */
 SDT_API const struct sdt_trace_kind *sdt_trace_event__kind(const struct sdt_trace_event *ev);
@@ -167,6 +216,47 @@ SDT_API size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev);
 /* Decode argument @i into @out. Returns 0, or -ERANGE when @i is out of range. */
 SDT_API int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i,
 				 struct sdt_trace_value *out);
+
+/*
+ * The decoder: the events of samples as a recorder's sink receives them (sdtrace/record.h),
+ * decoded exactly as the reader decodes them once written to a file and read back (the bytes a
+ * recording would keep of each sample, the same thread names, the same sites and load biases):
+ * `sdtrace trace` prints what `sdtrace record` + `sdtrace report` would.
+ *
+ *	on_event_desc(ctx, d):       return sdt_trace_decoder__add_desc(dec, d);
+ *	on_comm(ctx, pid, tid, comm):       sdt_trace_decoder__comm(dec, pid, tid, comm);
+ *	on_sample(ctx, s):           if ((err = sdt_trace_decoder__sample(dec, s, &ev)) < 0)
+ *	                                     return err;
+ *	                             ... sdt_trace_event__arg(ev, 0, &v) ...
+ *
+ * Lifetimes: descriptions are copied; an event and every string reached from it (its kind, its
+ * comm, its string values) are borrowed until the next call on @dec or sdt_trace_decoder__free();
+ * the sample's @raw only for the duration of sdt_trace_decoder__sample() (the event has its
+ * own copy). Samples must be in host byte order (as a recorder gives them).
+ */
+struct sdt_trace_decoder;
+
+SDT_API int sdt_trace_decoder__new(struct sdt_trace_decoder **out);
+SDT_API void sdt_trace_decoder__free(struct sdt_trace_decoder *dec);
+/*
+ * Describe an event before its first sample: 0, -EEXIST (its index is described already),
+ * -EINVAL (a desc no recording could hold: the message says what), -ENOMEM.
+ */
+SDT_API int sdt_trace_decoder__add_desc(struct sdt_trace_decoder *dec,
+					const struct sdt_trace_event_desc *d);
+/*
+ * Thread @tid (of process @pid) is now called @comm: the events of its later samples say so
+ * (sdt_trace_event__comm()). At most 15 bytes are kept, as in a recording. 0 or -errno.
+ */
+SDT_API int sdt_trace_decoder__comm(struct sdt_trace_decoder *dec, uint32_t pid, uint32_t tid,
+				    const char *comm);
+/*
+ * The event of sample @s: 0 and *ev, read with the sdt_trace_event__*() above; -EINVAL (an
+ * undescribed event, a record shorter than its fields), -ENOMEM.
+ */
+SDT_API int sdt_trace_decoder__sample(struct sdt_trace_decoder *dec,
+				      const struct sdt_trace_sample *s,
+				      const struct sdt_trace_event **ev);
 
 #ifdef __cplusplus
 }

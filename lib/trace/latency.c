@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "trace/latency.h"
+#include "sdtrace/latency.h"
 
 #define SUB_COUNT    (1u << SDT_LATENCY_SUB_BITS)	/* values counted exactly: 0..127 */
 #define HALF_COUNT   (1u << (SDT_LATENCY_SUB_BITS - 1)) /* buckets per power of two above */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the recording side (uprobe.c, perf_event.c, ring.c, recorder.c) and the reading side
- * (trace_file.c, decode.c, report) agree on: the description of one recorded event kind, and one
- * sample as it leaves the ring buffer.
+ * (writer.c, reader.c, decoder.c, decode.c) agree on: the description of one recorded event
+ * kind, opaque in include/sdtrace/trace.h, which also has the sample as it leaves the ring buffer.
  *
  * One "event" is one tracefs uprobe event that sdtrace created: several SDT sites whose arguments
  * have identical names and types share one event (their fetch expressions may differ); sites whose
@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sdtrace/trace.h"
 
 /* A field of the raw record, as tracefs events/GROUP/EVENT/format describes it. */
 struct sdt_trace_field {
@@ -56,17 +58,6 @@ struct sdt_trace_event_desc {
 	int ip_field; /* index of __probe_ip in fields, -1 if none */
 	struct sdt_trace_arg *args;
 	size_t nargs;
-};
-
-/* One sample from the ring buffer; @raw is borrowed for the duration of the callback only. */
-struct sdt_trace_sample {
-	uint64_t time_ns; /* CLOCK_MONOTONIC */
-	uint32_t cpu;
-	uint32_t pid;
-	uint32_t tid;
-	uint32_t event; /* sdt_trace_event_desc.index */
-	const void *raw;
-	uint32_t raw_size;
 };
 
 void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d);

@@ -38,7 +38,8 @@
  * recording cut by SIGKILL loses at most those last moments, and the reader stops cleanly at the
  * last complete record, reporting that the file is truncated (no END record). The writer has no
  * clock of its own: a recorder should call sdt_trace_writer__flush() after each drain of its
- * rings, or samples buffered just before a quiet spell wait for the next sample.
+ * rings, or samples buffered just before a quiet spell wait for the next sample. The writer's
+ * API is public (include/sdtrace/trace_writer.h); this header is the format both sides share.
  */
 #ifndef SDT_TRACE_FILE_H
 #define SDT_TRACE_FILE_H
@@ -47,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sdtrace/trace_writer.h"
 #include "trace/trace_event.h"
 
 #define SDT_TRACE_MAGIC	      "\x89SDTRACE"
@@ -61,65 +63,65 @@
 #define SDT_TRACE_MAX_STR    4096	 /* any string of the file */
 #define SDT_TRACE_MAX_RECORD (16u << 20) /* body of one record */
 
-/* Default file name, and the suffix the previous recording is kept under (as perf does). */
-#define SDT_TRACE_DEFAULT_PATH "sdtrace.data"
-#define SDT_TRACE_OLD_SUFFIX   ".old"
-
-/* The session, written once at the start. Strings are copied; NULL ones are allowed. */
-struct sdt_trace_meta {
-	const char *cmdline;	     /* the command line, one string */
-	const char *hostname;	     /* NULL: uname()'s nodename */
-	const char *kernel_release;  /* NULL: uname()'s release */
-	uint64_t start_realtime_ns;  /* wall-clock start (0: now) */
-	uint64_t start_monotonic_ns; /* the same instant on the samples' clock (0: now) */
+/* The records and their flag bits, as described above (shared by writer.c and reader.c). */
+enum rec_type {
+	REC_META = 1,
+	REC_EVENT = 2,
+	REC_SAMPLE = 3,
+	REC_SAMPLE_SAME_TASK = 4,
+	REC_COMM = 5,
+	REC_LOST = 6,
+	REC_END = 7,
+	REC_FIRST_OPTIONAL = 64, /* types from here on may be skipped by older readers */
 };
 
-struct sdt_trace_writer;
+#define ORDER_LITTLE   1
+#define ORDER_BIG      2
+#define COMM_LEN       16 /* TASK_COMM_LEN, with the NUL */
+#define COMMON_HEADER  8
+#define WBUF_SIZE      (256u << 10)
+#define FIELD_SIGNED   1
+#define FIELD_DATA_LOC 2
+#define ARG_SIGNED     1
+#define ARG_FLOAT      2
+#define ARG_STRING     4
+#define ARG_REBASE     8
+/* Added within version 1 (readers before ignore them): the type kind in bits 4-6, named. */
+#define ARG_TYPE_SHIFT 4
+#define ARG_TYPE_MASK  0x70
+#define ARG_NAMED      0x80
 
-/*
- * Create @path (0600, O_EXCL | O_NOFOLLOW). An existing regular file at @path is first renamed
- * to @path.old, replacing any older one; anything else there (a symlink, even a dangling one, a
- * FIFO, a directory, a device) is refused, -EEXIST or -EISDIR. Writes the header and the META
- * record. Returns 0 and *out, or -errno.
- */
-int sdt_trace_writer__open(const char *path, const struct sdt_trace_meta *meta,
-			   struct sdt_trace_writer **out);
-/* The same on an open file descriptor, which the writer then owns (closes). */
-int sdt_trace_writer__open_fd(int fd, const char *name, const struct sdt_trace_meta *meta,
-			      struct sdt_trace_writer **out);
+static inline uint8_t host_order(void)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ORDER_LITTLE : ORDER_BIG;
+}
 
-/*
- * Describe an event once, before its first sample. @d is read during the call only. Returns 0,
- * -EEXIST (index already described), -EINVAL (a desc the reader would reject), -errno (write).
- */
-int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_event_desc *d);
-/* One sample; @s->raw is the full tracefs record. No allocation. 0, -EINVAL (unknown event,
- * record shorter than its fields), -errno (write). */
-int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s);
-/* Thread @tid of process @pid is now called @comm (at most 15 bytes are kept). */
-int sdt_trace_writer__comm(struct sdt_trace_writer *w, uint32_t pid, uint32_t tid,
-			   const char *comm);
-/* @count events were lost on @cpu (PERF_RECORD_LOST). */
-int sdt_trace_writer__lost(struct sdt_trace_writer *w, uint32_t cpu, uint64_t count);
-/* Write out what is buffered (call it after each drain of the rings). */
-int sdt_trace_writer__flush(struct sdt_trace_writer *w);
-/*
- * End the recording: the END record with @exit_status (the command's, as a shell reports it:
- * 128 + signal when it was killed), flush, fsync, close. Returns 0 or -errno; @w is freed
- * either way.
- */
-int sdt_trace_writer__finish(struct sdt_trace_writer *w, int exit_status);
-/* Close without an END record (the reader will call the file truncated). Accepts NULL. */
-void sdt_trace_writer__free(struct sdt_trace_writer *w);
-
-/* Samples and lost events written so far. */
-uint64_t sdt_trace_writer__samples(const struct sdt_trace_writer *w);
-uint64_t sdt_trace_writer__bytes(const struct sdt_trace_writer *w);
+/* The writer itself is public: include/sdtrace/trace_writer.h. */
 
 /*
  * Would the reader accept @d? 0, or -EINVAL with a message naming what is wrong. Shared by the
  * writer (refuse early) and the reader (hostile input).
  */
 int sdt_trace_desc_check(const struct sdt_trace_event_desc *d);
+/* A deep copy of @src into @dst: 0, or -ENOMEM (no message) with @dst released. */
+int sdt_trace_desc_copy(struct sdt_trace_event_desc *dst, const struct sdt_trace_event_desc *src);
+
+/* Where the bytes a sample stores lie in its raw record (desc.c). */
+struct sdt_trace_layout {
+	uint32_t skip;	      /* the common header before the first field is not stored */
+	uint32_t fixed_end;   /* the end of the last fixed field */
+	uint32_t ndl;	      /* __data_loc fields (strings after the fixed fields) */
+	uint32_t *dl_offsets; /* their offsets */
+};
+
+/* @l (zeroed or initialised) for @d: 0 or -ENOMEM (no message). */
+int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_event_desc *d);
+/*
+ * The end of the bytes a sample of @size stores (@size >= ->fixed_end, @raw in host byte
+ * order): its fixed fields and its strings that lie inside the record.
+ */
+uint32_t sdt_trace_layout_used(const struct sdt_trace_layout *l, const uint8_t *raw,
+			       uint32_t size);
+void sdt_trace_layout_release(struct sdt_trace_layout *l);
 
 #endif

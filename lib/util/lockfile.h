@@ -63,16 +63,6 @@ int sdt_read_file_at(int dirfd, const char *name, size_t max, char **out, size_t
 /* Is @name one of our temporaries (left by a crash)? */
 bool sdt_tmp_is_ours(const char *name);
 
-/*
- * May an output the user named (record -o, report -o, stat -o) be put at @path? Root writes
- * where it is told, often in a directory others can write: a link planted there must not
- * redirect the write (a dangling one would create a file wherever it points, one to a device
- * would overwrite it), a FIFO must not block it, a device must not be opened. So only nothing
- * or a regular file may be there; lstat: a link is never followed. Returns 0 (*@exists: a
- * regular file is there, to be replaced by a rename, never written into), or -errno with the
- * message naming @path and what is there. The caller still creates with O_EXCL or renames over
- * @path: this check names the refusal, those make a swap meanwhile harmless.
- */
-int sdt_output_check(const char *path, bool *exists);
+/* sdt_output_check() (outputs the user named) is public: include/sdtrace/sdtrace.h. */
 
 #endif

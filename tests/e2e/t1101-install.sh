@@ -6,7 +6,8 @@
 # library exports only its sdt_ API (every SDT_API function of the headers, nothing else); each
 # installed header compiles alone (C and C++); examples/sdt-list-lib.c builds through
 # `pkg-config --cflags --libs libsdtrace` (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR into the
-# DESTDIR), dynamically and statically (--static), and runs; `make uninstall` removes it all.
+# DESTDIR), dynamically and statically (--static), and runs: it lists, resolves through a cache,
+# and writes a recording and reads it back; `make uninstall` removes it all.
 # Nothing is installed into the real system.
 . "$(dirname "$0")/lib.sh"
 need_cmd cmake pkg-config cc make nm readelf
@@ -148,6 +149,14 @@ for kind in shared static; do
 	check "$kind: arguments with their fetchargs" grep -q '^  arg1: .* -> ' "$T/out-$kind"
 	check_eq "$kind: the spec resolved through the cache, every site" \
 		"$nsites" "$(grep -c '^  %.* offset 0x' "$T/out-$kind")"
+	check "$kind: a recording written in the temporary directory" \
+		grep -q '^recording /tmp/sdt-list-lib\.[A-Za-z0-9]*/example\.data (sdt-list-lib):$' \
+		"$T/out-$kind"
+	check_eq "$kind: the recording read back, its values decoded" \
+		"$(printf '%s\n' '  sdt_list_lib:tick tid 1001 n=-5 word="hello"' \
+			'  sdt_list_lib:tick tid 1002 n=42 word="world"' \
+			'  2 events of 1 kind(s), complete, exit status 0')" \
+		"$(sed -n '/^recording /,$p' "$T/out-$kind" | tail -n +2)"
 	sed 's|/tmp/sdt-list-lib\.[A-Za-z0-9]*|TMP|' "$T/out-$kind" >"$T/masked-$kind"
 done
 check_eq "shared and static builds print the same (but the temporary cache's name)" "" \

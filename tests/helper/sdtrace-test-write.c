@@ -407,11 +407,9 @@ static void scenario_lost(void)
 
 int main(int argc, char **argv)
 {
-	struct sdt_trace_meta meta = {.cmdline = "sdtrace record -e '%test:*' -- ./test-prog 1 2",
-				      .hostname = "test-host",
-				      .kernel_release = "6.18.0-test",
-				      .start_realtime_ns = 1764000000000000000ull,
-				      .start_monotonic_ns = TIME0};
+	SDT_OPTS(sdt_trace_writer_opts, meta, .cmdline = "sdtrace record -e '%test:*' -- ./test-prog 1 2",
+		 .hostname = "test-host", .kernel_release = "6.18.0-test",
+		 .start_realtime_ns = 1764000000000000000ull, .start_monotonic_ns = TIME0);
 	const char *out = SDT_TRACE_DEFAULT_PATH;
 	unsigned long count = 1000;
 	int c, status = 0, i;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "trace/latency.h"
+#include "sdtrace/latency.h"
 
 static struct sdt_latency_step ev(struct sdt_latency *l, const char *provider, const char *name,
 				  unsigned int tid, uint64_t t)

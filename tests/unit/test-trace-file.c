@@ -142,11 +142,12 @@ static void sample1(struct sdt_trace_writer *w, uint64_t t, const char *str)
 	assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
 }
 
-static const struct sdt_trace_meta meta = {.cmdline = "sdtrace record -- prog",
-					   .hostname = "host1",
-					   .kernel_release = "6.18.0",
-					   .start_realtime_ns = 1700000000000000000ull,
-					   .start_monotonic_ns = 5000};
+static const struct sdt_trace_writer_opts meta = {.sz = sizeof(meta),
+						   .cmdline = "sdtrace record -- prog",
+						   .hostname = "host1",
+						   .kernel_release = "6.18.0",
+						   .start_realtime_ns = 1700000000000000000ull,
+						   .start_monotonic_ns = 5000};
 
 /* The reference recording: 2 events, 4 samples, a comm, lost counts, exit status 3. */
 static void write_reference(const char *path, bool finish)
@@ -628,6 +629,38 @@ static void test_counted_string(void **state)
 	sdt_trace_reader__free(r);
 }
 
+/*
+ * The writer's options are read as every _opts struct is: a newer caller's unknown byte set is
+ * refused before anything is renamed or created; an older caller's shorter struct is enough.
+ */
+static void test_writer_opts(void **state)
+{
+	struct {
+		struct sdt_trace_writer_opts o;
+		uint64_t newer;
+	} big = {.o = {.sz = sizeof(big), .cmdline = "x"}, .newer = 1};
+	struct sdt_trace_writer_opts old = {.sz = offsetof(struct sdt_trace_writer_opts, hostname),
+					    .cmdline = "old caller"};
+	struct sdt_trace_writer *w = NULL;
+	struct sdt_trace_reader *r;
+	struct stat st;
+
+	(void)state;
+	write_reference(path_of("opts.data"), true);
+	assert_int_equal(sdt_trace_writer__open(path_of("opts.data"), &big.o, &w), -EINVAL);
+	assert_null(w);
+	assert_non_null(strstr(sdt_errmsg(), "sdt_trace_writer_opts"));
+	assert_int_equal(stat(path_of("opts.data.old"), &st), -1); /* nothing renamed */
+	assert_int_equal(sdt_trace_writer__open(path_of("opts-new.data"), &big.o, &w), -EINVAL);
+	assert_int_equal(stat(path_of("opts-new.data"), &st), -1); /* nothing created */
+	assert_int_equal(sdt_trace_writer__open(path_of("opts.data"), &old, &w), 0);
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	assert_int_equal(sdt_trace_reader__open(path_of("opts.data"), NULL, &r), 0);
+	assert_string_equal(sdt_trace_reader__cmdline(r), "old caller");
+	assert_non_null(sdt_trace_reader__hostname(r)); /* uname()'s: the field was not there */
+	sdt_trace_reader__free(r);
+}
+
 /* An existing recording is kept as FILE.old, as perf keeps perf.data.old. */
 static void test_old(void **state)
 {
@@ -750,6 +783,7 @@ int main(void)
 	    cmocka_unit_test(test_writer_refuses),
 	    cmocka_unit_test(test_sample_size),
 	    cmocka_unit_test(test_counted_string),
+	    cmocka_unit_test(test_writer_opts),
 	    cmocka_unit_test(test_old),
 	    cmocka_unit_test(test_open_errors),
 	    cmocka_unit_test(test_other_byte_order),

@@ -231,7 +231,7 @@ static void data_file_flags(void **state)
 	    .args = args,
 	    .nargs = 2,
 	};
-	struct sdt_trace_meta meta = {.cmdline = "test"};
+	SDT_OPTS(sdt_trace_writer_opts, meta, .cmdline = "test");
 	struct sdt_trace_writer *w = NULL;
 	struct sdt_trace_reader *r = NULL;
 	const struct sdt_trace_event *ev;

@@ -2,7 +2,8 @@
 /*
  * Latency between pairs of probes: which events open and close a pair, the open pairs of every
  * thread, and per pair the count, min, max, sum and a histogram of the durations. No printing:
- * `sdtrace report --latency` and `--format=chrome` (cli/report-*.c) are built on it.
+ * `sdtrace report --latency` and `--format=chrome` are built on it, from the events of a reader
+ * or a decoder (sdtrace/trace.h) in time order.
  *
  * Pairs. Without explicit pairs, the naming conventions decide: an event whose name ends in
  * `__start`, `__begin`, `__entry` or `_start` opens, one ending in `__done`, `__end`, `__return`
@@ -31,13 +32,33 @@
  *
  * Lifetimes: names and steps returned are borrowed until the next call that changes @l, or
  * sdt_latency__free().
+ *
+ * Example:
+ *	struct sdt_latency *l;
+ *	struct sdt_latency_step st;
+ *	struct sdt_latency_stats s;
+ *	if (sdt_latency__new(&l) < 0)
+ *		errx(1, "%s", sdt_errmsg());
+ *	sdt_latency__event(l, "app", "job__start", 1, 1, 1000, &st);
+ *	sdt_latency__event(l, "app", "job__done", 1, 1, 1500, &st);
+ *	sdt_latency__finish(l, NULL, NULL);
+ *	sdt_latency__stats(l, st.pair, &s);
+ *	printf("%s: %llu pair(s), max %llu ns\n", sdt_latency__pair_name(l, st.pair),
+ *	       (unsigned long long)s.count, (unsigned long long)s.max_ns);
+ *	sdt_latency__free(l);
  */
-#ifndef SDT_LATENCY_H
-#define SDT_LATENCY_H
+#ifndef SDTRACE_LATENCY_H
+#define SDTRACE_LATENCY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <sdtrace/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define SDT_LATENCY_SUB_BITS  7
 #define SDT_LATENCY_MAX_DEPTH 65536
@@ -84,49 +105,56 @@ struct sdt_latency_stats {
 	uint64_t unmatched_ends;   /* ends with no open start */
 };
 
-int sdt_latency__new(struct sdt_latency **out);
-void sdt_latency__free(struct sdt_latency *l);
+SDT_API int sdt_latency__new(struct sdt_latency **out);
+/* Accepts NULL. */
+SDT_API void sdt_latency__free(struct sdt_latency *l);
 
 /*
  * An explicit pair of event specs (see sdtrace/spec.h): 0, or -EINVAL (a bad spec, message in
  * sdt_errmsg()) / -ENOMEM. Once one is added, naming conventions no longer apply.
  */
-int sdt_latency__add_pair(struct sdt_latency *l, const char *start_spec, const char *end_spec);
+SDT_API int sdt_latency__add_pair(struct sdt_latency *l, const char *start_spec,
+				  const char *end_spec);
 
 /* Describe an event kind (before its first event). Kinds already described are ignored. */
-int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const char *name);
+SDT_API int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const char *name);
 
 /*
  * Feed one event, in time order within its thread. Returns 0 and *step, or -ENOMEM. An event of
  * a kind not described is described first.
  */
-int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
-		       unsigned int pid, unsigned int tid, uint64_t time_ns,
-		       struct sdt_latency_step *step);
+SDT_API int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
+			       unsigned int pid, unsigned int tid, uint64_t time_ns,
+			       struct sdt_latency_step *step);
 
 /*
  * The end: every start still open is counted as unmatched and, when @cb is not NULL, passed to
  * it, thread by thread, the most recent first (so that a timeline can close them properly
  * nested). Returns 0, or the first non-zero value @cb returned.
  */
-int sdt_latency__finish(struct sdt_latency *l,
-			int (*cb)(void *ctx, unsigned int pid, unsigned int tid,
-				  const struct sdt_latency_open *o),
-			void *ctx);
+SDT_API int sdt_latency__finish(struct sdt_latency *l,
+				int (*cb)(void *ctx, unsigned int pid, unsigned int tid,
+					  const struct sdt_latency_open *o),
+				void *ctx);
 
 /* Pairs, in the order they were created: explicit in order given, auto as first described. */
-size_t sdt_latency__pair_count(const struct sdt_latency *l);
+SDT_API size_t sdt_latency__pair_count(const struct sdt_latency *l);
 /* Whether the pair counts (an explicit one, or an auto one with both sides described). */
-bool sdt_latency__pair_active(const struct sdt_latency *l, size_t pair);
+SDT_API bool sdt_latency__pair_active(const struct sdt_latency *l, size_t pair);
 /* "provider:stem" (auto) or "START,END" as given (explicit). */
-const char *sdt_latency__pair_name(const struct sdt_latency *l, size_t pair);
+SDT_API const char *sdt_latency__pair_name(const struct sdt_latency *l, size_t pair);
 /* The start and end events: "provider:name" of the first kind described, or the spec given. */
-const char *sdt_latency__pair_start(const struct sdt_latency *l, size_t pair);
-const char *sdt_latency__pair_end(const struct sdt_latency *l, size_t pair);
-void sdt_latency__stats(const struct sdt_latency *l, size_t pair, struct sdt_latency_stats *out);
+SDT_API const char *sdt_latency__pair_start(const struct sdt_latency *l, size_t pair);
+SDT_API const char *sdt_latency__pair_end(const struct sdt_latency *l, size_t pair);
+SDT_API void sdt_latency__stats(const struct sdt_latency *l, size_t pair,
+				struct sdt_latency_stats *out);
 /* Any percentile (0 < p <= 100), as described above; 0 when the pair has no duration. */
-uint64_t sdt_latency__percentile(const struct sdt_latency *l, size_t pair, double p);
+SDT_API uint64_t sdt_latency__percentile(const struct sdt_latency *l, size_t pair, double p);
 /* Count of durations in log2 bucket @b (see SDT_LATENCY_LOG2_BUCKETS); exact. */
-uint64_t sdt_latency__log2(const struct sdt_latency *l, size_t pair, unsigned int b);
+SDT_API uint64_t sdt_latency__log2(const struct sdt_latency *l, size_t pair, unsigned int b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

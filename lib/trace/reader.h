@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader of include/sdtrace/trace.h, shared by reader.c, which fills it from the file, and
+ * access.c, which answers for it (its kinds and events are the decoder's: decoder.h).
+ */
+#ifndef SDT_TRACE_READER_H
+#define SDT_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/decoder.h"
+
+struct sdt_trace_reader {
+	char *name;
+	int fd;
+	const uint8_t *mem;
+	size_t mem_len;
+	uint8_t *ibuf; /* fd input: buffer, position, fill */
+	size_t ipos, ilen;
+	uint64_t off; /* file offset of the next byte */
+	char *cmdline, *hostname, *kernel;
+	uint64_t start_rt, start_mono;
+	uint64_t *lost_cpu;
+	size_t nlost_cpu;
+	uint64_t lost;
+	bool ended, truncated, have_exit, failed;
+	int exit_status;
+	bool have_prev;
+	uint64_t prev_time;
+	uint32_t prev_cpu, prev_pid, prev_tid;
+	uint8_t *rec; /* the current record's body */
+	size_t rec_cap;
+	struct sdt_trace_decoder dec;
+};
+
+#endif
