@@ -15,7 +15,16 @@
  *     (hand_over).
  *
  * User probes are resolved apart (userprobe_resolve.c), first; resolve_once() joins the two lists.
+ *
+ * By the target (sdt_cache__resolve_target()): the candidates of a spec without a binary, or
+ * with a glob for one, are the files the target runs (a process's executable mappings and its
+ * executable's DT_NEEDED closure, or a command's), not the cache's: stage 1 and 2 become one
+ * (scan_target). Each file's notes are counted first; a file whose build-id is cached and whose
+ * cached events match none of its specs is not decoded further. Two files of one target with the
+ * same event are both probed (the target runs both); a spec that matches nothing is an error
+ * naming what the target runs.
  */
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,6 +34,9 @@
 
 #include "cache/cache_internal.h"
 #include "scan/file.h"
+#include "scan/note.h"
+#include "scan/sdt_elf.h"
+#include "sdtrace/proc.h"
 #include "cache/index.h"
 #include "cache/target.h"
 
@@ -34,8 +46,18 @@ struct cand {
 	bool *specs;
 };
 
+/* What the target runs (sdt_cache__resolve_target()), and what its scan saw, for messages. */
+struct target_files {
+	const struct sdt_proc_file *f;
+	size_t n;
+	char *desc;	     /* "process 42 (python3.11)", "'./tick' (its executable and ...)" */
+	struct sdt_buf with; /* the files with SDT notes, ", "-separated */
+	size_t nwith, nwithout, nunread, nskipped;
+};
+
 struct resolver {
 	struct sdt_cache *c;
+	struct target_files *tf; /* NULL: by the cache alone */
 	struct sdt_spec *const *specs;
 	size_t nspecs;
 	struct cand *cands;
@@ -131,6 +153,29 @@ static int lookup_spec(struct resolver *r, struct sdt_index *idx, size_t i)
 			snprintf(key, sizeof(key), "e:%s:%s", p, ev);
 		err = sdt_index_find(idx, key, on_value, r);
 	}
+	return err;
+}
+
+static bool has_glob(const char *s)
+{
+	return s && strpbrk(s, "*?[") != NULL;
+}
+
+/* A "b:BID" record "PATH": the entry a spec whose binary is a glob names, when it matches. */
+static int on_entry(const char *k, size_t kl, const char *v, size_t vl, void *ctx)
+{
+	struct resolver *r = ctx;
+	char *bid, *path;
+	int err = 0;
+
+	bid = sdt_strndup(k + 2, kl - 2);
+	path = sdt_strndup(v, vl);
+	if (!bid || !path)
+		err = -ENOMEM;
+	else if (!fnmatch(sdt_spec__path(r->specs[r->cur_spec]), path, 0))
+		err = add_cand(r, path, bid, r->cur_spec);
+	free(bid);
+	free(path);
 	return err;
 }
 
@@ -262,7 +307,13 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 	for (i = 0; i < r->nspecs && !err; i++) {
 		const char *p = sdt_spec__path(r->specs[i]);
 
-		if (p) {
+		if (r->tf && (!p || has_glob(p)))
+			continue; /* the target's files: scan_target() */
+		if (has_glob(p)) {
+			/* a glob for the binary: every cached one it matches */
+			r->cur_spec = i;
+			err = sdt_index_each(idx, "b:", on_entry, r);
+		} else if (p) {
 			char *real = realpath(p, NULL);
 
 			if (!real)
@@ -284,7 +335,7 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 /* The files scanned in stage 2, one per (path, build-id), and their matching sites (stage 3). */
 struct scanned {
 	struct work_target *wt;
-	size_t n;
+	size_t n, cap;
 };
 
 static void scanned_release(struct scanned *sc)
@@ -323,8 +374,7 @@ static int scan_candidates(struct resolver *r, const struct sdt_resolve_opts *o,
 {
 	size_t i, k;
 
-	sc->wt = calloc(r->ncands ? r->ncands : 1, sizeof(*sc->wt));
-	if (!sc->wt)
+	if (sdt_grow((void **)&sc->wt, &sc->cap, r->ncands ? r->ncands : 1, sizeof(*sc->wt)))
 		return sdt_err(-ENOMEM, "out of memory");
 	for (i = 0; i < r->ncands; i++) {
 		struct work_target *w;
@@ -352,6 +402,226 @@ static int scan_candidates(struct resolver *r, const struct sdt_resolve_opts *o,
 		sc->n++;
 	}
 	return 0;
+}
+
+/* The one value of an index key (sdt_index_find()'s callback). */
+struct found {
+	const char *v;
+	size_t len;
+	bool hit;
+};
+
+static int on_found(const char *v, size_t len, void *ctx)
+{
+	struct found *fd = ctx;
+
+	fd->v = v;
+	fd->len = len;
+	fd->hit = true;
+	return 1;
+}
+
+/*
+ * Are the cached events of build-id @bid matched by a spec flagged in @want? 1 yes, 0 no, -1 not
+ * known (not cached, or its probes file damaged): scan the file to know.
+ */
+static int cached_match(struct sdt_index *idx, const char *bid, struct sdt_spec *const *specs,
+			size_t nspecs, const bool *want)
+{
+	struct sdt_buf key = {0};
+	struct found fd = {0};
+	const char *line, *end, *nl;
+	size_t k;
+	int res = 0;
+
+	if (!idx || sdt_buf_addf(&key, "B:%s", bid))
+		goto unknown;
+	if (sdt_index_find(idx, key.buf, on_found, &fd) < 0 || !fd.hit)
+		goto unknown;
+	end = fd.v + fd.len;
+	line = memchr(fd.v, '\n', fd.len); /* after the probes file's stamp */
+	for (line = line ? line + 1 : end; line < end && !res; line = nl + 1) {
+		char prov[SDT_MAX_EVENT_NAME + 1], ev[SDT_MAX_EVENT_NAME + 1];
+		const char *colon;
+
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (!nl || line[0] == '!')
+			goto unknown; /* damaged: its events may be missing */
+		colon = memchr(line, ':', (size_t)(nl - line));
+		if (line[0] == '#' || !colon || colon - line > SDT_MAX_EVENT_NAME ||
+		    nl - colon - 1 > SDT_MAX_EVENT_NAME)
+			continue;
+		memcpy(prov, line, (size_t)(colon - line));
+		prov[colon - line] = '\0';
+		memcpy(ev, colon + 1, (size_t)(nl - colon - 1));
+		ev[nl - colon - 1] = '\0';
+		for (k = 0; k < nspecs && !res; k++)
+			res = want[k] && sdt_spec__match(specs[k], prov, ev);
+	}
+	sdt_buf_free(&key);
+	return res;
+unknown:
+	sdt_buf_free(&key);
+	return -1;
+}
+
+/*
+ * The path a target's file is probed at: the path as the process sees it when that is the same
+ * inode from here (a process in our mount namespace), else where we opened it
+ * (/proc/PID/root/PATH, /proc/PID/map_files/RANGE), which reaches the inode the target runs.
+ */
+static char *probe_path(const struct sdt_proc_file *f, const struct stat *st)
+{
+	struct stat o;
+
+	if (!strcmp(f->path, f->open_path))
+		return sdt_strdup(f->path);
+	if (!f->deleted && !stat(f->path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+		return sdt_strdup(f->path);
+	return sdt_strdup(f->open_path);
+}
+
+/* The work target of @sc that is the inode @st (a file reached twice: two pids, two paths). */
+static struct work_target *find_inode(struct scanned *sc, const struct stat *st)
+{
+	size_t j;
+
+	for (j = 0; j < sc->n; j++) {
+		if (sc->wt[j].t.dev == (uint64_t)st->st_dev && sc->wt[j].t.ino == (uint64_t)st->st_ino)
+			return &sc->wt[j];
+	}
+	return NULL;
+}
+
+/* Which specs apply to target file @f: those without a binary, and those whose glob names it. */
+static bool target_specs(const struct resolver *r, const struct sdt_proc_file *f, bool *want)
+{
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < r->nspecs; k++) {
+		const char *p = sdt_spec__path(r->specs[k]);
+
+		want[k] = !p || (has_glob(p) && (!fnmatch(p, f->path, 0) ||
+						 !fnmatch(p, f->open_path, 0)));
+		any |= want[k];
+	}
+	return any;
+}
+
+/* Add the scanned @f (of inode @st, wanted by @want, moved) to @sc. */
+static int add_scanned(struct scanned *sc, struct sdt_file *f, const struct stat *st, bool **want,
+		       size_t nspecs)
+{
+	struct work_target *w = find_inode(sc, st);
+	struct sdt_target *t;
+	size_t k;
+
+	if (w) {
+		for (k = 0; k < nspecs; k++)
+			w->specs[k] |= (*want)[k];
+		sdt_file__free(f);
+		return 0;
+	}
+	if (sdt_grow((void **)&sc->wt, &sc->cap, sc->n + 1, sizeof(*sc->wt))) {
+		sdt_file__free(f);
+		return -ENOMEM;
+	}
+	w = &sc->wt[sc->n];
+	memset(w, 0, sizeof(*w));
+	t = &w->t;
+	t->file = f;
+	t->path = sdt_strdup(sdt_file__path(f));
+	t->build_id = sdt_file__build_id(f) ? sdt_strdup(sdt_file__build_id(f)) : NULL;
+	t->dev = (uint64_t)st->st_dev;
+	t->ino = (uint64_t)st->st_ino;
+	t->size = (uint64_t)st->st_size;
+	t->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+	t->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+	w->specs = *want;
+	*want = NULL;
+	sc->n++;
+	if (!t->path || (sdt_file__build_id(f) && !t->build_id))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Scan one file of the target: 0 (scanned into @sc, or skipped: no notes, or cached without a
+ * matching event), or -errno. A file that cannot be read is counted and skipped.
+ */
+static int scan_target_file(struct resolver *r, struct sdt_index *idx, struct scanned *sc,
+			    const struct sdt_proc_file *tf)
+{
+	struct target_files *t = r->tf;
+	struct sdt_file *f = NULL;
+	struct sdt_elf e;
+	struct stat st;
+	char proc[64], *path = NULL, *bid = NULL;
+	bool *want;
+	int fd, err = 0;
+
+	want = calloc(r->nspecs ? r->nspecs : 1, sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	if (!target_specs(r, tf, want))
+		goto out;
+	/* following links: /proc/PID/map_files/ and /proc/PID/root/ are magic links */
+	fd = open(tf->open_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		t->nunread++;
+		goto out;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || sdt_elf_open(proc, &e)) {
+		t->nunread++;
+		close(fd);
+		goto out;
+	}
+	if (!sdt_notes_count(&e)) {
+		t->nwithout++;
+		goto close;
+	}
+	t->nwith++;
+	if (sdt_buf_addf(&t->with, "%s%s", t->with.len ? ", " : "", tf->path) ||
+	    sdt_elf_build_id(&e, &bid)) {
+		err = -ENOMEM;
+		goto close;
+	}
+	/* the cache as an accelerator: a build it knows, without a wanted event, is not decoded */
+	if (bid && cached_match(idx, bid, r->specs, r->nspecs, want) == 0) {
+		t->nskipped++;
+		goto close;
+	}
+	path = probe_path(tf, &st);
+	if (!path) {
+		err = -ENOMEM;
+		goto close;
+	}
+	err = sdt_file_scan_elf(&e, path, &f);
+	if (!err)
+		err = add_scanned(sc, f, &st, &want, r->nspecs);
+	else if (err != -ENOMEM)
+		err = 0; /* not ours to refuse: a damaged file of the target is skipped */
+close:
+	sdt_elf_close(&e);
+	close(fd);
+out:
+	free(path);
+	free(bid);
+	free(want);
+	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+}
+
+/* Stages 1 and 2 by the target: every file it runs, scanned (or skipped), into @sc. */
+static int scan_target(struct resolver *r, struct sdt_index *idx, struct scanned *sc)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; r->tf && i < r->tf->n && !err; i++)
+		err = scan_target_file(r, idx, sc, &r->tf->f[i]);
+	return err;
 }
 
 /* Stage 3: the sites of each scanned file that its specs match, each with the first spec. */
@@ -403,6 +673,23 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	if (o->allow_empty)
 		return 0;
 	txt = spec_text(spec);
+	if (r->tf && (!sdt_spec__path(spec) || has_glob(sdt_spec__path(spec)))) {
+		const struct target_files *t = r->tf;
+
+		err = sdt_err(-ENOENT,
+			      "no SDT event matches '%s' in %s: %s%zu file%s with SDT notes%s%s%s, "
+			      "%zu without%s%s",
+			      txt ? txt : "?", t->desc ? t->desc : "the target",
+			      sdt_spec__path(spec) ? "among the files it names, " : "it runs ",
+			      t->nwith, t->nwith == 1 ? "" : "s", t->nwith ? " (" : "",
+			      t->nwith ? t->with.buf : "", t->nwith ? ")" : "", t->nwithout,
+			      t->nunread ? " and some it could not read" : "",
+			      t->f && t->n ? "; libraries it dlopen()s later are not known before "
+					     "they are loaded"
+					   : "");
+		free(txt);
+		return err;
+	}
 	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
 		      sdt_spec__path(spec) ? "'" : "the cache '",
 		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root,
@@ -466,7 +753,8 @@ static int check_specs(const struct scanned *sc, const struct resolver *r,
 		return sdt_err(-ENOMEM, "out of memory");
 	for (k = 0; k < r->nspecs && !err; k++) {
 		err = check_matched(sc, r, o, k);
-		if (!err && !sdt_spec__path(r->specs[k]) && !o->all_matches)
+		/* by the target: it runs both files, so both are probed */
+		if (!err && !sdt_spec__path(r->specs[k]) && !o->all_matches && !r->tf)
 			err = check_unique(sc, k, hit);
 	}
 	free(hit);
@@ -508,10 +796,10 @@ static void resolver_release(struct resolver *r)
  * needs it), scanned now, their matching sites, checked.
  */
 static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
-		       size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
-		       size_t *nout)
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+		       struct sdt_target **out, size_t *nout)
 {
-	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
+	struct resolver r = {.c = c, .tf = tf, .specs = specs, .nspecs = nspecs};
 	struct scanned sc = {0};
 	int err;
 
@@ -520,6 +808,8 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_sp
 	err = find_candidates(&r, idx);
 	if (!err)
 		err = scan_candidates(&r, o, &sc);
+	if (!err && tf)
+		err = scan_target(&r, idx, &sc);
 	if (!err)
 		err = match_sites(&sc, specs, nspecs);
 	if (!err)
@@ -561,8 +851,8 @@ static void debug_targets(const struct sdt_target *t, size_t n)
  * the event index, opened once for both (NULL when no spec needs it: needs_index()).
  */
 static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
-			size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
-			size_t *nout)
+			size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+			struct sdt_target **out, size_t *nout)
 {
 	struct sdt_target *ut = NULL, *st = NULL, *all;
 	struct sdt_spec **rest = NULL;
@@ -589,7 +879,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_s
 		rest[nrest++] = specs[i];
 	}
 	if (nrest || !nut) {
-		err = resolve_sdt(c, idx, rest, nrest, o, &st, &nst);
+		err = resolve_sdt(c, idx, rest, nrest, o, tf, &st, &nst);
 		if (err)
 			goto out;
 	}
@@ -684,7 +974,8 @@ static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
 	size_t i;
 
 	for (i = 0; i < nspecs; i++) {
-		if (!sdt_spec__path(specs[i]) || sdt_userprobe_spec(specs[i]))
+		if (!sdt_spec__path(specs[i]) || has_glob(sdt_spec__path(specs[i])) ||
+		    sdt_userprobe_spec(specs[i]))
 			return true;
 	}
 	return false;
@@ -692,8 +983,8 @@ static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
 
 /* One look at the cache: its index opened once (when needed) for every stage. */
 static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			      const struct sdt_resolve_opts *o, bool tell, struct sdt_target **out,
-			      size_t *nout)
+			      const struct sdt_resolve_opts *o, struct target_files *tf, bool tell,
+			      struct sdt_target **out, size_t *nout)
 {
 	struct sdt_index *idx = NULL;
 	int err;
@@ -707,7 +998,7 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
 	}
 	if (tell)
 		tell_damaged(c, idx, specs, nspecs, o);
-	err = resolve_once(c, idx, specs, nspecs, o, out, nout);
+	err = resolve_once(c, idx, specs, nspecs, o, tf, out, nout);
 	sdt_index_close(idx);
 	return err;
 }
@@ -717,13 +1008,14 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
  * index was rebuilt. The targets in *out (an array of *nout).
  */
 static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		   const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
+		   const struct sdt_resolve_opts *o, struct target_files *tf, struct sdt_target **out,
+		   size_t *nout)
 {
 	char *first;
 	size_t i;
 	int err;
 
-	err = resolve_with_index(c, specs, nspecs, o, true, out, nout);
+	err = resolve_with_index(c, specs, nspecs, o, tf, true, out, nout);
 	if (err != -ENOENT)
 		return err;
 	/*
@@ -736,8 +1028,14 @@ static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t ns
 	if (i == nspecs)
 		return err;
 	first = sdt_strdup(sdt_errmsg());
-	if (!sdt_index_rebuild(c))
-		err = resolve_with_index(c, specs, nspecs, o, false, out, nout);
+	if (!sdt_index_rebuild(c)) {
+		if (tf) {
+			/* counted again by the second look */
+			sdt_buf_free(&tf->with);
+			tf->nwith = tf->nwithout = tf->nunread = tf->nskipped = 0;
+		}
+		err = resolve_with_index(c, specs, nspecs, o, tf, false, out, nout);
+	}
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);
@@ -755,6 +1053,100 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 	*out = NULL;
 	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
 	if (!err)
-		err = resolve(c, specs, nspecs, &o, &t, &n);
+		err = resolve(c, specs, nspecs, &o, NULL, &t, &n);
+	return err ? err : sdt_targets_wrap(t, n, out);
+}
+
+/* "process 42 (python3.11)", "processes 42, 43", "'tick' (its executable and 4 more files)" */
+static char *describe(const struct sdt_resolve_target *t, size_t nfiles)
+{
+	struct sdt_buf b = {0};
+	char comm[64] = "", path[64];
+	size_t i;
+	FILE *fp;
+
+	if (t->argv)
+		return sdt_asprintf("'%s' (its executable and the %zu file%s it loads before it "
+				    "starts)",
+				    t->argv[0], nfiles ? nfiles - 1 : 0, nfiles == 2 ? "" : "s");
+	if (t->npids == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)t->pids[0]);
+		fp = fopen(path, "re");
+		if (fp) {
+			if (fgets(comm, sizeof(comm), fp))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(fp);
+		}
+		return comm[0] ? sdt_asprintf("process %d (%s)", (int)t->pids[0], comm)
+			       : sdt_asprintf("process %d", (int)t->pids[0]);
+	}
+	sdt_buf_addstr(&b, "processes ");
+	for (i = 0; i < t->npids; i++)
+		sdt_buf_addf(&b, "%s%d", i ? ", " : "", (int)t->pids[i]);
+	return sdt_buf_take(&b);
+}
+
+/* The files @t runs (every pid's, then the command's), appended to *files. */
+static int target_files(const struct sdt_resolve_target *t, struct sdt_proc_file **files,
+			size_t *n)
+{
+	struct sdt_proc_file *one, *all;
+	size_t none, i;
+	int err;
+
+	*files = NULL;
+	*n = 0;
+	for (i = 0; i <= t->npids; i++) {
+		if (i < t->npids)
+			err = sdt_proc__exec_files(t->pids[i], &one, &none);
+		else if (t->argv)
+			err = sdt_command__files(t->argv, t->envp, &one, &none);
+		else
+			break;
+		if (err)
+			return err;
+		all = sdt_reallocarray(*files, *n + none ? *n + none : 1, sizeof(*all));
+		if (!all) {
+			sdt_proc_files__free(one, none);
+			return sdt_err(-ENOMEM, "out of memory");
+		}
+		memcpy(all + *n, one, none * sizeof(*one));
+		free(one);
+		*files = all;
+		*n += none;
+	}
+	return 0;
+}
+
+int sdt_cache__resolve_target(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+			      const struct sdt_resolve_target *target,
+			      const struct sdt_resolve_opts *opts, struct sdt_targets **out)
+{
+	struct sdt_resolve_target tg;
+	struct sdt_resolve_opts o;
+	struct target_files tf = {0};
+	struct sdt_proc_file *files = NULL;
+	struct sdt_target *t = NULL;
+	size_t n = 0, nfiles = 0;
+	int err;
+
+	*out = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
+	if (!err)
+		err = SDT_OPTS_COPY(&tg, target, sdt_resolve_target);
+	if (err)
+		return err;
+	if (!!tg.argv + !!tg.npids != 1 || (tg.npids && !tg.pids))
+		return sdt_err(-EINVAL, "resolve by the target: give a command or processes");
+	err = target_files(&tg, &files, &nfiles);
+	if (!err) {
+		tf.f = files;
+		tf.n = nfiles;
+		tf.desc = describe(&tg, nfiles);
+		err = resolve(c, specs, nspecs, &o, &tf, &t, &n);
+	}
+	sdt_proc_files__free(files, nfiles);
+	sdt_buf_free(&tf.with);
+	free(tf.desc);
 	return err ? err : sdt_targets_wrap(t, n, out);
 }
