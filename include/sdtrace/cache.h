@@ -275,6 +275,11 @@ struct sdt_resolve_opts {
 	bool allow_empty;
 	sdt_resolve_notify_fn notify;
 	void *ctx;
+	/*
+	 * sdt_cache__resolve_target(): the target's files only, no look in the cache for an event
+	 * none of them has (a caller that resolves again at each exec and each new mapping).
+	 */
+	bool target_only;
 };
 
 /*
@@ -318,6 +323,10 @@ struct sdt_resolve_target {
  * mount namespace, a deleted file): a uprobe placed there is on the inode the target runs.
  * The cache is an accelerator: each file's notes are counted and its build-id read; a build it
  * holds whose events match none of the specs is not decoded. Nothing is written to the cache.
+ * A spec without a binary that none of the target's files has (a library the target will
+ * dlopen(), as java does libjvm.so) is looked up in the cache: the cached binary with the event
+ * that shares the most leading directories with the target's executable is probed (notify says
+ * so); two as near are -ENOTUNIQ, listing them. Not with opts->target_only.
  * Errors as sdt_cache__resolve(); -ENOENT for a spec that matches nothing names what the target
  * runs (the files with SDT notes, how many without); -ESRCH, -ENOENT for the target itself.
  */

@@ -21,8 +21,9 @@
  * executable's DT_NEEDED closure, or a command's), not the cache's: stage 1 and 2 become one
  * (scan_target). Each file's notes are counted first; a file whose build-id is cached and whose
  * cached events match none of its specs is not decoded further. Two files of one target with the
- * same event are both probed (the target runs both); a spec that matches nothing is an error
- * naming what the target runs.
+ * same event are both probed (the target runs both). A spec without a binary that none of them
+ * has falls back to the cache (add_fallback: a library the target will dlopen()); one that
+ * matches nothing there either is an error naming what the target runs.
  */
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -633,6 +634,9 @@ static int match_sites(struct scanned *sc, struct sdt_spec *const *specs, size_t
 		struct sdt_target *t = &sc->wt[i].t;
 		size_t ns = sdt_file__site_count(t->file);
 
+		free(t->sites); /* matched again after the cache's files joined (add_fallback) */
+		free(t->spec);
+		t->nsites = 0;
 		t->sites = calloc(ns ? ns : 1, sizeof(size_t));
 		t->spec = calloc(ns ? ns : 1, sizeof(size_t));
 		if (!t->sites || !t->spec)
@@ -677,8 +681,8 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 		const struct target_files *t = r->tf;
 
 		err = sdt_err(-ENOENT,
-			      "no SDT event matches '%s' in %s: %s%zu file%s with SDT notes%s%s%s, "
-			      "%zu without%s%s",
+			      "no SDT event matches '%s' in %s, nor in the cache: %s%zu file%s with "
+			      "SDT notes%s%s%s, %zu without%s%s",
 			      txt ? txt : "?", t->desc ? t->desc : "the target",
 			      sdt_spec__path(spec) ? "among the files it names, " : "it runs ",
 			      t->nwith, t->nwith == 1 ? "" : "s", t->nwith ? " (" : "",
@@ -791,6 +795,160 @@ static void resolver_release(struct resolver *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+		       struct sdt_target **out, size_t *nout);
+
+/* Did spec @k match a site of @sc? */
+static bool spec_matched(const struct scanned *sc, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < sc->n; i++) {
+		for (j = 0; j < sc->wt[i].t.nsites; j++) {
+			if (sc->wt[i].t.spec[j] == k)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* How many leading path components @a and @b share ("/usr/lib/jvm/x/bin/java" ...: 4). */
+static size_t common_dirs(const char *a, const char *b)
+{
+	size_t n = 0, i;
+
+	for (i = 0; a[i] && a[i] == b[i]; i++) {
+		if (a[i] == '/')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Of the cached targets @ft (of @nft) with a site of spec @j, the one for the target: the only
+ * one, else the one nearest the target's executable @exe (most leading directories shared: a
+ * JVM's libjvm.so under its own tree), else the ambiguity error. SIZE_MAX when there is none.
+ */
+static int pick_cached(const struct sdt_target *ft, size_t nft, size_t j, const char *exe,
+		       const char *prov_ev, size_t *pick)
+{
+	size_t i, k, best = SIZE_MAX, bestn = 0, ties = 0, count = 0;
+	struct sdt_buf b = {0};
+	int err;
+
+	*pick = SIZE_MAX;
+	for (i = 0; i < nft; i++) {
+		for (k = 0; k < ft[i].nsites && ft[i].spec[k] != j; k++)
+			;
+		if (k == ft[i].nsites)
+			continue;
+		count++;
+		k = exe ? common_dirs(exe, ft[i].path) : 0;
+		if (best == SIZE_MAX || k > bestn) {
+			best = i;
+			bestn = k;
+			ties = 1;
+		} else if (k == bestn) {
+			ties++;
+		}
+	}
+	if (count <= 1 || ties == 1) {
+		*pick = best;
+		return 0;
+	}
+	sdt_buf_addf(&b, "%s is in none of the files the target runs, and in %zu cached binaries:",
+		     prov_ev, count);
+	for (i = 0; i < nft; i++) {
+		for (k = 0; k < ft[i].nsites && ft[i].spec[k] != j; k++)
+			;
+		if (k < ft[i].nsites)
+			sdt_buf_addf(&b, "\n  %s (build-id %s)", ft[i].path,
+				     ft[i].build_id ? ft[i].build_id : "none");
+	}
+	sdt_buf_addf(&b, "\nname one with the binary, e.g. %s:%s", ft[best].path, prov_ev);
+	err = sdt_err(-ENOTUNIQ, "%s", b.buf ? b.buf : "ambiguous event");
+	sdt_buf_free(&b);
+	return err;
+}
+
+/*
+ * By the target, a spec without a binary that none of the target's files has: the library may
+ * be one the target dlopen()s (libjvm.so under java), which no file says before it runs. Such
+ * specs are looked up in the cache, as without a target; the binary picked for each (pick_cached)
+ * joins @sc, and the caller is told. A spec the cache has not either stays unmatched.
+ */
+static int add_fallback(struct resolver *r, struct sdt_index *idx,
+			const struct sdt_resolve_opts *o, struct scanned *sc)
+{
+	SDT_OPTS(sdt_resolve_opts, fo, .all_matches = true, .allow_empty = true,
+		 .skip_missing = true);
+	struct sdt_spec **sub;
+	struct sdt_target *ft = NULL;
+	size_t *map, nsub = 0, nft = 0, i, j, pick;
+	const char *exe = r->tf->n ? r->tf->f[0].path : NULL;
+	int err = 0;
+
+	sub = calloc(r->nspecs ? r->nspecs : 1, sizeof(*sub));
+	map = calloc(r->nspecs ? r->nspecs : 1, sizeof(*map));
+	if (!sub || !map) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->nspecs; i++) {
+		if (sdt_spec__path(r->specs[i]) || spec_matched(sc, i))
+			continue;
+		map[nsub] = i;
+		sub[nsub++] = r->specs[i];
+	}
+	if (!nsub || !idx)
+		goto out;
+	fo.notify = o->notify;
+	fo.ctx = o->ctx;
+	err = resolve_sdt(r->c, idx, sub, nsub, &fo, NULL, &ft, &nft);
+	for (j = 0; !err && j < nsub; j++) {
+		char *txt = spec_text(sub[j]);
+		struct stat st = {0};
+		bool *want;
+
+		err = txt ? pick_cached(ft, nft, j, exe, txt, &pick) : -ENOMEM;
+		if (err || pick == SIZE_MAX) {
+			free(txt);
+			continue;
+		}
+		notify(o, "'%s' is in none of the files %s runs (a library it loads with dlopen()?): "
+			  "probing the cached '%s'",
+		       txt, r->tf->desc ? r->tf->desc : "the target", ft[pick].path);
+		free(txt);
+		want = calloc(r->nspecs, sizeof(*want));
+		if (!want) {
+			err = -ENOMEM;
+			break;
+		}
+		want[map[j]] = true;
+		st.st_dev = (dev_t)ft[pick].dev;
+		st.st_ino = (ino_t)ft[pick].ino;
+		st.st_size = (off_t)ft[pick].size;
+		st.st_mtim.tv_sec = ft[pick].mtime_sec;
+		st.st_mtim.tv_nsec = ft[pick].mtime_nsec;
+		if (find_inode(sc, &st)) {
+			err = add_scanned(sc, NULL, &st, &want, r->nspecs);
+		} else {
+			err = add_scanned(sc, ft[pick].file, &st, &want, r->nspecs);
+			ft[pick].file = NULL;
+			/* the same file picked for another spec is found by its inode from now on */
+		}
+		free(want);
+	}
+	if (err == -ENOMEM)
+		err = sdt_err(err, "out of memory");
+out:
+	sdt_target_array_free(ft, nft);
+	free(sub);
+	free(map);
+	return err;
+}
+
 /*
  * The SDT events @specs name: candidates (those without a binary from @idx, open when one
  * needs it), scanned now, their matching sites, checked.
@@ -812,6 +970,11 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_sp
 		err = scan_target(&r, idx, &sc);
 	if (!err)
 		err = match_sites(&sc, specs, nspecs);
+	if (!err && tf && !o->target_only) {
+		err = add_fallback(&r, idx, o, &sc);
+		if (!err)
+			err = match_sites(&sc, specs, nspecs);
+	}
 	if (!err)
 		err = check_specs(&sc, &r, o);
 	if (!err)
