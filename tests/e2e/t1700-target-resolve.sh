@@ -8,6 +8,7 @@
 #  - an executable and its library with the same provider:event, both cached: CMD records both;
 #  - a library found through DT_NEEDED only (not cached) is probed from the first event (CMD);
 #  - -p of a process whose library with probes is not cached: stat and record find it;
+#  - a library the command dlopen()s (no file names it): the cached one, with a warning;
 #  - a spec nothing of the target matches: an error naming what the target runs.
 # Real uprobes; a private cache; uprobe_events is left as it was.
 . "$(dirname "$0")/lib.sh"
@@ -58,11 +59,31 @@ int main(int argc, char **argv)
 	return 0;
 }
 CEOF
+# dlmain LIB N: dlopen()s LIB, calls its dlp_hit() N times (dlp:hit): a library no file names
+cat >dlp-lib.c <<'CEOF'
+#include <sys/sdt.h>
+void dlp_hit(int i) { STAP_PROBE1(dlp, hit, i); }
+CEOF
+cat >dlmain.c <<'CEOF'
+#include <dlfcn.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	void *h = dlopen(argv[1], RTLD_NOW);
+	void (*f)(int) = h ? (void (*)(int))dlsym(h, "dlp_hit") : NULL;
+	int i, n = argc > 2 ? atoi(argv[2]) : 3;
+
+	for (i = 0; f && i < n; i++)
+		f(i);
+	return f ? 0 : 1;
+}
+CEOF
 mkdir -p a b blue lib
 cc -O1 -g -o tick tick.c -DVARIANT=1 && cc -O1 -g -o a/tick tick.c -DVARIANT=1 &&
 	cc -O1 -g -o b/tick tick.c -DVARIANT=2 &&
 	cc -O1 -g -fPIC -shared -o lib/libdup.so dup-lib.c &&
-	cc -O1 -g -o dupmain dup-main.c -Llib -ldup -Wl,-rpath,"$T/lib" ||
+	cc -O1 -g -o dupmain dup-main.c -Llib -ldup -Wl,-rpath,"$T/lib" &&
+	cc -O1 -g -fPIC -shared -o lib/libdlp.so dlp-lib.c && cc -O1 -g -o dlmain dlmain.c -ldl ||
 	skip "cannot compile the test programs"
 cp tick blue/tick
 
@@ -163,6 +184,13 @@ $T/b/tick:%myapp:tick" "$(cat ab6.out)"
 "$SDTRACE" stat -e '%dup:hit' -- ./dupmain 3 >dup.out 2>dup.err
 check_eq "exe + lib, CMD: exit 0 (no ambiguity)" 0 $?
 check_eq "exe + lib, CMD: 3 hits in each" 6 "$(count dup.out %dup:hit)"
+
+# ---- a library the command dlopen()s: not among its files, found in the cache, and said so ----
+"$SDTRACE" cache add lib/libdlp.so >/dev/null 2>&1
+"$SDTRACE" stat -e '%dlp:hit' -- ./dlmain "$T/lib/libdlp.so" 3 >dl.out 2>dl.err
+check_eq "dlopen, CMD: exit 0" 0 $?
+check_eq "dlopen, CMD: the cached library's 3 hits" 3 "$(count dl.out %dlp:hit)"
+check "dlopen, CMD: told the library came from the cache" grep -q 'dlopen' dl.err
 
 # ---- a library found through DT_NEEDED alone, not cached ---------------------------------------
 rm -rf "$SDTRACE_CACHE_DIR"
