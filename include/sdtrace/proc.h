@@ -45,10 +45,10 @@ SDT_API void sdt_proc_files__free(struct sdt_proc_file *files, size_t n);
 
 /*
  * The files process @pid runs: every file it maps executable (its executable, ld.so, its
- * libraries, what it dlopen()ed), then the files of its executable's DT_NEEDED closure that it
- * does not map yet, found as its ld.so finds them, inside /proc/PID/root and with its own
- * LD_LIBRARY_PATH. At an exec stop (before ld.so ran) these are the libraries it is about to
- * load; later, ones it maps already. Same ownership and errors as sdt_proc__files().
+ * libraries, what it dlopen()ed); and while it maps nothing but its executable and ld.so (an
+ * exec stop: ld.so has not run yet), the files of its executable's DT_NEEDED closure, found as
+ * its ld.so will find them, inside /proc/PID/root and with its own LD_LIBRARY_PATH: the
+ * libraries it is about to load. Same ownership and errors as sdt_proc__files().
  */
 SDT_API int sdt_proc__exec_files(pid_t pid, struct sdt_proc_file **out, size_t *n);
 /*

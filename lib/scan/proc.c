@@ -179,6 +179,13 @@ int sdt_proc__exec_files(pid_t pid, struct sdt_proc_file **out, size_t *n)
 	if (err)
 		return err;
 	cap = nfiles;
+	/*
+	 * Once ld.so ran, the libraries are mapped (a dynamic program has libc at least besides its
+	 * executable and ld.so): the closure would find nothing more, at the cost of reading every
+	 * library again. Before (an exec stop: the executable and ld.so alone), it is computed.
+	 */
+	if (nfiles > 2)
+		goto done;
 	/* the executable's DT_NEEDED closure, as its ld.so finds it: inside its root, with its
 	 * LD_LIBRARY_PATH; not when the executable was deleted (its path names another file) */
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
