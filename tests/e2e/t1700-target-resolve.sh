@@ -62,7 +62,10 @@ CEOF
 # dlmain LIB N: dlopen()s LIB, calls its dlp_hit() N times (dlp:hit): a library no file names
 cat >dlp-lib.c <<'CEOF'
 #include <sys/sdt.h>
-void dlp_hit(int i) { STAP_PROBE1(dlp, hit, i); }
+#ifndef X
+#define X 0
+#endif
+void dlp_hit(int i) { STAP_PROBE1(dlp, hit, i + X); }
 CEOF
 cat >dlmain.c <<'CEOF'
 #include <dlfcn.h>
@@ -83,7 +86,8 @@ cc -O1 -g -o tick tick.c -DVARIANT=1 && cc -O1 -g -o a/tick tick.c -DVARIANT=1 &
 	cc -O1 -g -o b/tick tick.c -DVARIANT=2 &&
 	cc -O1 -g -fPIC -shared -o lib/libdup.so dup-lib.c &&
 	cc -O1 -g -o dupmain dup-main.c -Llib -ldup -Wl,-rpath,"$T/lib" &&
-	cc -O1 -g -fPIC -shared -o lib/libdlp.so dlp-lib.c && cc -O1 -g -o dlmain dlmain.c -ldl ||
+	cc -O1 -g -fPIC -shared -o lib/libdlp.so dlp-lib.c && cc -O1 -g -o lib/dlmain dlmain.c -ldl &&
+	cc -O1 -g -fPIC -shared -DX=7 -o b/libdlp.so dlp-lib.c ||
 	skip "cannot compile the test programs"
 cp tick blue/tick
 
@@ -186,11 +190,13 @@ check_eq "exe + lib, CMD: exit 0 (no ambiguity)" 0 $?
 check_eq "exe + lib, CMD: 3 hits in each" 6 "$(count dup.out %dup:hit)"
 
 # ---- a library the command dlopen()s: not among its files, found in the cache, and said so ----
-"$SDTRACE" cache add lib/libdlp.so >/dev/null 2>&1
-"$SDTRACE" stat -e '%dlp:hit' -- ./dlmain "$T/lib/libdlp.so" 3 >dl.out 2>dl.err
+# two builds of it cached: the one beside the executable ($T/lib/) is picked, not b/'s
+"$SDTRACE" cache add lib/libdlp.so b/libdlp.so >/dev/null 2>&1
+"$SDTRACE" stat -e '%dlp:hit' -- lib/dlmain "$T/lib/libdlp.so" 3 >dl.out 2>dl.err
 check_eq "dlopen, CMD: exit 0" 0 $?
 check_eq "dlopen, CMD: the cached library's 3 hits" 3 "$(count dl.out %dlp:hit)"
-check "dlopen, CMD: told the library came from the cache" grep -q 'dlopen' dl.err
+check "dlopen, CMD: told the library beside the executable came from the cache" \
+	grep -q "dlopen.*$T/lib/libdlp.so" dl.err
 
 # ---- a library found through DT_NEEDED alone, not cached ---------------------------------------
 rm -rf "$SDTRACE_CACHE_DIR"
