@@ -25,7 +25,6 @@
  * has falls back to the cache (add_fallback: a library the target will dlopen()); one that
  * matches nothing there either is an error naming what the target runs.
  */
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -35,37 +34,9 @@
 
 #include "cache/cache_internal.h"
 #include "scan/file.h"
-#include "scan/note.h"
-#include "scan/sdt_elf.h"
-#include "sdtrace/proc.h"
 #include "cache/index.h"
+#include "cache/resolve.h"
 #include "cache/target.h"
-
-struct cand {
-	char *path;
-	char *bid; /* NULL: named by the user, not from the cache */
-	bool *specs;
-};
-
-/* What the target runs (sdt_cache__resolve_target()), and what its scan saw, for messages. */
-struct target_files {
-	const struct sdt_proc_file *f;
-	size_t n;
-	char *desc;	     /* "process 42 (python3.11)", "'./tick' (its executable and ...)" */
-	struct sdt_buf with; /* the files with SDT notes, ", "-separated */
-	size_t nwith, nwithout, nunread, nskipped;
-};
-
-struct resolver {
-	struct sdt_cache *c;
-	struct target_files *tf; /* NULL: by the cache alone */
-	struct sdt_spec *const *specs;
-	size_t nspecs;
-	struct cand *cands;
-	size_t ncands, cap;
-	size_t cur_spec;
-	const char *prov_glob;
-};
 
 static int add_cand(struct resolver *r, const char *path, const char *bid, size_t spec)
 {
@@ -157,11 +128,6 @@ static int lookup_spec(struct resolver *r, struct sdt_index *idx, size_t i)
 	return err;
 }
 
-static bool has_glob(const char *s)
-{
-	return s && strpbrk(s, "*?[") != NULL;
-}
-
 /* A "b:BID" record "PATH": the entry a spec whose binary is a glob names, when it matches. */
 static int on_entry(const char *k, size_t kl, const char *v, size_t vl, void *ctx)
 {
@@ -202,11 +168,6 @@ static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
 	va_end(ap);
 	o->notify(msg, o->ctx);
 }
-
-struct work_target {
-	struct sdt_target t;
-	bool *specs;
-};
 
 /* Scan candidate @cd from disk; 0 with *out filled, 1 to skip it, -errno. */
 static int verify(struct resolver *r, const struct sdt_resolve_opts *o, const struct cand *cd,
@@ -308,9 +269,9 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 	for (i = 0; i < r->nspecs && !err; i++) {
 		const char *p = sdt_spec__path(r->specs[i]);
 
-		if (r->tf && (!p || has_glob(p)))
+		if (r->tf && (!p || sdt_resolve_glob(p)))
 			continue; /* the target's files: scan_target() */
-		if (has_glob(p)) {
+		if (sdt_resolve_glob(p)) {
 			/* a glob for the binary: every cached one it matches */
 			r->cur_spec = i;
 			err = sdt_index_each(idx, "b:", on_entry, r);
@@ -332,12 +293,6 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 	}
 	return err;
 }
-
-/* The files scanned in stage 2, one per (path, build-id), and their matching sites (stage 3). */
-struct scanned {
-	struct work_target *wt;
-	size_t n, cap;
-};
 
 static void scanned_release(struct scanned *sc)
 {
@@ -405,226 +360,6 @@ static int scan_candidates(struct resolver *r, const struct sdt_resolve_opts *o,
 	return 0;
 }
 
-/* The one value of an index key (sdt_index_find()'s callback). */
-struct found {
-	const char *v;
-	size_t len;
-	bool hit;
-};
-
-static int on_found(const char *v, size_t len, void *ctx)
-{
-	struct found *fd = ctx;
-
-	fd->v = v;
-	fd->len = len;
-	fd->hit = true;
-	return 1;
-}
-
-/*
- * Are the cached events of build-id @bid matched by a spec flagged in @want? 1 yes, 0 no, -1 not
- * known (not cached, or its probes file damaged): scan the file to know.
- */
-static int cached_match(struct sdt_index *idx, const char *bid, struct sdt_spec *const *specs,
-			size_t nspecs, const bool *want)
-{
-	struct sdt_buf key = {0};
-	struct found fd = {0};
-	const char *line, *end, *nl;
-	size_t k;
-	int res = 0;
-
-	if (!idx || sdt_buf_addf(&key, "B:%s", bid))
-		goto unknown;
-	if (sdt_index_find(idx, key.buf, on_found, &fd) < 0 || !fd.hit)
-		goto unknown;
-	end = fd.v + fd.len;
-	line = memchr(fd.v, '\n', fd.len); /* after the probes file's stamp */
-	for (line = line ? line + 1 : end; line < end && !res; line = nl + 1) {
-		char prov[SDT_MAX_EVENT_NAME + 1], ev[SDT_MAX_EVENT_NAME + 1];
-		const char *colon;
-
-		nl = memchr(line, '\n', (size_t)(end - line));
-		if (!nl || line[0] == '!')
-			goto unknown; /* damaged: its events may be missing */
-		colon = memchr(line, ':', (size_t)(nl - line));
-		if (line[0] == '#' || !colon || colon - line > SDT_MAX_EVENT_NAME ||
-		    nl - colon - 1 > SDT_MAX_EVENT_NAME)
-			continue;
-		memcpy(prov, line, (size_t)(colon - line));
-		prov[colon - line] = '\0';
-		memcpy(ev, colon + 1, (size_t)(nl - colon - 1));
-		ev[nl - colon - 1] = '\0';
-		for (k = 0; k < nspecs && !res; k++)
-			res = want[k] && sdt_spec__match(specs[k], prov, ev);
-	}
-	sdt_buf_free(&key);
-	return res;
-unknown:
-	sdt_buf_free(&key);
-	return -1;
-}
-
-/*
- * The path a target's file is probed at: the path as the process sees it when that is the same
- * inode from here (a process in our mount namespace), else where we opened it
- * (/proc/PID/root/PATH, /proc/PID/map_files/RANGE), which reaches the inode the target runs.
- */
-static char *probe_path(const struct sdt_proc_file *f, const struct stat *st)
-{
-	struct stat o;
-
-	if (!strcmp(f->path, f->open_path))
-		return sdt_strdup(f->path);
-	if (!f->deleted && !stat(f->path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
-		return sdt_strdup(f->path);
-	return sdt_strdup(f->open_path);
-}
-
-/* The work target of @sc that is the inode @st (a file reached twice: two pids, two paths). */
-static struct work_target *find_inode(struct scanned *sc, const struct stat *st)
-{
-	size_t j;
-
-	for (j = 0; j < sc->n; j++) {
-		if (sc->wt[j].t.dev == (uint64_t)st->st_dev && sc->wt[j].t.ino == (uint64_t)st->st_ino)
-			return &sc->wt[j];
-	}
-	return NULL;
-}
-
-/* Which specs apply to target file @f: those without a binary, and those whose glob names it. */
-static bool target_specs(const struct resolver *r, const struct sdt_proc_file *f, bool *want)
-{
-	bool any = false;
-	size_t k;
-
-	for (k = 0; k < r->nspecs; k++) {
-		const char *p = sdt_spec__path(r->specs[k]);
-
-		want[k] = !p || (has_glob(p) && (!fnmatch(p, f->path, 0) ||
-						 !fnmatch(p, f->open_path, 0)));
-		any |= want[k];
-	}
-	return any;
-}
-
-/* Add the scanned @f (of inode @st, wanted by @want, moved) to @sc. */
-static int add_scanned(struct scanned *sc, struct sdt_file *f, const struct stat *st, bool **want,
-		       size_t nspecs)
-{
-	struct work_target *w = find_inode(sc, st);
-	struct sdt_target *t;
-	size_t k;
-
-	if (w) {
-		for (k = 0; k < nspecs; k++)
-			w->specs[k] |= (*want)[k];
-		sdt_file__free(f);
-		return 0;
-	}
-	if (sdt_grow((void **)&sc->wt, &sc->cap, sc->n + 1, sizeof(*sc->wt))) {
-		sdt_file__free(f);
-		return -ENOMEM;
-	}
-	w = &sc->wt[sc->n];
-	memset(w, 0, sizeof(*w));
-	t = &w->t;
-	t->file = f;
-	t->path = sdt_strdup(sdt_file__path(f));
-	t->build_id = sdt_file__build_id(f) ? sdt_strdup(sdt_file__build_id(f)) : NULL;
-	t->dev = (uint64_t)st->st_dev;
-	t->ino = (uint64_t)st->st_ino;
-	t->size = (uint64_t)st->st_size;
-	t->mtime_sec = (int64_t)st->st_mtim.tv_sec;
-	t->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
-	w->specs = *want;
-	*want = NULL;
-	sc->n++;
-	if (!t->path || (sdt_file__build_id(f) && !t->build_id))
-		return -ENOMEM;
-	return 0;
-}
-
-/*
- * Scan one file of the target: 0 (scanned into @sc, or skipped: no notes, or cached without a
- * matching event), or -errno. A file that cannot be read is counted and skipped.
- */
-static int scan_target_file(struct resolver *r, struct sdt_index *idx, struct scanned *sc,
-			    const struct sdt_proc_file *tf)
-{
-	struct target_files *t = r->tf;
-	struct sdt_file *f = NULL;
-	struct sdt_elf e;
-	struct stat st;
-	char proc[64], *path = NULL, *bid = NULL;
-	bool *want;
-	int fd, err = 0;
-
-	want = calloc(r->nspecs ? r->nspecs : 1, sizeof(*want));
-	if (!want)
-		return -ENOMEM;
-	if (!target_specs(r, tf, want))
-		goto out;
-	/* following links: /proc/PID/map_files/ and /proc/PID/root/ are magic links */
-	fd = open(tf->open_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		t->nunread++;
-		goto out;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || sdt_elf_open(proc, &e)) {
-		t->nunread++;
-		close(fd);
-		goto out;
-	}
-	if (!sdt_notes_count(&e)) {
-		t->nwithout++;
-		goto close;
-	}
-	t->nwith++;
-	if (sdt_buf_addf(&t->with, "%s%s", t->with.len ? ", " : "", tf->path) ||
-	    sdt_elf_build_id(&e, &bid)) {
-		err = -ENOMEM;
-		goto close;
-	}
-	/* the cache as an accelerator: a build it knows, without a wanted event, is not decoded */
-	if (bid && cached_match(idx, bid, r->specs, r->nspecs, want) == 0) {
-		t->nskipped++;
-		goto close;
-	}
-	path = probe_path(tf, &st);
-	if (!path) {
-		err = -ENOMEM;
-		goto close;
-	}
-	err = sdt_file_scan_elf(&e, path, &f);
-	if (!err)
-		err = add_scanned(sc, f, &st, &want, r->nspecs);
-	else if (err != -ENOMEM)
-		err = 0; /* not ours to refuse: a damaged file of the target is skipped */
-close:
-	sdt_elf_close(&e);
-	close(fd);
-out:
-	free(path);
-	free(bid);
-	free(want);
-	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
-}
-
-/* Stages 1 and 2 by the target: every file it runs, scanned (or skipped), into @sc. */
-static int scan_target(struct resolver *r, struct sdt_index *idx, struct scanned *sc)
-{
-	size_t i;
-	int err = 0;
-
-	for (i = 0; r->tf && i < r->tf->n && !err; i++)
-		err = scan_target_file(r, idx, sc, &r->tf->f[i]);
-	return err;
-}
-
 /* Stage 3: the sites of each scanned file that its specs match, each with the first spec. */
 static int match_sites(struct scanned *sc, struct sdt_spec *const *specs, size_t nspecs)
 {
@@ -677,7 +412,7 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	if (o->allow_empty)
 		return 0;
 	txt = spec_text(spec);
-	if (r->tf && (!sdt_spec__path(spec) || has_glob(sdt_spec__path(spec)))) {
+	if (r->tf && (!sdt_spec__path(spec) || sdt_resolve_glob(sdt_spec__path(spec)))) {
 		const struct target_files *t = r->tf;
 
 		err = sdt_err(-ENOENT,
@@ -931,10 +666,10 @@ static int add_fallback(struct resolver *r, struct sdt_index *idx,
 		st.st_size = (off_t)ft[pick].size;
 		st.st_mtim.tv_sec = ft[pick].mtime_sec;
 		st.st_mtim.tv_nsec = ft[pick].mtime_nsec;
-		if (find_inode(sc, &st)) {
-			err = add_scanned(sc, NULL, &st, &want, r->nspecs);
+		if (sdt_scanned_find_inode(sc, &st)) {
+			err = sdt_scanned_add(sc, NULL, &st, &want, r->nspecs);
 		} else {
-			err = add_scanned(sc, ft[pick].file, &st, &want, r->nspecs);
+			err = sdt_scanned_add(sc, ft[pick].file, &st, &want, r->nspecs);
 			ft[pick].file = NULL;
 			/* the same file picked for another spec is found by its inode from now on */
 		}
@@ -967,7 +702,7 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_sp
 	if (!err)
 		err = scan_candidates(&r, o, &sc);
 	if (!err && tf)
-		err = scan_target(&r, idx, &sc);
+		err = sdt_resolve_scan_target(&r, idx, &sc);
 	if (!err)
 		err = match_sites(&sc, specs, nspecs);
 	if (!err && tf && !o->target_only) {
@@ -1137,7 +872,7 @@ static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
 	size_t i;
 
 	for (i = 0; i < nspecs; i++) {
-		if (!sdt_spec__path(specs[i]) || has_glob(sdt_spec__path(specs[i])) ||
+		if (!sdt_spec__path(specs[i]) || sdt_resolve_glob(sdt_spec__path(specs[i])) ||
 		    sdt_userprobe_spec(specs[i]))
 			return true;
 	}
@@ -1170,9 +905,9 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
  * Resolve once; a miss of a name that may be a user probe perf added, once more after the
  * index was rebuilt. The targets in *out (an array of *nout).
  */
-static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		   const struct sdt_resolve_opts *o, struct target_files *tf, struct sdt_target **out,
-		   size_t *nout)
+int sdt_resolve_specs(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		      const struct sdt_resolve_opts *o, struct target_files *tf,
+		      struct sdt_target **out, size_t *nout)
 {
 	char *first;
 	size_t i;
@@ -1216,100 +951,6 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 	*out = NULL;
 	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
 	if (!err)
-		err = resolve(c, specs, nspecs, &o, NULL, &t, &n);
-	return err ? err : sdt_targets_wrap(t, n, out);
-}
-
-/* "process 42 (python3.11)", "processes 42, 43", "'tick' (its executable and 4 more files)" */
-static char *describe(const struct sdt_resolve_target *t, size_t nfiles)
-{
-	struct sdt_buf b = {0};
-	char comm[64] = "", path[64];
-	size_t i;
-	FILE *fp;
-
-	if (t->argv)
-		return sdt_asprintf("'%s' (its executable and the %zu file%s it loads before it "
-				    "starts)",
-				    t->argv[0], nfiles ? nfiles - 1 : 0, nfiles == 2 ? "" : "s");
-	if (t->npids == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)t->pids[0]);
-		fp = fopen(path, "re");
-		if (fp) {
-			if (fgets(comm, sizeof(comm), fp))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(fp);
-		}
-		return comm[0] ? sdt_asprintf("process %d (%s)", (int)t->pids[0], comm)
-			       : sdt_asprintf("process %d", (int)t->pids[0]);
-	}
-	sdt_buf_addstr(&b, "processes ");
-	for (i = 0; i < t->npids; i++)
-		sdt_buf_addf(&b, "%s%d", i ? ", " : "", (int)t->pids[i]);
-	return sdt_buf_take(&b);
-}
-
-/* The files @t runs (every pid's, then the command's), appended to *files. */
-static int target_files(const struct sdt_resolve_target *t, struct sdt_proc_file **files,
-			size_t *n)
-{
-	struct sdt_proc_file *one, *all;
-	size_t none, i;
-	int err;
-
-	*files = NULL;
-	*n = 0;
-	for (i = 0; i <= t->npids; i++) {
-		if (i < t->npids)
-			err = sdt_proc__exec_files(t->pids[i], &one, &none);
-		else if (t->argv)
-			err = sdt_command__files(t->argv, t->envp, &one, &none);
-		else
-			break;
-		if (err)
-			return err;
-		all = sdt_reallocarray(*files, *n + none ? *n + none : 1, sizeof(*all));
-		if (!all) {
-			sdt_proc_files__free(one, none);
-			return sdt_err(-ENOMEM, "out of memory");
-		}
-		memcpy(all + *n, one, none * sizeof(*one));
-		free(one);
-		*files = all;
-		*n += none;
-	}
-	return 0;
-}
-
-int sdt_cache__resolve_target(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			      const struct sdt_resolve_target *target,
-			      const struct sdt_resolve_opts *opts, struct sdt_targets **out)
-{
-	struct sdt_resolve_target tg;
-	struct sdt_resolve_opts o;
-	struct target_files tf = {0};
-	struct sdt_proc_file *files = NULL;
-	struct sdt_target *t = NULL;
-	size_t n = 0, nfiles = 0;
-	int err;
-
-	*out = NULL;
-	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
-	if (!err)
-		err = SDT_OPTS_COPY(&tg, target, sdt_resolve_target);
-	if (err)
-		return err;
-	if (!!tg.argv + !!tg.npids != 1 || (tg.npids && !tg.pids))
-		return sdt_err(-EINVAL, "resolve by the target: give a command or processes");
-	err = target_files(&tg, &files, &nfiles);
-	if (!err) {
-		tf.f = files;
-		tf.n = nfiles;
-		tf.desc = describe(&tg, nfiles);
-		err = resolve(c, specs, nspecs, &o, &tf, &t, &n);
-	}
-	sdt_proc_files__free(files, nfiles);
-	sdt_buf_free(&tf.with);
-	free(tf.desc);
+		err = sdt_resolve_specs(c, specs, nspecs, &o, NULL, &t, &n);
 	return err ? err : sdt_targets_wrap(t, n, out);
 }
