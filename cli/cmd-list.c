@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace list: the SDT probes of files (-x), of a running process (-p), or of the cache. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,17 @@ static const char list_usage[] =
 	"  -x, --exec PATH   the probes of this ELF file (repeatable)\n"
 	"      --build-id ID the probes of the binary with this build-id: from the cache, else\n"
 	"                    fetched from the debuginfod servers of $DEBUGINFOD_URLS (repeatable)\n"
-	"  -p, --pid PID     the probes of every ELF file the process maps (its executable and\n"
-	"                    libraries, read through /proc/PID/root)\n"
+	"  -p, --pid PID     the probes of every ELF file the process runs (its executable and\n"
+	"                    libraries, those it is about to load too, read through\n"
+	"                    /proc/PID/root): the files record/stat/trace -p look events up in\n"
 	"  -v, --verbose     also every site (address, file offset, semaphore) and argument\n"
 	"                    (spec -> uprobe fetcharg, or why it cannot be fetched), with the\n"
 	"                    names and types that will be used\n"
 	"      --types FILE  provider type file (DTrace .d) or directory of them, before\n"
 	"                    ~/.config/sdtrace/providers and the shipped ones (repeatable)\n"
 	"      --json        a JSON array with one object per site\n"
-	"  PATTERN           [%]provider[:event] with shell globs: %python:*, '*:gc__*',\n"
+	"  PATTERN           [PATH:][%]provider[:event] with shell globs: %python:*, '*:gc__*',\n"
+	"                    '/usr/lib/jvm/*/libjvm.so:%hotspot:*' (a glob for the binary too),\n"
 	"                    sdt_python:gc__start (perf's form); typed: '%python:line(file:string)'\n"
 	"\n"
 	"examples:\n"
@@ -49,7 +52,8 @@ static bool wanted(const struct list_opts *o, const struct sdt_site *s, const ch
 		return true;
 	for (i = 0; i < o->nspecs; i++) {
 		path = sdt_spec__path(o->specs[i]);
-		if (path && strcmp(path, shown))
+		if (path && (strpbrk(path, "*?[") ? fnmatch(path, shown, 0) != 0
+						  : strcmp(path, shown) != 0))
 			continue;
 		if (sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
 			return true;
@@ -179,7 +183,8 @@ static int list_pid(struct list_opts *o, const char *arg)
 	pid = strtol(arg, &end, 10);
 	if (*end || pid <= 0)
 		return cli_usage_error("list", "'%s' is not a process id", arg);
-	if (sdt_proc__files((pid_t)pid, &files, &n)) {
+	/* the files a resolution by the target looks at: what it maps executable, what it loads */
+	if (sdt_proc__exec_files((pid_t)pid, &files, &n)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
@@ -264,7 +269,9 @@ int cmd_list(int argc, char **argv)
 			ret = cli_usage_error("list", "%s", sdt_errmsg());
 			goto out;
 		}
-		if (sdt_spec__path(o.specs[o.nspecs]))
+		/* a glob for the binary filters the files listed, it names none to open */
+		if (sdt_spec__path(o.specs[o.nspecs]) &&
+		    !strpbrk(sdt_spec__path(o.specs[o.nspecs]), "*?["))
 			add_path(paths, &npaths, sdt_spec__path(o.specs[o.nspecs]));
 		o.nspecs++;
 	}

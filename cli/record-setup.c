@@ -22,6 +22,11 @@ const char rec_setup_usage[] =
     "      --types FILE      provider type file (DTrace .d) or directory of them, before\n"
     "                        ~/.config/sdtrace/providers and the shipped ones; used when the\n"
     "                        spec has no (...) and the note's sizes agree; repeatable\n"
+    "                        Without PATH, looked up in the files the target runs (-p:\n"
+    "                        what the processes map and their executable's DT_NEEDED\n"
+    "                        libraries; CMD: its executable and the libraries ld.so will\n"
+    "                        load), every one with the event probed; with -a, in the cache.\n"
+    "                        PATH may be a glob: '*:%hotspot:thread__start'\n"
     "  -x, --exec PATH       look events up in this binary (scanned and cached now)\n"
     "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
@@ -235,29 +240,6 @@ static void notify(const char *msg, void *ctx)
 	cli_warn("%s", msg);
 }
 
-/* The executable a command would run: argv[0] through $PATH, as execvp finds it. */
-static char *find_executable(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	if (strchr(name, '/'))
-		return realpath(name, NULL);
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *colon = strchr(path, ':');
-		size_t n = colon ? (size_t)(colon - path) : strlen(path);
-
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", name) <
-			(int)sizeof(buf) &&
-		    access(buf, X_OK) == 0)
-			return realpath(buf, NULL);
-		path += n + (colon ? 1 : 0);
-	}
-	return NULL;
-}
-
 /* Parse the specs; those without a binary are tied to each of @paths when there are any. */
 static int parse_specs(struct rec_setup *s, char **paths, size_t npaths)
 {
@@ -318,8 +300,8 @@ static int cache_named(struct sdt_cache *c, struct rec_setup *s, bool quiet)
 	for (i = 0; i < s->nspecs_parsed; i++) {
 		const char *p = sdt_spec__path(s->specs[i]);
 
-		if (!p)
-			continue;
+		if (!p || strpbrk(p, "*?["))
+			continue; /* a glob names binaries the cache (or the target) has */
 		if (sdt_cache__add(c, p, &res) < 0) {
 			if (!quiet)
 				cli_error("%s", sdt_errmsg());
@@ -380,7 +362,6 @@ static int resolve(struct rec_setup *s)
 {
 	SDT_OPTS(sdt_resolve_opts, ro, .notify = notify);
 	struct sdt_cache *c = NULL;
-	char *exe = NULL;
 	int err, ret = EXIT_RUNTIME;
 
 	err = sdt_cache__open(cli.cache_dir, NULL, &c);
@@ -395,31 +376,22 @@ static int resolve(struct rec_setup *s)
 	if (ret)
 		goto out;
 	ro.allow_empty = s->npaths > 1;
+	if (!s->npaths && (s->argv || s->npids)) {
+		/* by the target: the files the command or the processes run */
+		SDT_OPTS(sdt_resolve_target, tg, .argv = s->argv, .pids = s->pids,
+			 .npids = s->npids);
+
+		err = sdt_cache__resolve_target(c, s->specs, s->nspecs_parsed, &tg, &ro,
+						&s->targets);
+		if (err)
+			cli_error("%s", sdt_errmsg());
+		ret = err ? EXIT_RUNTIME : 0;
+		goto out;
+	}
 	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets);
 	if (!err && s->npaths > 1) {
 		ret = check_each_matched(s);
 		goto out;
-	}
-	if (err == -ENOENT && !s->npaths && (s->argv || s->npids == 1)) {
-		/* Not in the cache: the command's executable (or the process's) may have it. */
-		char link[64], *saved = strdup(sdt_errmsg());
-
-		if (s->argv) {
-			exe = find_executable(s->argv[0]);
-		} else {
-			snprintf(link, sizeof(link), "/proc/%d/exe", (int)s->pids[0]);
-			exe = realpath(link, NULL);
-		}
-		if (exe && !parse_specs(s, &exe, 1) && !cache_named(c, s, true))
-			err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets);
-		if (err == -ENOENT && saved) {
-			/* the first message: it names what was looked for and where */
-			cli_error("%s", saved);
-			free(saved);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		free(saved);
 	}
 	if (err) {
 		cli_error("%s", sdt_errmsg());
@@ -428,7 +400,6 @@ static int resolve(struct rec_setup *s)
 	}
 	ret = 0;
 out:
-	free(exe);
 	sdt_cache__free(c);
 	return ret;
 }

@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <sdtrace/common.h>
 #include <sdtrace/scan.h>
@@ -274,11 +275,17 @@ struct sdt_resolve_opts {
 	bool allow_empty;
 	sdt_resolve_notify_fn notify;
 	void *ctx;
+	/*
+	 * sdt_cache__resolve_target(): the target's files only, no look in the cache for an event
+	 * none of them has (a caller that resolves again at each exec and each new mapping).
+	 */
+	bool target_only;
 };
 
 /*
  * Resolve @specs to the binaries and sites to probe. A spec naming a binary
- * (/path/bin:%prov:ev) is looked up in that file only; the others through the event index.
+ * (/path/bin:%prov:ev) is looked up in that file only, one whose binary is a glob in every cached
+ * binary whose path it matches; the others through the event index.
  * A spec naming a user probe (NAME, or GROUP:NAME with GROUP "probe_...", see sdtrace/probe.h)
  * gives the sites of that probe, with their argument names in ->types; a probe whose binary is
  * another build now is an error (-ESTALE).
@@ -288,6 +295,44 @@ struct sdt_resolve_opts {
  */
 SDT_API int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
 			       const struct sdt_resolve_opts *opts, struct sdt_targets **out);
+
+/*
+ * What a resolution by the target resolves against: one of
+ *  - @pids: running processes; the files each maps executable (its executable, ld.so, its
+ *    libraries, what it dlopen()ed), and its executable's DT_NEEDED closure that it does not map
+ *    yet (sdt_proc__exec_files(): at an exec stop, the libraries about to be loaded), read
+ *    through /proc/PID/root;
+ *  - @argv: a command not started yet; its executable as execvp() finds it (through $PATH of
+ *    @envp), its interpreter and its DT_NEEDED closure (sdt_command__files()).
+ */
+struct sdt_resolve_target {
+	size_t sz;
+	const pid_t *pids;
+	size_t npids;
+	char *const *argv;
+	char *const *envp; /* the command's environment (NULL: ours): PATH, LD_LIBRARY_PATH */
+};
+
+/*
+ * Resolve @specs against the files @target runs. A spec without a binary, or whose binary is a
+ * glob ("*:%hotspot:thread__start", "/opt/app-?/app:%app:tick"), is matched in those files only:
+ * two binaries of the target with one event are both probed (no -ENOTUNIQ), binaries the target
+ * does not run are never candidates. A spec naming its binary is resolved as by
+ * sdt_cache__resolve(). The targets' paths are the paths the target sees when they reach the same
+ * file from here, else /proc/PID/root/PATH or /proc/PID/map_files/RANGE (a process in another
+ * mount namespace, a deleted file): a uprobe placed there is on the inode the target runs.
+ * The cache is an accelerator: each file's notes are counted and its build-id read; a build it
+ * holds whose events match none of the specs is not decoded. Nothing is written to the cache.
+ * A spec without a binary that none of the target's files has (a library the target will
+ * dlopen(), as java does libjvm.so) is looked up in the cache: the cached binary with the event
+ * that shares the most leading directories with the target's executable is probed (notify says
+ * so); two as near are -ENOTUNIQ, listing them. Not with opts->target_only.
+ * Errors as sdt_cache__resolve(); -ENOENT for a spec that matches nothing names what the target
+ * runs (the files with SDT notes, how many without); -ESRCH, -ENOENT for the target itself.
+ */
+SDT_API int sdt_cache__resolve_target(struct sdt_cache *c, struct sdt_spec *const *specs,
+				      size_t nspecs, const struct sdt_resolve_target *target,
+				      const struct sdt_resolve_opts *opts, struct sdt_targets **out);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,15 @@
  *     (hand_over).
  *
  * User probes are resolved apart (userprobe_resolve.c), first; resolve_once() joins the two lists.
+ *
+ * By the target (sdt_cache__resolve_target()): the candidates of a spec without a binary, or
+ * with a glob for one, are the files the target runs (a process's executable mappings and its
+ * executable's DT_NEEDED closure, or a command's), not the cache's: stage 1 and 2 become one
+ * (scan_target). Each file's notes are counted first; a file whose build-id is cached and whose
+ * cached events match none of its specs is not decoded further. Two files of one target with the
+ * same event are both probed (the target runs both). A spec without a binary that none of them
+ * has falls back to the cache (add_fallback: a library the target will dlopen()); one that
+ * matches nothing there either is an error naming what the target runs.
  */
 #include <fnmatch.h>
 #include <limits.h>
@@ -26,23 +35,8 @@
 #include "cache/cache_internal.h"
 #include "scan/file.h"
 #include "cache/index.h"
+#include "cache/resolve.h"
 #include "cache/target.h"
-
-struct cand {
-	char *path;
-	char *bid; /* NULL: named by the user, not from the cache */
-	bool *specs;
-};
-
-struct resolver {
-	struct sdt_cache *c;
-	struct sdt_spec *const *specs;
-	size_t nspecs;
-	struct cand *cands;
-	size_t ncands, cap;
-	size_t cur_spec;
-	const char *prov_glob;
-};
 
 static int add_cand(struct resolver *r, const char *path, const char *bid, size_t spec)
 {
@@ -134,6 +128,24 @@ static int lookup_spec(struct resolver *r, struct sdt_index *idx, size_t i)
 	return err;
 }
 
+/* A "b:BID" record "PATH": the entry a spec whose binary is a glob names, when it matches. */
+static int on_entry(const char *k, size_t kl, const char *v, size_t vl, void *ctx)
+{
+	struct resolver *r = ctx;
+	char *bid, *path;
+	int err = 0;
+
+	bid = sdt_strndup(k + 2, kl - 2);
+	path = sdt_strndup(v, vl);
+	if (!bid || !path)
+		err = -ENOMEM;
+	else if (!fnmatch(sdt_spec__path(r->specs[r->cur_spec]), path, 0))
+		err = add_cand(r, path, bid, r->cur_spec);
+	free(bid);
+	free(path);
+	return err;
+}
+
 static char *spec_text(const struct sdt_spec *s)
 {
 	if (sdt_spec__path(s))
@@ -156,11 +168,6 @@ static void notify(const struct sdt_resolve_opts *o, const char *fmt, ...)
 	va_end(ap);
 	o->notify(msg, o->ctx);
 }
-
-struct work_target {
-	struct sdt_target t;
-	bool *specs;
-};
 
 /* Scan candidate @cd from disk; 0 with *out filled, 1 to skip it, -errno. */
 static int verify(struct resolver *r, const struct sdt_resolve_opts *o, const struct cand *cd,
@@ -262,7 +269,13 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 	for (i = 0; i < r->nspecs && !err; i++) {
 		const char *p = sdt_spec__path(r->specs[i]);
 
-		if (p) {
+		if (r->tf && (!p || sdt_resolve_glob(p)))
+			continue; /* the target's files: scan_target() */
+		if (sdt_resolve_glob(p)) {
+			/* a glob for the binary: every cached one it matches */
+			r->cur_spec = i;
+			err = sdt_index_each(idx, "b:", on_entry, r);
+		} else if (p) {
 			char *real = realpath(p, NULL);
 
 			if (!real)
@@ -280,12 +293,6 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 	}
 	return err;
 }
-
-/* The files scanned in stage 2, one per (path, build-id), and their matching sites (stage 3). */
-struct scanned {
-	struct work_target *wt;
-	size_t n;
-};
 
 static void scanned_release(struct scanned *sc)
 {
@@ -323,8 +330,7 @@ static int scan_candidates(struct resolver *r, const struct sdt_resolve_opts *o,
 {
 	size_t i, k;
 
-	sc->wt = calloc(r->ncands ? r->ncands : 1, sizeof(*sc->wt));
-	if (!sc->wt)
+	if (sdt_grow((void **)&sc->wt, &sc->cap, r->ncands ? r->ncands : 1, sizeof(*sc->wt)))
 		return sdt_err(-ENOMEM, "out of memory");
 	for (i = 0; i < r->ncands; i++) {
 		struct work_target *w;
@@ -363,6 +369,9 @@ static int match_sites(struct scanned *sc, struct sdt_spec *const *specs, size_t
 		struct sdt_target *t = &sc->wt[i].t;
 		size_t ns = sdt_file__site_count(t->file);
 
+		free(t->sites); /* matched again after the cache's files joined (add_fallback) */
+		free(t->spec);
+		t->nsites = 0;
 		t->sites = calloc(ns ? ns : 1, sizeof(size_t));
 		t->spec = calloc(ns ? ns : 1, sizeof(size_t));
 		if (!t->sites || !t->spec)
@@ -403,6 +412,23 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	if (o->allow_empty)
 		return 0;
 	txt = spec_text(spec);
+	if (r->tf && (!sdt_spec__path(spec) || sdt_resolve_glob(sdt_spec__path(spec)))) {
+		const struct target_files *t = r->tf;
+
+		err = sdt_err(-ENOENT,
+			      "no SDT event matches '%s' in %s, nor in the cache: %s%zu file%s with "
+			      "SDT notes%s%s%s, %zu without%s%s",
+			      txt ? txt : "?", t->desc ? t->desc : "the target",
+			      sdt_spec__path(spec) ? "among the files it names, " : "it runs ",
+			      t->nwith, t->nwith == 1 ? "" : "s", t->nwith ? " (" : "",
+			      t->nwith ? t->with.buf : "", t->nwith ? ")" : "", t->nwithout,
+			      t->nunread ? " and some it could not read" : "",
+			      t->f && t->n ? "; libraries it dlopen()s later are not known before "
+					     "they are loaded"
+					   : "");
+		free(txt);
+		return err;
+	}
 	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
 		      sdt_spec__path(spec) ? "'" : "the cache '",
 		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root,
@@ -466,7 +492,8 @@ static int check_specs(const struct scanned *sc, const struct resolver *r,
 		return sdt_err(-ENOMEM, "out of memory");
 	for (k = 0; k < r->nspecs && !err; k++) {
 		err = check_matched(sc, r, o, k);
-		if (!err && !sdt_spec__path(r->specs[k]) && !o->all_matches)
+		/* by the target: it runs both files, so both are probed */
+		if (!err && !sdt_spec__path(r->specs[k]) && !o->all_matches && !r->tf)
 			err = check_unique(sc, k, hit);
 	}
 	free(hit);
@@ -503,15 +530,169 @@ static void resolver_release(struct resolver *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+		       struct sdt_target **out, size_t *nout);
+
+/* Did spec @k match a site of @sc? */
+static bool spec_matched(const struct scanned *sc, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < sc->n; i++) {
+		for (j = 0; j < sc->wt[i].t.nsites; j++) {
+			if (sc->wt[i].t.spec[j] == k)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* How many leading path components @a and @b share ("/usr/lib/jvm/x/bin/java" ...: 4). */
+static size_t common_dirs(const char *a, const char *b)
+{
+	size_t n = 0, i;
+
+	for (i = 0; a[i] && a[i] == b[i]; i++) {
+		if (a[i] == '/')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Of the cached targets @ft (of @nft) with a site of spec @j, the one for the target: the only
+ * one, else the one nearest the target's executable @exe (most leading directories shared: a
+ * JVM's libjvm.so under its own tree), else the ambiguity error. SIZE_MAX when there is none.
+ */
+static int pick_cached(const struct sdt_target *ft, size_t nft, size_t j, const char *exe,
+		       const char *prov_ev, size_t *pick)
+{
+	size_t i, k, best = SIZE_MAX, bestn = 0, ties = 0, count = 0;
+	struct sdt_buf b = {0};
+	int err;
+
+	*pick = SIZE_MAX;
+	for (i = 0; i < nft; i++) {
+		for (k = 0; k < ft[i].nsites && ft[i].spec[k] != j; k++)
+			;
+		if (k == ft[i].nsites)
+			continue;
+		count++;
+		k = exe ? common_dirs(exe, ft[i].path) : 0;
+		if (best == SIZE_MAX || k > bestn) {
+			best = i;
+			bestn = k;
+			ties = 1;
+		} else if (k == bestn) {
+			ties++;
+		}
+	}
+	if (count <= 1 || ties == 1) {
+		*pick = best;
+		return 0;
+	}
+	sdt_buf_addf(&b, "%s is in none of the files the target runs, and in %zu cached binaries:",
+		     prov_ev, count);
+	for (i = 0; i < nft; i++) {
+		for (k = 0; k < ft[i].nsites && ft[i].spec[k] != j; k++)
+			;
+		if (k < ft[i].nsites)
+			sdt_buf_addf(&b, "\n  %s (build-id %s)", ft[i].path,
+				     ft[i].build_id ? ft[i].build_id : "none");
+	}
+	sdt_buf_addf(&b, "\nname one with the binary, e.g. %s:%s", ft[best].path, prov_ev);
+	err = sdt_err(-ENOTUNIQ, "%s", b.buf ? b.buf : "ambiguous event");
+	sdt_buf_free(&b);
+	return err;
+}
+
+/*
+ * By the target, a spec without a binary that none of the target's files has: the library may
+ * be one the target dlopen()s (libjvm.so under java), which no file says before it runs. Such
+ * specs are looked up in the cache, as without a target; the binary picked for each (pick_cached)
+ * joins @sc, and the caller is told. A spec the cache has not either stays unmatched.
+ */
+static int add_fallback(struct resolver *r, struct sdt_index *idx,
+			const struct sdt_resolve_opts *o, struct scanned *sc)
+{
+	SDT_OPTS(sdt_resolve_opts, fo, .all_matches = true, .allow_empty = true,
+		 .skip_missing = true);
+	struct sdt_spec **sub;
+	struct sdt_target *ft = NULL;
+	size_t *map, nsub = 0, nft = 0, i, j, pick;
+	const char *exe = r->tf->n ? r->tf->f[0].path : NULL;
+	int err = 0;
+
+	sub = calloc(r->nspecs ? r->nspecs : 1, sizeof(*sub));
+	map = calloc(r->nspecs ? r->nspecs : 1, sizeof(*map));
+	if (!sub || !map) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->nspecs; i++) {
+		if (sdt_spec__path(r->specs[i]) || spec_matched(sc, i))
+			continue;
+		map[nsub] = i;
+		sub[nsub++] = r->specs[i];
+	}
+	if (!nsub || !idx)
+		goto out;
+	fo.notify = o->notify;
+	fo.ctx = o->ctx;
+	err = resolve_sdt(r->c, idx, sub, nsub, &fo, NULL, &ft, &nft);
+	for (j = 0; !err && j < nsub; j++) {
+		char *txt = spec_text(sub[j]);
+		struct stat st = {0};
+		bool *want;
+
+		err = txt ? pick_cached(ft, nft, j, exe, txt, &pick) : -ENOMEM;
+		if (err || pick == SIZE_MAX) {
+			free(txt);
+			continue;
+		}
+		notify(o, "'%s' is in none of the files %s runs (a library it loads with dlopen()?): "
+			  "probing the cached '%s'",
+		       txt, r->tf->desc ? r->tf->desc : "the target", ft[pick].path);
+		free(txt);
+		want = calloc(r->nspecs, sizeof(*want));
+		if (!want) {
+			err = -ENOMEM;
+			break;
+		}
+		want[map[j]] = true;
+		st.st_dev = (dev_t)ft[pick].dev;
+		st.st_ino = (ino_t)ft[pick].ino;
+		st.st_size = (off_t)ft[pick].size;
+		st.st_mtim.tv_sec = ft[pick].mtime_sec;
+		st.st_mtim.tv_nsec = ft[pick].mtime_nsec;
+		if (sdt_scanned_find_inode(sc, &st)) {
+			err = sdt_scanned_add(sc, NULL, &st, &want, r->nspecs);
+		} else {
+			err = sdt_scanned_add(sc, ft[pick].file, &st, &want, r->nspecs);
+			ft[pick].file = NULL;
+			/* the same file picked for another spec is found by its inode from now on */
+		}
+		free(want);
+	}
+	if (err == -ENOMEM)
+		err = sdt_err(err, "out of memory");
+out:
+	sdt_target_array_free(ft, nft);
+	free(sub);
+	free(map);
+	return err;
+}
+
 /*
  * The SDT events @specs name: candidates (those without a binary from @idx, open when one
  * needs it), scanned now, their matching sites, checked.
  */
 static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
-		       size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
-		       size_t *nout)
+		       size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+		       struct sdt_target **out, size_t *nout)
 {
-	struct resolver r = {.c = c, .specs = specs, .nspecs = nspecs};
+	struct resolver r = {.c = c, .tf = tf, .specs = specs, .nspecs = nspecs};
 	struct scanned sc = {0};
 	int err;
 
@@ -520,8 +701,15 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_sp
 	err = find_candidates(&r, idx);
 	if (!err)
 		err = scan_candidates(&r, o, &sc);
+	if (!err && tf)
+		err = sdt_resolve_scan_target(&r, idx, &sc);
 	if (!err)
 		err = match_sites(&sc, specs, nspecs);
+	if (!err && tf && !o->target_only) {
+		err = add_fallback(&r, idx, o, &sc);
+		if (!err)
+			err = match_sites(&sc, specs, nspecs);
+	}
 	if (!err)
 		err = check_specs(&sc, &r, o);
 	if (!err)
@@ -561,8 +749,8 @@ static void debug_targets(const struct sdt_target *t, size_t n)
  * the event index, opened once for both (NULL when no spec needs it: needs_index()).
  */
 static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_spec *const *specs,
-			size_t nspecs, const struct sdt_resolve_opts *o, struct sdt_target **out,
-			size_t *nout)
+			size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
+			struct sdt_target **out, size_t *nout)
 {
 	struct sdt_target *ut = NULL, *st = NULL, *all;
 	struct sdt_spec **rest = NULL;
@@ -589,7 +777,7 @@ static int resolve_once(struct sdt_cache *c, struct sdt_index *idx, struct sdt_s
 		rest[nrest++] = specs[i];
 	}
 	if (nrest || !nut) {
-		err = resolve_sdt(c, idx, rest, nrest, o, &st, &nst);
+		err = resolve_sdt(c, idx, rest, nrest, o, tf, &st, &nst);
 		if (err)
 			goto out;
 	}
@@ -684,7 +872,8 @@ static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
 	size_t i;
 
 	for (i = 0; i < nspecs; i++) {
-		if (!sdt_spec__path(specs[i]) || sdt_userprobe_spec(specs[i]))
+		if (!sdt_spec__path(specs[i]) || sdt_resolve_glob(sdt_spec__path(specs[i])) ||
+		    sdt_userprobe_spec(specs[i]))
 			return true;
 	}
 	return false;
@@ -692,8 +881,8 @@ static bool needs_index(struct sdt_spec *const *specs, size_t nspecs)
 
 /* One look at the cache: its index opened once (when needed) for every stage. */
 static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-			      const struct sdt_resolve_opts *o, bool tell, struct sdt_target **out,
-			      size_t *nout)
+			      const struct sdt_resolve_opts *o, struct target_files *tf, bool tell,
+			      struct sdt_target **out, size_t *nout)
 {
 	struct sdt_index *idx = NULL;
 	int err;
@@ -707,7 +896,7 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
 	}
 	if (tell)
 		tell_damaged(c, idx, specs, nspecs, o);
-	err = resolve_once(c, idx, specs, nspecs, o, out, nout);
+	err = resolve_once(c, idx, specs, nspecs, o, tf, out, nout);
 	sdt_index_close(idx);
 	return err;
 }
@@ -716,14 +905,15 @@ static int resolve_with_index(struct sdt_cache *c, struct sdt_spec *const *specs
  * Resolve once; a miss of a name that may be a user probe perf added, once more after the
  * index was rebuilt. The targets in *out (an array of *nout).
  */
-static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
-		   const struct sdt_resolve_opts *o, struct sdt_target **out, size_t *nout)
+int sdt_resolve_specs(struct sdt_cache *c, struct sdt_spec *const *specs, size_t nspecs,
+		      const struct sdt_resolve_opts *o, struct target_files *tf,
+		      struct sdt_target **out, size_t *nout)
 {
 	char *first;
 	size_t i;
 	int err;
 
-	err = resolve_with_index(c, specs, nspecs, o, true, out, nout);
+	err = resolve_with_index(c, specs, nspecs, o, tf, true, out, nout);
 	if (err != -ENOENT)
 		return err;
 	/*
@@ -736,8 +926,14 @@ static int resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_t ns
 	if (i == nspecs)
 		return err;
 	first = sdt_strdup(sdt_errmsg());
-	if (!sdt_index_rebuild(c))
-		err = resolve_with_index(c, specs, nspecs, o, false, out, nout);
+	if (!sdt_index_rebuild(c)) {
+		if (tf) {
+			/* counted again by the second look */
+			sdt_buf_free(&tf->with);
+			tf->nwith = tf->nwithout = tf->nunread = tf->nskipped = 0;
+		}
+		err = resolve_with_index(c, specs, nspecs, o, tf, false, out, nout);
+	}
 	if (err == -ENOENT && first)
 		sdt_err(err, "%s", first); /* the first message: what was looked for, and where */
 	free(first);
@@ -755,6 +951,6 @@ int sdt_cache__resolve(struct sdt_cache *c, struct sdt_spec *const *specs, size_
 	*out = NULL;
 	err = SDT_OPTS_COPY(&o, opts, sdt_resolve_opts);
 	if (!err)
-		err = resolve(c, specs, nspecs, &o, &t, &n);
+		err = sdt_resolve_specs(c, specs, nspecs, &o, NULL, &t, &n);
 	return err ? err : sdt_targets_wrap(t, n, out);
 }

@@ -368,8 +368,12 @@ int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f
 
 	if (s->registered)
 		return sdt_err(-EBUSY, "uprobe set already created");
-	/* tracefs resolves the path in the writer's context: make it absolute. */
-	path = realpath(f->path, NULL);
+	/*
+	 * tracefs resolves the path in the writer's context: make it absolute. A path through
+	 * /proc/PID/root/ or /proc/PID/map_files/ stays as it is: it reaches the inode the process
+	 * runs (another mount namespace, a deleted file), which realpath() would lose.
+	 */
+	path = strncmp(f->path, "/proc/", 6) ? realpath(f->path, NULL) : NULL;
 	if (!path)
 		path = sdt_strdup(f->path);
 	if (!path)

@@ -108,8 +108,11 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 	err = -EINVAL;
 	ev = text;
 
-	/* A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev". */
-	if (text[0] == '/' || text[0] == '.') {
+	/*
+	 * A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev"; or a glob naming several
+	 * ("*:%prov:ev", "/usr/lib/jvm/<*>/libjvm.so:%prov:ev"): a provider holds no ":%".
+	 */
+	if (text[0] == '/' || text[0] == '.' || (text[0] != '%' && strstr(text, ":%"))) {
 		/* the last ":%": a path may hold one ("/opt/a:%b/bin"), a provider:event not */
 		const char *split = NULL, *p;
 

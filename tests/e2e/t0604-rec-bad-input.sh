@@ -1,6 +1,6 @@
 #!/bin/sh
-# Bad input to record and stat: an unknown event, an ambiguous one (one provider:event in two
-# cached binaries: the error lists both and how to name one), a file that is not ELF, no
+# Bad input to record and stat: an unknown event, an ambiguous one under -a (one provider:event
+# in two cached binaries: the error lists both and how to name one), a file that is not ELF, no
 # tracefs (a private mount namespace where /sys/kernel is an empty read-only tmpfs; and one
 # where only tracefs is hidden, which sdtrace mounts itself), not root (nobody). Each is one
 # error line (no usage dump) on stderr, nothing on stdout, exit 1, no data file, and nothing left
@@ -45,9 +45,10 @@ fails_cleanly "not ELF, stat" "'/etc/passwd': not an ELF file" \
 fails_cleanly "no such file" "cannot open '$T/nosuch'" \
 	$R -x "$T/nosuch" -e %sizes:min -- "$P/prog-sizes"
 
-# ambiguous: sem:always is in both programs
+# ambiguous: sem:always is in both programs, both cached; system-wide, nothing says which (with a
+# command, its own files do: that one is probed, see t1700-target-resolve)
 "$SDTRACE" cache add "$P/prog-semaphore" "$P/prog-semaphore-nopie" >/dev/null 2>&1
-$R -e %sem:always -- "$P/prog-semaphore" >bad.out 2>bad.err
+$R -e %sem:always -a --duration 1 >bad.out 2>bad.err
 check_eq "ambiguous: exit 1" 1 $?
 check "ambiguous: says so" grep -q '^sdtrace: error: %sem:always is in 2 binaries:$' bad.err
 check "ambiguous: lists the PIE" grep -q "^  $P/prog-semaphore (build-id [0-9a-f]*)$" bad.err
@@ -60,6 +61,9 @@ uprobes_unchanged "ambiguous: uprobe_events unchanged"
 	"$P/prog-semaphore-nopie" 2 >named.out 2>named.err
 check_eq "ambiguous: the name it suggests records" "2 0" \
 	"$("$SDTRACE" report -i named.data | grep -c 'sem:always') $?"
+"$SDTRACE" record -o own.data -e %sem:always -- "$P/prog-semaphore-nopie" 2 >own.out 2>own.err
+check_eq "not ambiguous with a command: its own binary records" "2 0" \
+	"$("$SDTRACE" report -i own.data | grep -c 'sem:always') $?"
 
 # usage errors: exit 2, no usage dump
 "$SDTRACE" record -- "$P/prog-sizes" >bad.out 2>bad.err

@@ -94,6 +94,22 @@ static void test_inline_path(void **state)
 	s = parse_ok("./prog:%example:tick");
 	assert_string_equal(sdt_spec__path(s), "./prog");
 	sdt_spec__free(s);
+
+	/* a glob for the binary: every binary it matches */
+	s = parse_ok("*:%hotspot:thread__start");
+	assert_string_equal(sdt_spec__path(s), "*");
+	assert_string_equal(sdt_spec__provider(s), "hotspot");
+	assert_string_equal(sdt_spec__event(s), "thread__start");
+	sdt_spec__free(s);
+	s = parse_ok("/usr/lib/jvm/*/lib/server/libjvm.so:%hotspot:*");
+	assert_string_equal(sdt_spec__path(s), "/usr/lib/jvm/*/lib/server/libjvm.so");
+	assert_string_equal(sdt_spec__event(s), "*");
+	sdt_spec__free(s);
+	/* without '%' a glob is still a provider: '*:gc__*' is every provider's gc__* */
+	s = parse_ok("*:gc__*");
+	assert_null(sdt_spec__path(s));
+	assert_string_equal(sdt_spec__provider(s), "*");
+	sdt_spec__free(s);
 }
 
 static void test_bad(void **state)
