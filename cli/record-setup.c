@@ -586,3 +586,67 @@ void rec_setup_release(struct rec_setup *s)
 	free(s->pids);
 	memset(s, 0, sizeof(*s));
 }
+
+/* The rank of a reason when an event's sites are in several files: "not mapped" only if all. */
+static int silence_rank(int reason)
+{
+	return reason == SDT_SILENCE_NOT_MAPPED ? SDT_SILENCE_NOT_RUN + 1 : reason;
+}
+
+void rec_report_silence(const struct rec_setup *s)
+{
+	size_t n = sdt_recorder__event_count(s->rec), i, j, shown = 0, more = 0;
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	char text[1024], best_text[1024];
+
+	if (!done)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(s->rec, i);
+		const char *provider, *name;
+		uint64_t hits = 0;
+		int best = -1, r;
+
+		if (done[i] || !d)
+			continue;
+		provider = sdt_trace_event_desc__provider(d);
+		name = sdt_trace_event_desc__name(d);
+		/* every event of this provider:event (other files, other argument layouts) */
+		for (j = i; j < n; j++) {
+			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, j);
+
+			if (done[j] || !e || strcmp(sdt_trace_event_desc__provider(e), provider) ||
+			    strcmp(sdt_trace_event_desc__name(e), name))
+				continue;
+			done[j] = true;
+			hits += sdt_recorder__count(s->rec, j);
+		}
+		for (j = i; j < n; j++) {
+			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, j);
+
+			if (!e || strcmp(sdt_trace_event_desc__provider(e), provider) ||
+			    strcmp(sdt_trace_event_desc__name(e), name))
+				continue;
+			r = sdt_recorder__silence(s->rec, j, s->types, text, sizeof(text));
+			/* hit: only a note that says it fires less than its name */
+			if (hits && r != SDT_SILENCE_FIRES)
+				continue;
+			if (r > 0 && (best < 0 || silence_rank(r) < silence_rank(best))) {
+				best = r;
+				snprintf(best_text, sizeof(best_text), "%s", text);
+			}
+		}
+		if (best <= 0)
+			continue;
+		if (shown >= REC_SILENCE_MAX) {
+			more++;
+			continue;
+		}
+		shown++;
+		fprintf(stderr, "sdtrace: %llu hits: %%%s:%s: %s: %s\n", (unsigned long long)hits,
+			provider, name, sdt_silence__key(best), best_text);
+	}
+	if (more)
+		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);
+	free(done);
+}
