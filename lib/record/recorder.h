@@ -156,6 +156,7 @@ struct rec_facts {
 	pid_t *sem_pid;
 	size_t nevents;
 	pid_t mapped_pid; /* a live target that was asked what it maps (for messages), 0: none */
+	size_t nwatched;  /* how many processes were watched (the targets are closed after) */
 };
 
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */

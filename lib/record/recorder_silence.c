@@ -107,6 +107,7 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 		return sdt_err(-ENOMEM, "out of memory");
 	}
 	f->nevents = n;
+	f->nwatched = r->targets.nwatch;
 	memset(f->sem, -1, n ? n : 1);
 	gather_mapped(r);
 	for (e = 0; e < n; e++) {
@@ -197,7 +198,7 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
 	}
 	a = event_add(r, event);
 	if (a < r->nadds && r->adds[a].mapped == 0) {
-		if (r->targets.nwatch == 1 && r->facts.mapped_pid)
+		if (r->facts.nwatched == 1 && r->facts.mapped_pid)
 			return say(text, size, SDT_SILENCE_NOT_MAPPED,
 				   "process %d does not map %s (its /proc/PID/maps at the end)",
 				   (int)r->facts.mapped_pid, r->adds[a].f->path);
