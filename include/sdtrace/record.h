@@ -185,7 +185,7 @@ SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 /* Event @event's description (provider, name, arguments), borrowed; NULL before run, or past
  * the end. */
 SDT_API const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r,
-								size_t event);
+							       size_t event);
 /*
  * Whether the file of the @file_index-th sdt_recorder__add() was mapped by the targets: 1 it
  * was, 0 it was never seen mapped, -1 unknown. Known after run, for -p processes (and a command)

@@ -134,7 +134,8 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 				read_one = true;
 			}
 		}
-		/* poking reaches what is mapped at the start: a library loaded later is not poked */
+		/* poking reaches what is mapped at the start: a library loaded later is not poked
+		 */
 		if (f->sem[e] < 0 && r->sem_method && !strcmp(r->sem_method, "poke") &&
 		    !sdt_uprobe_set__event_poked(r->set, e))
 			f->sem[e] = 0;
@@ -175,8 +176,8 @@ static int say(char *text, size_t size, int reason, const char *fmt, ...)
 	return reason;
 }
 
-int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
-			  const struct sdt_types *types, char *text, size_t size)
+int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const struct sdt_types *types,
+			  char *text, size_t size)
 {
 	const struct sdt_trace_event_desc *d = sdt_recorder__event(r, event);
 	const char *provider, *name, *note, *origin;

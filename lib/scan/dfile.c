@@ -54,7 +54,7 @@ struct lexer {
 	struct alias *aliases;
 	size_t naliases, aliases_cap;
 	struct notes pending; /* the `@sdtrace KEY: TEXT` lines since the last declaration */
-	struct ptok *ptoks; /* MAX_PARAM_TOKENS, for one parameter at a time */
+	struct ptok *ptoks;   /* MAX_PARAM_TOKENS, for one parameter at a time */
 	/* the current token */
 	enum tok tok;
 	unsigned int tok_line;
@@ -389,15 +389,17 @@ static int comment_notes(struct lexer *lx, const char *s, size_t len, unsigned i
 			a += sizeof(tag) - 1;
 			while (a < b && is_blank(*a))
 				a++;
-			while (a + k < b && k <= SDT_DFILE_MAX_NOTE_KEY &&
-			       ((a[k] >= 'a' && a[k] <= 'z') ||
-				(k && ((a[k] >= '0' && a[k] <= '9') || a[k] == '_' || a[k] == '-'))))
+			while (
+			    a + k < b && k <= SDT_DFILE_MAX_NOTE_KEY &&
+			    ((a[k] >= 'a' && a[k] <= 'z') ||
+			     (k && ((a[k] >= '0' && a[k] <= '9') || a[k] == '_' || a[k] == '-'))))
 				k++;
 			if (!k || k > SDT_DFILE_MAX_NOTE_KEY || a + k >= b || a[k] != ':') {
-				err = lex_err(lx, line,
-					      "expected '@sdtrace KEY: TEXT' (KEY [a-z][a-z0-9_-]*, "
-					      "at most %d bytes)",
-					      SDT_DFILE_MAX_NOTE_KEY);
+				err =
+				    lex_err(lx, line,
+					    "expected '@sdtrace KEY: TEXT' (KEY [a-z][a-z0-9_-]*, "
+					    "at most %d bytes)",
+					    SDT_DFILE_MAX_NOTE_KEY);
 				break;
 			}
 			memcpy(acc.key, a, k);
@@ -1002,8 +1004,7 @@ static int parse_provider(struct lexer *lx, int (*fn)(struct sdt_dprobe *p, void
 				lx->pending.v[0].line);
 		free(lx->pending.v[0].key);
 		free(lx->pending.v[0].text);
-		memmove(lx->pending.v, lx->pending.v + 1,
-			--lx->pending.n * sizeof(*lx->pending.v));
+		memmove(lx->pending.v, lx->pending.v + 1, --lx->pending.n * sizeof(*lx->pending.v));
 	}
 	if (!err)
 		err = next(lx);

@@ -446,7 +446,8 @@ static void test_notes(void **state)
 	expect_notes(t, "p", "d", "fires=only on Tuesdays|needs=a // comment");
 	expect_notes(t, "q", "e", "");
 	expect(t, "p", "c", "-:s32");
-	assert_string_equal(sdt_types__note_text(t, "p", "a", "needs"), "-XX:+Flag (or -XX:+Other)");
+	assert_string_equal(sdt_types__note_text(t, "p", "a", "needs"),
+			    "-XX:+Flag (or -XX:+Other)");
 	assert_null(sdt_types__note_text(t, "p", "b", "needs"));
 	assert_null(sdt_types__note_text(t, "p", "nope", "needs"));
 	assert_int_equal(sdt_types__note(t, "p", "a", 2, NULL, NULL), -ENOENT);
@@ -456,8 +457,8 @@ static void test_notes(void **state)
 
 	/* the first definition wins, notes and all */
 	t = load("provider p { /* @sdtrace needs: one */ probe e(); };", 1);
-	assert_int_equal(sdt_types__load_mem(t, "provider p { /* @sdtrace needs: two */ probe e(); };",
-					     52, "b.d"),
+	assert_int_equal(sdt_types__load_mem(
+			     t, "provider p { /* @sdtrace needs: two */ probe e(); };", 52, "b.d"),
 			 0);
 	expect_notes(t, "p", "e", "needs=one");
 	sdt_types__free(t);
@@ -471,7 +472,8 @@ static void test_notes_bad(void **state)
 		int err;
 		const char *msg;
 	} bad[] = {
-	    {"provider p {\n/* @sdtrace */ probe e(); };", -EINVAL, "bad.d:2: expected '@sdtrace KEY"},
+	    {"provider p {\n/* @sdtrace */ probe e(); };", -EINVAL,
+	     "bad.d:2: expected '@sdtrace KEY"},
 	    {"provider p { /* @sdtrace needs */ probe e(); };", -EINVAL, "KEY: TEXT"},
 	    {"provider p { /* @sdtrace Needs: x */ probe e(); };", -EINVAL, "KEY: TEXT"},
 	    {"provider p { /* @sdtrace 1needs: x */ probe e(); };", -EINVAL, "KEY: TEXT"},
@@ -490,8 +492,8 @@ static void test_notes_bad(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		load_fails(bad[i].text, strlen(bad[i].text), bad[i].err, bad[i].msg);
 	/* a key of exactly 32 bytes is fine */
-	sdt_types__free(
-	    load("provider p { /* @sdtrace abcdefghijklmnopqrstuvwxyzabcdef: x */ probe e(); };", 1));
+	sdt_types__free(load(
+	    "provider p { /* @sdtrace abcdefghijklmnopqrstuvwxyzabcdef: x */ probe e(); };", 1));
 	/* 17 notes for one probe (the provider's count) */
 	sdt_buf_addstr(&b, "/*\n");
 	for (i = 0; i < 9; i++)
