@@ -179,7 +179,11 @@ static int say(char *text, size_t size, int reason, const char *fmt, ...)
 int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const struct sdt_types *types,
 			  char *text, size_t size)
 {
-	const struct sdt_trace_event_desc *d = sdt_recorder__event(r, event);
+	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
+	const struct sdt_trace_event_desc *d =
+	    r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
+	uint64_t hits = r->samples.counts ? r->samples.counts[event] : 0;
+	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;
 	size_t a;
 
@@ -190,7 +194,7 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 	provider = sdt_trace_event_desc__provider(d);
 	name = sdt_trace_event_desc__name(d);
 	origin = sdt_types__origin(types, provider, name);
-	if (sdt_recorder__count(r, event)) {
+	if (hits) {
 		/* hit, but perhaps less than its name says */
 		note = sdt_types__note_text(types, provider, name, "fires");
 		if (note)
@@ -212,10 +216,9 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 				   "its semaphore was 0 in process %d at the end: the probe was "
 				   "never enabled there%s",
 				   (int)r->facts.sem_pid[event],
-				   !strcmp(sdt_recorder__semaphore_method(r), "poke")
-				       ? " (--semaphore=poke raises only the semaphores of files "
-					 "mapped when the recording starts)"
-				       : "");
+				   poke ? " (--semaphore=poke raises only the semaphores of files "
+					  "mapped when the recording starts)"
+					: "");
 		return say(text, size, SDT_SILENCE_SEMAPHORE,
 			   "its semaphore was never raised: %s was not mapped when the semaphores "
 			   "were poked (--semaphore=poke reaches only the files mapped when the "
@@ -228,11 +231,11 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 	note = sdt_types__note_text(types, provider, name, "fires");
 	if (note)
 		return say(text, size, SDT_SILENCE_FIRES, "%s (%s)", note, origin);
-	if (sdt_recorder__lost(r))
+	if (r->samples.lost)
 		return say(text, size, SDT_SILENCE_NOT_RUN,
 			   "no hit recorded, but %" PRIu64 " were lost (full ring buffers): it "
 			   "may have fired",
-			   sdt_recorder__lost(r));
+			   r->samples.lost);
 	return say(text, size, SDT_SILENCE_NOT_RUN, "the code that fires it did not run");
 }
 
