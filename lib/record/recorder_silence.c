@@ -182,7 +182,7 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
 	const struct sdt_trace_event_desc *d =
 	    r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
-	uint64_t hits = r->samples.counts ? r->samples.counts[event] : 0;
+	uint64_t hits;
 	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;
 	size_t a;
@@ -191,6 +191,7 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 		text[0] = '\0';
 	if (!d)
 		return -ERANGE;
+	hits = r->samples.counts ? r->samples.counts[event] : 0;
 	provider = sdt_trace_event_desc__provider(d);
 	name = sdt_trace_event_desc__name(d);
 	origin = sdt_types__origin(types, provider, name);
