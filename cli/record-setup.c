@@ -593,41 +593,54 @@ static int silence_rank(int reason)
 	return reason == SDT_SILENCE_NOT_MAPPED ? SDT_SILENCE_NOT_RUN + 1 : reason;
 }
 
+static const struct sdt_recorder *sort_rec; /* for cmp_event: qsort has no context */
+
+/* Events by provider:event, then index: those of one provider:event side by side. */
+static int cmp_event(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct sdt_trace_event_desc *dx = sdt_recorder__event(sort_rec, x);
+	const struct sdt_trace_event_desc *dy = sdt_recorder__event(sort_rec, y);
+	int c = strcmp(sdt_trace_event_desc__provider(dx), sdt_trace_event_desc__provider(dy));
+
+	if (!c)
+		c = strcmp(sdt_trace_event_desc__name(dx), sdt_trace_event_desc__name(dy));
+	return c ? c : (x > y) - (x < y);
+}
+
 void rec_report_silence(const struct rec_setup *s)
 {
-	size_t n = sdt_recorder__event_count(s->rec), i, j, shown = 0, more = 0;
-	bool *done = calloc(n ? n : 1, sizeof(*done));
+	size_t n = sdt_recorder__event_count(s->rec), i, j, k, shown = 0, more = 0;
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
 	char text[1024], best_text[1024];
 
-	if (!done)
+	if (!idx)
 		return;
 	for (i = 0; i < n; i++) {
-		const struct sdt_trace_event_desc *d = sdt_recorder__event(s->rec, i);
-		const char *provider, *name;
+		if (!sdt_recorder__event(s->rec, i))
+			goto out; /* not run */
+		idx[i] = i;
+	}
+	sort_rec = s->rec;
+	qsort(idx, n, sizeof(*idx), cmp_event);
+	for (i = 0; i < n; i = j) {
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(s->rec, idx[i]);
+		const char *provider = sdt_trace_event_desc__provider(d);
+		const char *name = sdt_trace_event_desc__name(d);
 		uint64_t hits = 0;
 		int best = -1, r;
 
-		if (done[i] || !d)
-			continue;
-		provider = sdt_trace_event_desc__provider(d);
-		name = sdt_trace_event_desc__name(d);
-		/* every event of this provider:event (other files, other argument layouts) */
+		/* the events of this provider:event (other files, other argument layouts) */
 		for (j = i; j < n; j++) {
-			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, j);
+			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, idx[j]);
 
-			if (done[j] || !e || strcmp(sdt_trace_event_desc__provider(e), provider) ||
+			if (strcmp(sdt_trace_event_desc__provider(e), provider) ||
 			    strcmp(sdt_trace_event_desc__name(e), name))
-				continue;
-			done[j] = true;
-			hits += sdt_recorder__count(s->rec, j);
+				break;
+			hits += sdt_recorder__count(s->rec, idx[j]);
 		}
-		for (j = i; j < n; j++) {
-			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, j);
-
-			if (!e || strcmp(sdt_trace_event_desc__provider(e), provider) ||
-			    strcmp(sdt_trace_event_desc__name(e), name))
-				continue;
-			r = sdt_recorder__silence(s->rec, j, s->types, text, sizeof(text));
+		for (k = i; k < j; k++) {
+			r = sdt_recorder__silence(s->rec, idx[k], s->types, text, sizeof(text));
 			/* hit: only a note that says it fires less than its name */
 			if (hits && r != SDT_SILENCE_FIRES)
 				continue;
@@ -648,5 +661,6 @@ void rec_report_silence(const struct rec_setup *s)
 	}
 	if (more)
 		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);
-	free(done);
+out:
+	free(idx);
 }

@@ -73,7 +73,8 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 void rec_setup_release(struct rec_setup *s);
 
 /*
- * After a run, on stderr: one line per provider:event that had no hit, saying why that is
+ * After a run, on stderr, in provider:event order: one line per provider:event that had no hit,
+ * saying why that is
  * likely (sdt_recorder__silence(): the most specific reason of its events), and one per event
  * that was hit but that a provider note says fires only in some conditions; at most
  * REC_SILENCE_MAX, then how many more. The form, for scripts:
