@@ -119,6 +119,8 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 		    strcmp(sdt_site__name(prev), sdt_site__name(s))) {
 			cli_put_escaped(stdout, shown);
 			printf(":%%%s:%s\n", sdt_site__provider(s), sdt_site__name(s));
+			if (o->verbose)
+				list_probe_notes(o, sdt_site__provider(s), sdt_site__name(s));
 			site_no = 0;
 		}
 		if (o->verbose)

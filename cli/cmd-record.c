@@ -205,6 +205,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "; the command was not started");
 	}
 	fputc('\n', stderr);
+	if (!ret)
+		rec_report_silence(&s);
 	/* the command's status, unless sdtrace itself failed */
 	ret = rec_exit_code(&s, ret);
 out:

@@ -230,6 +230,7 @@ int cmd_stat(int argc, char **argv)
 		else if (status < 0 && s.argv)
 			fprintf(stderr, "sdtrace: the command was not started\n");
 	}
+	rec_report_silence(&s);
 	if (out != stdout && (fflush(out) || ferror(out))) {
 		cli_error("cannot write '%s': %s", output, strerror(errno));
 		ret = EXIT_RUNTIME;

@@ -119,7 +119,7 @@ static int trace_option(void *ctx, int c, const char *arg)
 	}
 }
 
-/* After the run, on stderr: lost events, and how the command ended. */
+/* After the run, on stderr: lost events, how the command ended, the events with no hit. */
 static void trace_summary(const struct rec_setup *s, int status, int ret)
 {
 	if (sdt_recorder__lost(s->rec))
@@ -131,6 +131,8 @@ static void trace_summary(const struct rec_setup *s, int status, int ret)
 		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
 	else if (status < 0 && s->argv && !ret)
 		fprintf(stderr, "sdtrace: the command was not started\n");
+	if (!ret)
+		rec_report_silence(s);
 }
 
 /* Record with @s, each event printed as it comes; the command's exit status, or sdtrace's. */

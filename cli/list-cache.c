@@ -124,6 +124,8 @@ int list_cache(struct list_opts *o)
 			if (o->verbose)
 				printf("  (build-id %s)", bid ? bid : "none");
 			putchar('\n');
+			if (o->verbose)
+				list_probe_notes(o, sdt_site__provider(s), sdt_site__name(s));
 			site_no = 0;
 		}
 		if (o->verbose)

@@ -226,6 +226,16 @@ static void text_arg(const struct sdt_arg *a, size_t i)
 		printf("unavailable: %s\n", sdt_arg__unavailable(a));
 }
 
+void list_probe_notes(const struct list_opts *o, const char *provider, const char *name)
+{
+	const char *key, *text;
+	size_t i;
+
+	/* the parser let no control byte into a note: printed as they are */
+	for (i = 0; !sdt_types__note(o->types, provider, name, i, &key, &text); i++)
+		printf("  %s: %s\n", key, text);
+}
+
 void list_site_text(struct list_opts *o, const struct list_site *ls, size_t n)
 {
 	const struct sdt_site *s = ls->s;

@@ -42,6 +42,11 @@ int list_cache(struct list_opts *o);
 int list_load_types(struct list_opts *o);
 /* Site @ls as one JSON object in o->j: every key of the man page, whichever the source. */
 void list_site_json(struct list_opts *o, const struct list_site *ls);
+/*
+ * Under a provider:event line with -v: the provider files' notes on it ("  needs: ..."), those
+ * sdtrace acts on and any other.
+ */
+void list_probe_notes(const struct list_opts *o, const char *provider, const char *name);
 /* Site @ls, the @n-th of its provider:event, as the lines of -v: address, offsets, arguments. */
 void list_site_text(struct list_opts *o, const struct list_site *ls, size_t n);
 

@@ -557,3 +557,81 @@ void rec_setup_release(struct rec_setup *s)
 	free(s->pids);
 	memset(s, 0, sizeof(*s));
 }
+
+/* The rank of a reason when an event's sites are in several files: "not mapped" only if all. */
+static int silence_rank(int reason)
+{
+	return reason == SDT_SILENCE_NOT_MAPPED ? SDT_SILENCE_NOT_RUN + 1 : reason;
+}
+
+static const struct sdt_recorder *sort_rec; /* for cmp_event: qsort has no context */
+
+/* Events by provider:event, then index: those of one provider:event side by side. */
+static int cmp_event(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct sdt_trace_event_desc *dx = sdt_recorder__event(sort_rec, x);
+	const struct sdt_trace_event_desc *dy = sdt_recorder__event(sort_rec, y);
+	int c = strcmp(sdt_trace_event_desc__provider(dx), sdt_trace_event_desc__provider(dy));
+
+	if (!c)
+		c = strcmp(sdt_trace_event_desc__name(dx), sdt_trace_event_desc__name(dy));
+	return c ? c : (x > y) - (x < y);
+}
+
+void rec_report_silence(const struct rec_setup *s)
+{
+	size_t n = sdt_recorder__event_count(s->rec), i, j, k, shown = 0, more = 0;
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	char text[1024], best_text[1024];
+
+	if (!idx)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!sdt_recorder__event(s->rec, i))
+			goto out; /* not run */
+		idx[i] = i;
+	}
+	sort_rec = s->rec;
+	qsort(idx, n, sizeof(*idx), cmp_event);
+	for (i = 0; i < n; i = j) {
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(s->rec, idx[i]);
+		const char *provider = sdt_trace_event_desc__provider(d);
+		const char *name = sdt_trace_event_desc__name(d);
+		uint64_t hits = 0;
+		int best = -1, r;
+
+		/* the events of this provider:event (other files, other argument layouts) */
+		for (j = i; j < n; j++) {
+			const struct sdt_trace_event_desc *e = sdt_recorder__event(s->rec, idx[j]);
+
+			if (strcmp(sdt_trace_event_desc__provider(e), provider) ||
+			    strcmp(sdt_trace_event_desc__name(e), name))
+				break;
+			hits += sdt_recorder__count(s->rec, idx[j]);
+		}
+		for (k = i; k < j; k++) {
+			r = sdt_recorder__silence(s->rec, idx[k], s->types, text, sizeof(text));
+			/* hit: only a note that says it fires less than its name */
+			if (hits && r != SDT_SILENCE_FIRES)
+				continue;
+			if (r > 0 && (best < 0 || silence_rank(r) < silence_rank(best))) {
+				best = r;
+				snprintf(best_text, sizeof(best_text), "%s", text);
+			}
+		}
+		if (best <= 0)
+			continue;
+		if (shown >= REC_SILENCE_MAX) {
+			more++;
+			continue;
+		}
+		shown++;
+		fprintf(stderr, "sdtrace: %llu hits: %%%s:%s: %s: %s\n", (unsigned long long)hits,
+			provider, name, sdt_silence__key(best), best_text);
+	}
+	if (more)
+		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);
+out:
+	free(idx);
+}

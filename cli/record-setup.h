@@ -72,6 +72,18 @@ extern const char rec_setup_usage[];
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
 void rec_setup_release(struct rec_setup *s);
 
+/*
+ * After a run, on stderr, in provider:event order: one line per provider:event that had no hit,
+ * saying why that is
+ * likely (sdt_recorder__silence(): the most specific reason of its events), and one per event
+ * that was hit but that a provider note says fires only in some conditions; at most
+ * REC_SILENCE_MAX, then how many more. The form, for scripts:
+ *	sdtrace: 0 hits: %provider:event: KEY: TEXT
+ * KEY is not-mapped, semaphore, needs, fires or not-run.
+ */
+#define REC_SILENCE_MAX 20
+void rec_report_silence(const struct rec_setup *s);
+
 /* A wait status as a shell reports it: the exit code, or 128 + the signal; 0 for -1 (none). */
 int rec_shell_status(int ws);
 /*

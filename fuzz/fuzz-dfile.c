@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: a DTrace provider file from memory through the .d parser into a struct sdt_types,
- * then every declaration looked up for both word sizes; also the input as an event spec's typed
+ * then every declaration looked up for both word sizes and its notes checked (a key of
+ * [a-z][a-z0-9_-]*, printable text, the caps); also the input as an event spec's typed
  * argument list. Whatever is accepted must hold only names uprobe_events can take.
  */
 #include <stddef.h>
@@ -31,6 +32,22 @@ static int check_probe(struct sdt_dprobe *p, void *data)
 	for (i = 0; i < p->nparams; i++) {
 		if (p->params[i].name && !sdt_type__valid_name(p->params[i].name))
 			__builtin_trap();
+	}
+	/* notes: a key of [a-z][a-z0-9_-]*, a printable text, within the caps */
+	if (p->nnotes > SDT_DFILE_MAX_NOTES)
+		__builtin_trap();
+	for (i = 0; i < p->nnotes; i++) {
+		const unsigned char *c;
+
+		if (!p->notes[i].key[0] || strlen(p->notes[i].key) > SDT_DFILE_MAX_NOTE_KEY ||
+		    strspn(p->notes[i].key, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+			strlen(p->notes[i].key) ||
+		    !p->notes[i].text[0] || strlen(p->notes[i].text) > SDT_DFILE_MAX_NOTE)
+			__builtin_trap();
+		for (c = (const unsigned char *)p->notes[i].text; *c; c++)
+			if (*c < 0x20 || *c == 0x7f)
+				__builtin_trap();
+		(void)sdt_types__note_text(t, p->provider, p->name, p->notes[i].key);
 	}
 	for (w = 4; w <= 8; w += 4) {
 		if (sdt_types__lookup(t, p->provider, p->name, w, &types, &n, NULL) == 0) {

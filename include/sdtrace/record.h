@@ -79,6 +79,7 @@ extern "C" {
 struct sdt_arg_type;
 struct sdt_file;
 struct sdt_recorder;
+struct sdt_types;
 /* Opaque, read with the sdt_trace_event_desc__*() of sdtrace/trace.h; samples are there too. */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
@@ -181,6 +182,40 @@ SDT_API int sdt_recorder__stop_signal(const struct sdt_recorder *r);
 /* Events recorded (valid after run), their hit counts (counting mode: read from the kernel). */
 SDT_API size_t sdt_recorder__event_count(const struct sdt_recorder *r);
 SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event);
+/* Event @event's description (provider, name, arguments), borrowed; NULL before run, or past
+ * the end. */
+SDT_API const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r,
+							       size_t event);
+/*
+ * Whether the file of the @file_index-th sdt_recorder__add() was mapped by the targets: 1 it
+ * was, 0 it was never seen mapped, -1 unknown. Known after run, for -p processes (and a command)
+ * still alive at the end, from their /proc/PID/maps.
+ */
+SDT_API int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index);
+
+/* Why an event had no hit (sdt_recorder__silence()), the most specific first. */
+enum sdt_silence {
+	SDT_SILENCE_NONE = 0,	/* it was hit */
+	SDT_SILENCE_NOT_MAPPED, /* no target maps its file (sdt_recorder__file_mapped() is 0) */
+	SDT_SILENCE_SEMAPHORE,	/* its semaphore was never raised: 0 in a live target at the end,
+				 * or never poked (a file mapped after the start, with poke) */
+	SDT_SILENCE_NEEDS,	/* a provider file says it needs a runtime switch (its text) */
+	SDT_SILENCE_FIRES,	/* a provider file says it fires only when ... (its text) */
+	SDT_SILENCE_NOT_RUN,	/* none of these: the code that fires it did not run */
+};
+/*
+ * After run: why event @event (0..sdt_recorder__event_count()) had no hit, as an enum
+ * sdt_silence, with a sentence in @text (@size bytes, may be NULL) that names the file, the
+ * process or the provider file's note and its FILE:LINE. The provider notes come from @types
+ * (may be NULL: sdtrace/types.h, "Notes"). An event that was hit gives SDT_SILENCE_NONE, or
+ * SDT_SILENCE_FIRES when a note says it fires only in some conditions (its hits may be fewer
+ * than its name says). A fact that cannot be known (the targets exited, -a) is skipped.
+ * Returns the reason, or -ERANGE (no such event).
+ */
+SDT_API int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
+				  const struct sdt_types *types, char *text, size_t size);
+/* The reason's word for scripts: "not-mapped", "semaphore", "needs", "fires", "not-run"; "". */
+SDT_API const char *sdt_silence__key(int reason);
 /* Records the kernel dropped (PERF_RECORD_LOST, all CPUs). */
 SDT_API uint64_t sdt_recorder__lost(const struct sdt_recorder *r);
 /* Which semaphore method was used ("refctr", "poke") and how many semaphores were poked. */

@@ -137,6 +137,39 @@ SDT_API int sdt_types__lookup(const struct sdt_types *t, const char *provider, c
 			      unsigned int word_size, struct sdt_arg_type **out, size_t *n,
 			      const char **origin);
 
+/*
+ * Where provider:name is declared: "FILE:LINE", borrowed until sdt_types__free(); NULL when it
+ * is not.
+ */
+SDT_API const char *sdt_types__origin(const struct sdt_types *t, const char *provider,
+				      const char *name);
+
+/*
+ * Notes. A provider file may say more about a probe than its arguments, in comments that stay
+ * valid D for dtrace and every other reader: a comment line `@sdtrace KEY: TEXT` before a probe
+ * is that probe's; before `provider NAME {` it is every probe's of the block (ahead of their
+ * own). TEXT runs on over the next comment lines up to a blank line, another `@sdtrace` line or
+ * the end of the comment; its lines are joined by a space.
+ *
+ *	/\* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes) *\/
+ *	probe method__entry(long long java_tid, ...);
+ *
+ * Keys ([a-z][a-z0-9_-]*, at most 32 bytes) sdtrace uses:
+ *	needs	a runtime switch the program must be started with, or the probe never fires
+ *	fires	when it fires at all, when that is less often than its name says
+ * Other keys are kept (and listed by `sdtrace list -v`): the vocabulary may grow. A note is at
+ * most 1024 bytes of printable text, a probe has at most 16; a malformed `@sdtrace` line is a
+ * FILE:LINE error of the file.
+ *
+ * Note @i of provider:name (the provider's first): its key and text, borrowed until
+ * sdt_types__free(). Returns 0, or -ENOENT (no note @i, or no such probe).
+ */
+SDT_API int sdt_types__note(const struct sdt_types *t, const char *provider, const char *name,
+			    size_t i, const char **key, const char **text);
+/* The text of the first note of provider:name with @key, or NULL. */
+SDT_API const char *sdt_types__note_text(const struct sdt_types *t, const char *provider,
+					 const char *name, const char *key);
+
 /* ---- applying types to a site ----------------------------------------------------------- */
 
 enum sdt_types_source {

@@ -137,6 +137,7 @@ int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f, co
 	}
 	a->f = f;
 	a->n = n;
+	a->mapped = -1;
 	r->nadds++;
 	return 0;
 }
@@ -166,6 +167,16 @@ size_t sdt_recorder__event_count(const struct sdt_recorder *r)
 uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 {
 	return event < r->samples.nevents && r->samples.counts ? r->samples.counts[event] : 0;
+}
+
+const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r, size_t event)
+{
+	return r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
+}
+
+int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index)
+{
+	return file_index < r->nadds ? r->adds[file_index].mapped : -1;
 }
 
 uint64_t sdt_recorder__lost(const struct sdt_recorder *r)
@@ -198,5 +209,6 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	sdt_rec_perf_release(&r->perf);
 	sdt_rec_samples_release(&r->samples);
 	sdt_rec_targets_release(&r->targets);
+	sdt_rec_facts_release(&r->facts);
 	free(r);
 }

@@ -13,7 +13,8 @@
  *	4. arm()            enable them (a command: enable_on_exec), poke semaphores if needed,
  *	                    watch the targets' exit, release the command
  *	5. record()         read the rings on watermark wake-ups until the targets exit, a stop or
- *	                    the duration (recorder_samples.c: records -> sink); drain
+ *	                    the duration (recorder_samples.c: records -> sink); what the targets
+ *	                    still alive map and their semaphores (recorder_silence.c); drain
  *	6. teardown()       close, unmap, restore semaphores, remove the uprobes, reap the command
  * Each stage's state is a struct of its own below: rec_child, rec_targets, rec_perf,
  * rec_samples, rec_signals (the process-wide side: recorder_signals.c).
@@ -48,6 +49,7 @@ struct added {
 	size_t *sites;
 	size_t n;
 	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
+	int mapped; /* -1 unknown, 0 never seen mapped, 1 mapped */
 };
 
 /* A tracefs event id, and the index of that tracefs event in the set. */
@@ -144,6 +146,19 @@ struct rec_samples {
 	size_t comms_cap, comms_n;
 };
 
+/*
+ * What the end of a recording found out, for the events that had no hit (recorder_silence.c):
+ * per event, its semaphore (-1 unknown or none, 0 found at 0 in a live target or never poked,
+ * 1 raised) and the process it was found at 0 in (0: never poked).
+ */
+struct rec_facts {
+	int8_t *sem;
+	pid_t *sem_pid;
+	size_t nevents;
+	pid_t mapped_pid; /* a live target that was asked what it maps (for messages), 0: none */
+	size_t nwatched;  /* how many processes were watched (the targets are closed after) */
+};
+
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */
 struct sdt_recorder {
 	struct sdt_recorder_opts o;
@@ -157,12 +172,21 @@ struct sdt_recorder {
 	struct rec_samples samples;
 	struct rec_targets targets;
 	struct rec_child child;
+	struct rec_facts facts;
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
 	struct rec_signals sig;
 };
 
+/* recorder_silence.c */
+/*
+ * At the end of the recording, before anything is disabled: which files the live targets map
+ * (struct added's ->mapped), and the state of each event's semaphores (r->facts). Best effort:
+ * what cannot be read stays unknown. 0 or -ENOMEM.
+ */
+int sdt_rec_facts_gather(struct sdt_recorder *r);
+void sdt_rec_facts_release(struct rec_facts *f);
 /* recorder_signals.c: the process-wide side. */
 /* Is a recorder running in this process? */
 bool sdt_rec_running(void);

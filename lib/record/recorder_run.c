@@ -276,6 +276,9 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	int err;
 
 	err = loop(r, ops);
+	/* while the probes are still armed and the semaphores raised: see recorder_silence.c */
+	if (!err)
+		err = sdt_rec_facts_gather(r);
 	sdt_rec_perf_disable(&r->perf);
 	if (!err && !r->counting)
 		err = sdt_rec_perf_drain(&r->perf, ops);

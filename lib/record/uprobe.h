@@ -149,6 +149,18 @@ size_t sdt_uprobe_set__semaphore_count(const struct sdt_uprobe_set *s);
 int sdt_uprobe_set__poke(struct sdt_uprobe_set *s, pid_t pid);
 /* Decrement what __poke() incremented (processes that exited are skipped). */
 void sdt_uprobe_set__unpoke(struct sdt_uprobe_set *s);
+/* The file of event @i's sites (borrowed). */
+const struct sdt_file *sdt_uprobe_set__event_file(const struct sdt_uprobe_set *s, size_t i);
+/* Has one of event @i's sites a semaphore (with a file offset)? */
+bool sdt_uprobe_set__event_has_semaphore(const struct sdt_uprobe_set *s, size_t i);
+/* Did __poke() raise one of event @i's semaphores, in any process? */
+bool sdt_uprobe_set__event_poked(const struct sdt_uprobe_set *s, size_t i);
+/*
+ * The semaphores of event @i's sites in process @pid now, read through /proc/PID/mem: 1 when
+ * one is raised, 0 when every one is 0, -ENOENT when @pid maps none of them (or the event has
+ * none), -errno when they cannot be read. No message.
+ */
+int sdt_uprobe_set__semaphore_state(const struct sdt_uprobe_set *s, size_t i, pid_t pid);
 
 /* Remove every registered set's events; async-signal-safe (open/write/close only). */
 void sdt_uprobe_emergency_remove(void);

@@ -2,7 +2,9 @@
 /*
  * Semaphores by hand: without the kernel's ref_ctr_offset, each semaphore of a set's sites is
  * incremented in the target's memory (/proc/PID/mem, at the address /proc/PID/maps gives the
- * file offset) and decremented again at the end (uprobe.h, "Semaphores").
+ * file offset) and decremented again at the end (uprobe.h, "Semaphores"). Also what they are
+ * at the end of a recording, whoever raised them: an event with no hit whose semaphore is 0
+ * was never enabled in that process.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -157,6 +159,8 @@ int sdt_uprobe_set__poke(struct sdt_uprobe_set *s, pid_t pid)
 			goto out;
 		}
 		s->poked[s->npoked].pid = pid;
+		s->poked[s->npoked].file = sems[i].file;
+		s->poked[s->npoked].off = sems[i].off;
 		s->poked[s->npoked++].addr = addr;
 		done++;
 	}
@@ -191,4 +195,79 @@ void sdt_uprobe_set__unpoke(struct sdt_uprobe_set *s)
 	if (fd >= 0)
 		close(fd);
 	s->npoked = 0;
+}
+
+const struct sdt_file *sdt_uprobe_set__event_file(const struct sdt_uprobe_set *s, size_t i)
+{
+	return i < s->nevents ? s->extra[i].file : NULL;
+}
+
+bool sdt_uprobe_set__event_has_semaphore(const struct sdt_uprobe_set *s, size_t i)
+{
+	const struct ev_extra *x = i < s->nevents ? &s->extra[i] : NULL;
+	size_t j;
+
+	for (j = 0; x && j < x->nsites; j++) {
+		const struct sdt_site *st = &x->file->sites[x->sites[j]];
+
+		if (st->semaphore && st->has_semaphore_offset)
+			return true;
+	}
+	return false;
+}
+
+bool sdt_uprobe_set__event_poked(const struct sdt_uprobe_set *s, size_t i)
+{
+	const struct ev_extra *x = i < s->nevents ? &s->extra[i] : NULL;
+	size_t j, k;
+
+	for (j = 0; x && j < x->nsites; j++) {
+		const struct sdt_site *st = &x->file->sites[x->sites[j]];
+
+		if (!st->semaphore || !st->has_semaphore_offset)
+			continue;
+		for (k = 0; k < s->npoked; k++)
+			if (s->poked[k].file == x->file && s->poked[k].off == st->semaphore_offset)
+				return true;
+	}
+	return false;
+}
+
+int sdt_uprobe_set__semaphore_state(const struct sdt_uprobe_set *s, size_t i, pid_t pid)
+{
+	const struct ev_extra *x = i < s->nevents ? &s->extra[i] : NULL;
+	char path[64];
+	struct stat st;
+	int fd = -1, state = -ENOENT;
+	size_t j;
+
+	if (!x || stat(x->file->path, &st))
+		return -ENOENT;
+	for (j = 0; j < x->nsites; j++) {
+		const struct sdt_site *site = &x->file->sites[x->sites[j]];
+		uint64_t addr;
+		uint16_t v;
+
+		if (!site->semaphore || !site->has_semaphore_offset ||
+		    map_addr(pid, st.st_dev, st.st_ino, site->semaphore_offset, &addr))
+			continue;
+		if (fd < 0) {
+			snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return -errno;
+		}
+		if (pread(fd, &v, sizeof(v), (off_t)addr) != sizeof(v)) {
+			state = -EIO;
+			break;
+		}
+		if (v) {
+			state = 1;
+			break;
+		}
+		state = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return state;
 }

@@ -49,6 +49,8 @@ struct kev {
 struct poked {
 	pid_t pid;
 	uint64_t addr;
+	const struct sdt_file *file; /* which semaphore: the file, its offset there */
+	uint64_t off;
 };
 
 struct sdt_uprobe_set {

@@ -41,13 +41,20 @@ struct ptok {
 	bool ident;
 };
 
+/* Notes read from comments, waiting for the declaration they come before. */
+struct notes {
+	struct sdt_dnote *v;
+	size_t n, cap;
+};
+
 struct lexer {
 	const char *p, *end, *name;
 	unsigned int line;
 	bool line_start; /* only blanks since the last newline: '#' starts a directive */
 	struct alias *aliases;
 	size_t naliases, aliases_cap;
-	struct ptok *ptoks; /* MAX_PARAM_TOKENS, for one parameter at a time */
+	struct notes pending; /* the `@sdtrace KEY: TEXT` lines since the last declaration */
+	struct ptok *ptoks;   /* MAX_PARAM_TOKENS, for one parameter at a time */
 	/* the current token */
 	enum tok tok;
 	unsigned int tok_line;
@@ -251,6 +258,171 @@ static int directive(struct lexer *lx)
 	return define_alias(lx, name, p, start);
 }
 
+static void notes_clear(struct notes *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		free(ns->v[i].key);
+		free(ns->v[i].text);
+	}
+	ns->n = 0;
+}
+
+static void notes_free(struct notes *ns)
+{
+	notes_clear(ns);
+	free(ns->v);
+	ns->v = NULL;
+	ns->cap = 0;
+}
+
+/* Append a note (@key, @text copied) to @ns. 0, -E2BIG (message) or -ENOMEM. */
+static int notes_add(const struct lexer *lx, struct notes *ns, const char *key, const char *text,
+		     unsigned int line)
+{
+	struct sdt_dnote *d;
+
+	if (ns->n >= SDT_DFILE_MAX_NOTES)
+		return sdt_err(-E2BIG, "%s:%u: more than %d notes for one probe", lx->name, line,
+			       SDT_DFILE_MAX_NOTES);
+	if (sdt_grow((void **)&ns->v, &ns->cap, ns->n + 1, sizeof(*ns->v)))
+		return sdt_err(-ENOMEM, "out of memory");
+	d = &ns->v[ns->n];
+	d->key = sdt_strdup(key);
+	d->text = sdt_strdup(text);
+	d->line = line;
+	if (!d->key || !d->text) {
+		free(d->key);
+		free(d->text);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	ns->n++;
+	return 0;
+}
+
+/* The note being read from a comment: its key, its text so far. */
+struct note_acc {
+	char key[SDT_DFILE_MAX_NOTE_KEY + 1];
+	struct sdt_buf text;
+	unsigned int line;
+	bool open;
+};
+
+/* The note in @acc is complete: checked and put in lx->pending. */
+static int note_end(struct lexer *lx, struct note_acc *acc)
+{
+	int err = 0;
+
+	if (!acc->open)
+		return 0;
+	acc->open = false;
+	if (!acc->text.len)
+		err = lex_err(lx, acc->line, "note '%s' has no text", acc->key);
+	else
+		err = notes_add(lx, &lx->pending, acc->key, acc->text.buf, acc->line);
+	sdt_buf_free(&acc->text);
+	return err;
+}
+
+/* Add @len bytes of @s (one comment line, trimmed) to the open note's text. */
+static int note_text(struct lexer *lx, struct note_acc *acc, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return lex_err(lx, acc->line, "control byte 0x%02x in note '%s'", c,
+				       acc->key);
+	}
+	if ((acc->text.len && sdt_buf_addstr(&acc->text, " ")) || sdt_buf_add(&acc->text, s, len))
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < acc->text.len; i++)
+		if (acc->text.buf[i] == '\t')
+			acc->text.buf[i] = ' ';
+	if (acc->text.len > SDT_DFILE_MAX_NOTE)
+		return lex_err(lx, acc->line, "note '%s' is longer than %d bytes", acc->key,
+			       SDT_DFILE_MAX_NOTE);
+	return 0;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * The `@sdtrace KEY: TEXT` lines of a comment's body (@len bytes at @s, without its delimiters;
+ * it starts on line @line) into lx->pending (dfile.h says the form).
+ */
+static int comment_notes(struct lexer *lx, const char *s, size_t len, unsigned int line)
+{
+	static const char tag[] = "@sdtrace";
+	const char *end = s + len;
+	struct note_acc acc = {.open = false};
+	int err = 0;
+
+	if (!memmem(s, len, tag, sizeof(tag) - 1))
+		return 0;
+	for (; s < end && !err; line++) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		const char *a = s, *b = eol ? eol : end;
+
+		s = eol ? eol + 1 : end;
+		while (a < b && is_blank(*a))
+			a++;
+		if (a < b && *a == '*') /* " * text": the usual left margin */
+			a++;
+		while (a < b && is_blank(*a))
+			a++;
+		while (b > a && is_blank(b[-1]))
+			b--;
+		if ((size_t)(b - a) >= sizeof(tag) - 1 && !memcmp(a, tag, sizeof(tag) - 1) &&
+		    (b - a == sizeof(tag) - 1 || is_blank(a[sizeof(tag) - 1]))) {
+			size_t k = 0;
+
+			err = note_end(lx, &acc);
+			if (err)
+				break;
+			a += sizeof(tag) - 1;
+			while (a < b && is_blank(*a))
+				a++;
+			while (
+			    a + k < b && k <= SDT_DFILE_MAX_NOTE_KEY &&
+			    ((a[k] >= 'a' && a[k] <= 'z') ||
+			     (k && ((a[k] >= '0' && a[k] <= '9') || a[k] == '_' || a[k] == '-'))))
+				k++;
+			if (!k || k > SDT_DFILE_MAX_NOTE_KEY || a + k >= b || a[k] != ':') {
+				err =
+				    lex_err(lx, line,
+					    "expected '@sdtrace KEY: TEXT' (KEY [a-z][a-z0-9_-]*, "
+					    "at most %d bytes)",
+					    SDT_DFILE_MAX_NOTE_KEY);
+				break;
+			}
+			memcpy(acc.key, a, k);
+			acc.key[k] = '\0';
+			acc.line = line;
+			acc.open = true;
+			a += k + 1;
+			while (a < b && is_blank(*a))
+				a++;
+			if (a < b)
+				err = note_text(lx, &acc, a, (size_t)(b - a));
+		} else if (a == b) {
+			err = note_end(lx, &acc); /* a blank line ends the note */
+		} else if (acc.open) {
+			err = note_text(lx, &acc, a, (size_t)(b - a));
+		}
+	}
+	if (!err)
+		err = note_end(lx, &acc);
+	sdt_buf_free(&acc.text);
+	return err;
+}
+
 /* Skip blanks, newlines, comments and '#' lines. */
 static int skip_space(struct lexer *lx)
 {
@@ -265,8 +437,11 @@ static int skip_space(struct lexer *lx)
 			lx->p++;
 		} else if (c == '/' && lx->end - lx->p >= 2 && lx->p[1] == '*') {
 			unsigned int start = lx->line;
+			const char *body;
+			int err;
 
 			lx->p += 2;
+			body = lx->p;
 			for (;;) {
 				if (lx->end - lx->p < 2) {
 					lx->p = lx->end;
@@ -280,9 +455,18 @@ static int skip_space(struct lexer *lx)
 					lx->line++;
 				lx->p++;
 			}
+			err = comment_notes(lx, body, (size_t)(lx->p - 2 - body), start);
+			if (err)
+				return err;
 		} else if (c == '/' && lx->end - lx->p >= 2 && lx->p[1] == '/') {
+			const char *body = lx->p + 2;
+			int err;
+
 			while (lx->p < lx->end && *lx->p != '\n')
 				lx->p++;
+			err = comment_notes(lx, body, (size_t)(lx->p - body), lx->line);
+			if (err)
+				return err;
 		} else if (c == '#' && lx->line_start) {
 			int err = directive(lx);
 
@@ -394,8 +578,10 @@ static int skip_decl(struct lexer *lx, bool stop_at_close)
 				stack[depth++] = c == '{' ? '}' : c == '(' ? ')' : ']';
 			} else if (c == '}' || c == ')' || c == ']') {
 				if (!depth) {
-					if (c == '}' && stop_at_close)
+					if (c == '}' && stop_at_close) {
+						notes_clear(&lx->pending);
 						return 0;
+					}
 					return lex_err(lx, lx->tok_line, "unbalanced '%c'", c);
 				}
 				if (stack[depth - 1] != c)
@@ -406,6 +592,8 @@ static int skip_decl(struct lexer *lx, bool stop_at_close)
 										 : '[');
 				depth--;
 			} else if (c == ';' && !depth) {
+				/* notes inside a skipped declaration belong to nothing */
+				notes_clear(&lx->pending);
 				return next(lx);
 			}
 		}
@@ -527,6 +715,11 @@ void sdt_dprobe_free(struct sdt_dprobe *p)
 		free(p->params[i].ctype);
 	}
 	free(p->params);
+	for (i = 0; i < p->nnotes; i++) {
+		free(p->notes[i].key);
+		free(p->notes[i].text);
+	}
+	free(p->notes);
 	free(p->provider);
 	free(p->name);
 	free(p);
@@ -656,25 +849,55 @@ out:
 	return err;
 }
 
-/* "probe NAME(...);" inside a provider; the current token is "probe". */
-static int parse_probe(struct lexer *lx, const char *provider,
+/* Move the pending notes to the end of @p's (copies of the provider's come first). */
+static int take_notes(struct lexer *lx, struct sdt_dprobe *p)
+{
+	struct notes ns = {.v = p->notes, .n = p->nnotes, .cap = p->nnotes};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < lx->pending.n; i++)
+		err = notes_add(lx, &ns, lx->pending.v[i].key, lx->pending.v[i].text,
+				lx->pending.v[i].line);
+	p->notes = ns.v;
+	p->nnotes = ns.n;
+	notes_clear(&lx->pending);
+	return err;
+}
+
+/*
+ * "probe NAME(...);" inside a provider; the current token is "probe". The probe's notes:
+ * @pnotes (the provider's), then those before it, then any inside its declaration.
+ */
+static int parse_probe(struct lexer *lx, const char *provider, const struct notes *pnotes,
 		       int (*fn)(struct sdt_dprobe *p, void *data), void *data)
 {
+	struct notes own = lx->pending;
 	struct sdt_dprobe *p;
 	struct sdt_buf b = {0};
 	const char *s;
+	size_t i;
 	int err;
 
+	/* the notes before "probe" wait aside while the declaration is read */
+	lx->pending = (struct notes){0};
 	err = next(lx);
+	if (err) {
+		notes_free(&own);
+		return err;
+	}
 	if (err)
 		return err;
-	if (lx->tok != TOK_IDENT)
+	if (lx->tok != TOK_IDENT) {
+		notes_free(&own);
 		return lex_err(lx, lx->tok_line, "expected a probe name after 'probe', found '%s'",
 			       tok_shown(lx));
+	}
 	/* dtrace -h: '-' in a probe name becomes "__" */
 	for (s = lx->text; *s; s++) {
 		if (*s == '-' ? sdt_buf_addstr(&b, "__") : sdt_buf_add(&b, s, 1)) {
 			sdt_buf_free(&b);
+			notes_free(&own);
 			return sdt_err(-ENOMEM, "out of memory");
 		}
 	}
@@ -684,12 +907,32 @@ static int parse_probe(struct lexer *lx, const char *provider,
 			      "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
 			      lx->text, SDT_MAX_EVENT_NAME);
 		sdt_buf_free(&b);
+		notes_free(&own);
 		return err;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		sdt_buf_free(&b);
+		notes_free(&own);
 		return sdt_err(-ENOMEM, "out of memory");
+	}
+	{
+		struct notes ns = {0};
+
+		err = 0;
+		for (i = 0; !err && pnotes && i < pnotes->n; i++)
+			err = notes_add(lx, &ns, pnotes->v[i].key, pnotes->v[i].text,
+					pnotes->v[i].line);
+		for (i = 0; !err && i < own.n; i++)
+			err = notes_add(lx, &ns, own.v[i].key, own.v[i].text, own.v[i].line);
+		p->notes = ns.v;
+		p->nnotes = ns.n;
+		notes_free(&own);
+		if (err) {
+			sdt_buf_free(&b);
+			sdt_dprobe_free(p);
+			return err;
+		}
 	}
 	p->name = sdt_buf_take(&b);
 	p->provider = sdt_strdup(provider);
@@ -714,6 +957,10 @@ static int parse_probe(struct lexer *lx, const char *provider,
 			      p->name, tok_shown(lx));
 		goto fail;
 	}
+	/* notes in comments inside the declaration are the probe's too */
+	err = take_notes(lx, p);
+	if (err)
+		goto fail;
 	err = next(lx);
 	if (err)
 		goto fail;
@@ -728,38 +975,58 @@ static int parse_provider(struct lexer *lx, int (*fn)(struct sdt_dprobe *p, void
 {
 	char provider[SDT_DFILE_MAX_IDENT + 1];
 	unsigned int start = lx->tok_line;
+	struct notes pnotes = lx->pending; /* before "provider": every probe's */
 	int err;
 
+	lx->pending = (struct notes){0};
 	err = next(lx);
 	if (err)
-		return err;
-	if (lx->tok != TOK_IDENT || !sdt_valid_event_name(lx->text, MAX_PROVIDER))
-		return lex_err(lx, lx->tok_line,
-			       "provider name '%s' is not valid "
-			       "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
-			       tok_shown(lx), MAX_PROVIDER);
+		goto out;
+	if (lx->tok != TOK_IDENT || !sdt_valid_event_name(lx->text, MAX_PROVIDER)) {
+		err = lex_err(lx, lx->tok_line,
+			      "provider name '%s' is not valid "
+			      "([A-Za-z_][A-Za-z0-9_]*, at most %d bytes)",
+			      tok_shown(lx), MAX_PROVIDER);
+		goto out;
+	}
 	memcpy(provider, lx->text, sizeof(provider));
 	err = next(lx);
 	if (err)
-		return err;
-	if (!is_punct(lx, '{'))
-		return lex_err(lx, lx->tok_line, "expected '{' after provider '%s', found '%s'",
-			       provider, tok_shown(lx));
-	err = next(lx);
+		goto out;
+	if (!is_punct(lx, '{')) {
+		err = lex_err(lx, lx->tok_line, "expected '{' after provider '%s', found '%s'",
+			      provider, tok_shown(lx));
+		goto out;
+	}
+	/* notes between the name and '{' are the provider's too */
+	while (!err && lx->pending.n) {
+		err = notes_add(lx, &pnotes, lx->pending.v[0].key, lx->pending.v[0].text,
+				lx->pending.v[0].line);
+		free(lx->pending.v[0].key);
+		free(lx->pending.v[0].text);
+		memmove(lx->pending.v, lx->pending.v + 1, --lx->pending.n * sizeof(*lx->pending.v));
+	}
+	if (!err)
+		err = next(lx);
 	while (!err) {
-		if (lx->tok == TOK_EOF)
-			return lex_err(lx, start, "provider '%s' not closed by '}'", provider);
+		if (lx->tok == TOK_EOF) {
+			err = lex_err(lx, start, "provider '%s' not closed by '}'", provider);
+			break;
+		}
 		if (is_punct(lx, '}')) {
+			notes_clear(&lx->pending); /* notes before '}' belong to no probe */
 			err = next(lx);
 			if (!err && is_punct(lx, ';'))
 				err = next(lx);
-			return err;
+			break;
 		}
 		if (is_word(lx, "probe"))
-			err = parse_probe(lx, provider, fn, data);
+			err = parse_probe(lx, provider, &pnotes, fn, data);
 		else
 			err = skip_decl(lx, true);
 	}
+out:
+	notes_free(&pnotes);
 	return err;
 }
 
@@ -796,6 +1063,7 @@ static int parse_typedef(struct lexer *lx)
 		err = lex_err(lx, line, "typedef not ended by ';'");
 		goto out;
 	}
+	notes_clear(&lx->pending); /* notes before a typedef belong to no probe */
 	err = next(lx);
 	/* the type's words are expanded already; define_alias() finds nothing more to expand */
 	if (!err && words >= 2 && is_ident_start(name[0]) && b.buf)
@@ -838,5 +1106,6 @@ int sdt_dfile_parse(const char *buf, size_t len, const char *name,
 	}
 	free(lx.aliases);
 	free(lx.ptoks);
+	notes_free(&lx.pending);
 	return err;
 }

@@ -11,6 +11,15 @@
  *	#pragma D attributes ...                      other '#' lines are ignored
  *	translator / inline / anything else           skipped to its ';'
  *
+ * Notes: a comment line `@sdtrace KEY: TEXT` belongs to the next `probe` (or, before a
+ * `provider`, to every probe of the block, ahead of each probe's own). TEXT runs on over the
+ * next lines of the comment up to a blank line, another `@sdtrace` line or the comment's end.
+ * KEY is [a-z][a-z0-9_-]* (needs, fires, ...: the vocabulary is the callers'; unknown keys are
+ * kept). To dtrace and every other reader it is a comment.
+ *
+ *	/\* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes) *\/
+ *	probe method__entry(...);
+ *
  * The text is hostile: lengths, nesting, parameters, aliases and probes are capped, names are
  * checked against what uprobe_events accepts, and an error says FILE:LINE.
  */
@@ -25,10 +34,20 @@
 #define SDT_DFILE_MAX_NESTING 64
 #define SDT_DFILE_MAX_IDENT   256
 #define SDT_DFILE_MAX_ALIASES 4096
+#define SDT_DFILE_MAX_NOTES   16   /* per probe, its provider's included */
+#define SDT_DFILE_MAX_NOTE_KEY 32
+#define SDT_DFILE_MAX_NOTE    1024 /* bytes of one note's text */
 
 struct sdt_dparam {
 	char *name;  /* NULL when unnamed */
 	char *ctype; /* the C type, aliases expanded: "const char *" */
+};
+
+/* One `@sdtrace KEY: TEXT` note; TEXT has its lines joined by a space. */
+struct sdt_dnote {
+	char *key;
+	char *text;
+	unsigned int line;
 };
 
 struct sdt_dprobe {
@@ -37,6 +56,8 @@ struct sdt_dprobe {
 	unsigned int line;
 	struct sdt_dparam *params;
 	size_t nparams;
+	struct sdt_dnote *notes; /* the provider's first, then the probe's own */
+	size_t nnotes;
 };
 
 /*

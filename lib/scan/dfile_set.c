@@ -356,3 +356,47 @@ int sdt_types__lookup(const struct sdt_types *t, const char *provider, const cha
 	*n = p->nparams;
 	return 0;
 }
+
+const char *sdt_types__origin(const struct sdt_types *t, const char *provider, const char *name)
+{
+	size_t *slot;
+
+	if (!t || !provider || !name)
+		return NULL;
+	slot = find_slot(t, provider, name);
+	return *slot ? t->origins[*slot - 1] : NULL;
+}
+
+int sdt_types__note(const struct sdt_types *t, const char *provider, const char *name, size_t i,
+		    const char **key, const char **text)
+{
+	const struct sdt_dprobe *p;
+	size_t *slot;
+
+	if (!t || !provider || !name)
+		return -ENOENT;
+	slot = find_slot(t, provider, name);
+	if (!*slot)
+		return -ENOENT;
+	p = t->probes[*slot - 1];
+	if (i >= p->nnotes)
+		return -ENOENT;
+	if (key)
+		*key = p->notes[i].key;
+	if (text)
+		*text = p->notes[i].text;
+	return 0;
+}
+
+const char *sdt_types__note_text(const struct sdt_types *t, const char *provider, const char *name,
+				 const char *key)
+{
+	const char *k, *text;
+	size_t i;
+
+	for (i = 0; !sdt_types__note(t, provider, name, i, &k, &text); i++) {
+		if (!strcmp(k, key))
+			return text;
+	}
+	return NULL;
+}

@@ -10,8 +10,14 @@
  * reads on to the next NUL (at most a page per event), and the reader keeps the bytes that the
  * argument NAME_len counts (a string argument NAME followed by an integer NAME_len, in any
  * provider). Type a pointer `const void *` in a file of your own to get the address instead.
- * The JNI probes are in hotspot_jni.d; method__entry/return and object__alloc fire only with
- * -XX:+DTraceMethodProbes / -XX:+DTraceAllocProbes (or -XX:+ExtendedDTraceProbes).
+ * The JNI probes are in hotspot_jni.d.
+ *
+ * Some probes cost too much to be on by default, and HotSpot checks a flag before firing them
+ * (OpenJDK's globals.hpp, "DTrace Probes in HotSpot VM"): method__entry/return need
+ * -XX:+DTraceMethodProbes, object__alloc -XX:+DTraceAllocProbes, the monitor__* probes
+ * -XX:+DTraceMonitorProbes; -XX:+ExtendedDTraceProbes sets all three. Without it they never fire,
+ * and `sdtrace record/trace/stat` says so at the end: the `@sdtrace needs:` notes below (sdtrace's
+ * notes, plain comments to dtrace). Debian 12's OpenJDK 17 accepts all four as product flags.
  */
 provider hotspot {
 	probe vm__init__begin();
@@ -88,30 +94,48 @@ provider hotspot {
 				       const char *method_name, int method_name_len,
 				       const char *signature, int signature_len);
 
-	/* Java thread id, monitor id, the class of the object (name and length) */
+	/*
+	 * Java thread id, monitor id, the class of the object (name and length)
+	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes)
+	 */
 	probe monitor__contended__enter(long long java_tid, uintptr_t monitor_id,
 					const char *class_name, int class_name_len);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes) */
 	probe monitor__contended__entered(long long java_tid, uintptr_t monitor_id,
 					  const char *class_name, int class_name_len);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes) */
 	probe monitor__contended__exit(long long java_tid, uintptr_t monitor_id,
 				       const char *class_name, int class_name_len);
-	/* ... and Object.wait()'s timeout in milliseconds */
+	/*
+	 * ... and Object.wait()'s timeout in milliseconds
+	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes)
+	 */
 	probe monitor__wait(long long java_tid, uintptr_t monitor_id, const char *class_name,
 			    int class_name_len, long long timeout);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes) */
 	probe monitor__waited(long long java_tid, uintptr_t monitor_id, const char *class_name,
 			      int class_name_len);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes) */
 	probe monitor__notify(long long java_tid, uintptr_t monitor_id, const char *class_name,
 			      int class_name_len);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMonitorProbes) */
 	probe monitor__notifyAll(long long java_tid, uintptr_t monitor_id, const char *class_name,
 				 int class_name_len);
 
-	/* Java thread id, class name and length, object size in bytes */
+	/*
+	 * Java thread id, class name and length, object size in bytes
+	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceAllocProbes)
+	 */
 	probe object__alloc(long long java_tid, const char *class_name, int class_name_len,
 			    int size);
-	/* Java thread id, then class, method and signature, each with its length */
+	/*
+	 * Java thread id, then class, method and signature, each with its length
+	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes)
+	 */
 	probe method__entry(long long java_tid, const char *class_name, int class_name_len,
 			    const char *method_name, int method_name_len, const char *signature,
 			    int signature_len);
+	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes) */
 	probe method__return(long long java_tid, const char *class_name, int class_name_len,
 			     const char *method_name, int method_name_len, const char *signature,
 			     int signature_len);

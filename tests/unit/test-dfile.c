@@ -390,12 +390,136 @@ static void test_shipped(void **state)
 	sdt_types__free(t);
 }
 
+/* provider:name's notes as "key=text|key=text". */
+static void expect_notes(const struct sdt_types *t, const char *provider, const char *name,
+			 const char *want)
+{
+	struct sdt_buf b = {0};
+	const char *key, *text;
+	size_t i;
+
+	for (i = 0; !sdt_types__note(t, provider, name, i, &key, &text); i++)
+		sdt_buf_addf(&b, "%s%s=%s", i ? "|" : "", key, text);
+	if (strcmp(b.buf ? b.buf : "", want))
+		fail_msg("%s:%s notes: '%s', want '%s'", provider, name, b.buf ? b.buf : "", want);
+	sdt_buf_free(&b);
+}
+
+/* `@sdtrace KEY: TEXT` comment lines: whose they are, how they continue, what ends them. */
+static void test_notes(void **state)
+{
+	static const char text[] =
+	    "/* The file's own comment: @sdtrace in the middle of a line is no note. */\n"
+	    "typedef int nothing_t; /* before the typedef: */\n"
+	    "/*\n"
+	    " * Every probe's:\n"
+	    " * @sdtrace fires: only on Tuesdays\n"
+	    " */\n"
+	    "provider p {\n"
+	    "\t/* @sdtrace needs: -XX:+Flag (or -XX:+Other) */\n"
+	    "\tprobe a(int x);\n"
+	    "\tprobe b(int);\n"
+	    "\t/*\n"
+	    "\t * Ordinary words first.\n"
+	    "\t * @sdtrace needs: a switch whose text runs\n"
+	    "\t *   over two lines\n"
+	    "\t *\n"
+	    "\t * and words after a blank line that are not the note's.\n"
+	    "\t * @sdtrace pair:\tc__end\n"
+	    "\t */\n"
+	    "\tprobe c(int /* @sdtrace inside: the declaration */);\n"
+	    "\t// @sdtrace needs: a // comment\n"
+	    "\tprobe d();\n"
+	    "\t/* @sdtrace needs: before '}', no probe's */\n"
+	    "};\n"
+	    "/* @sdtrace needs: before a skipped declaration */\n"
+	    "inline int N = 5;\n"
+	    "provider q { probe e(); };\n";
+	struct sdt_types *t = load(text, 5);
+
+	(void)state;
+	expect_notes(t, "p", "a", "fires=only on Tuesdays|needs=-XX:+Flag (or -XX:+Other)");
+	expect_notes(t, "p", "b", "fires=only on Tuesdays");
+	expect_notes(t, "p", "c",
+		     "fires=only on Tuesdays|needs=a switch whose text runs over two lines|"
+		     "pair=c__end|inside=the declaration");
+	expect_notes(t, "p", "d", "fires=only on Tuesdays|needs=a // comment");
+	expect_notes(t, "q", "e", "");
+	expect(t, "p", "c", "-:s32");
+	assert_string_equal(sdt_types__note_text(t, "p", "a", "needs"),
+			    "-XX:+Flag (or -XX:+Other)");
+	assert_null(sdt_types__note_text(t, "p", "b", "needs"));
+	assert_null(sdt_types__note_text(t, "p", "nope", "needs"));
+	assert_int_equal(sdt_types__note(t, "p", "a", 2, NULL, NULL), -ENOENT);
+	assert_non_null(strstr(sdt_types__origin(t, "p", "a"), "t.d:9"));
+	assert_null(sdt_types__origin(t, "p", "nope"));
+	sdt_types__free(t);
+
+	/* the first definition wins, notes and all */
+	t = load("provider p { /* @sdtrace needs: one */ probe e(); };", 1);
+	assert_int_equal(sdt_types__load_mem(
+			     t, "provider p { /* @sdtrace needs: two */ probe e(); };", 52, "b.d"),
+			 0);
+	expect_notes(t, "p", "e", "needs=one");
+	sdt_types__free(t);
+}
+
+/* Malformed notes are FILE:LINE errors; the caps hold. */
+static void test_notes_bad(void **state)
+{
+	static const struct {
+		const char *text;
+		int err;
+		const char *msg;
+	} bad[] = {
+	    {"provider p {\n/* @sdtrace */ probe e(); };", -EINVAL,
+	     "bad.d:2: expected '@sdtrace KEY"},
+	    {"provider p { /* @sdtrace needs */ probe e(); };", -EINVAL, "KEY: TEXT"},
+	    {"provider p { /* @sdtrace Needs: x */ probe e(); };", -EINVAL, "KEY: TEXT"},
+	    {"provider p { /* @sdtrace 1needs: x */ probe e(); };", -EINVAL, "KEY: TEXT"},
+	    {"provider p { /* @sdtrace needs: */ probe e(); };", -EINVAL, "'needs' has no text"},
+	    {"provider p { /*\n * @sdtrace needs:\n *\n */ probe e(); };", -EINVAL,
+	     "bad.d:2: note 'needs' has no text"},
+	    {"provider p { /* @sdtrace needs: a\x1b[2Jb */ probe e(); };", -EINVAL,
+	     "control byte 0x1b"},
+	    {"provider p { /* @sdtrace abcdefghijklmnopqrstuvwxyzabcdefg: x */ probe e(); };",
+	     -EINVAL, "KEY: TEXT"},
+	};
+	struct sdt_buf b = {0};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		load_fails(bad[i].text, strlen(bad[i].text), bad[i].err, bad[i].msg);
+	/* a key of exactly 32 bytes is fine */
+	sdt_types__free(load(
+	    "provider p { /* @sdtrace abcdefghijklmnopqrstuvwxyzabcdef: x */ probe e(); };", 1));
+	/* 17 notes for one probe (the provider's count) */
+	sdt_buf_addstr(&b, "/*\n");
+	for (i = 0; i < 9; i++)
+		sdt_buf_addf(&b, " * @sdtrace k%zu: v\n", i);
+	sdt_buf_addstr(&b, " */\nprovider p {\n/*\n");
+	for (i = 0; i < 8; i++)
+		sdt_buf_addf(&b, " * @sdtrace j%zu: v\n", i);
+	sdt_buf_addstr(&b, " */\nprobe e(); };\n");
+	load_fails(b.buf, b.len, -E2BIG, "more than 16 notes");
+	sdt_buf_free(&b);
+	/* a note longer than 1024 bytes, over many lines */
+	sdt_buf_addstr(&b, "provider p { /* @sdtrace needs: x\n");
+	for (i = 0; i < 200; i++)
+		sdt_buf_addstr(&b, " * abcdefgh\n");
+	sdt_buf_addstr(&b, " */ probe e(); };\n");
+	load_fails(b.buf, b.len, -EINVAL, "longer than 1024 bytes");
+	sdt_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_basic), cmocka_unit_test(test_first_wins),
 	    cmocka_unit_test(test_bad),	  cmocka_unit_test(test_hostile),
 	    cmocka_unit_test(test_files), cmocka_unit_test(test_shipped),
+	    cmocka_unit_test(test_notes), cmocka_unit_test(test_notes_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

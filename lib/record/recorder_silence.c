@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Why an event had no hit (sdt_recorder__silence(), sdtrace/record.h): the facts the end of the
+ * recording gathers from the targets still alive, and the reason they, the semaphore method and
+ * the provider files' notes give, the most specific first:
+ *	not-mapped	no target maps the event's file (struct added's ->mapped is 0)
+ *	semaphore	the site has a semaphore and nothing raised it: found at 0 in a live target
+ *			at the end, or never poked (poke reaches only what is mapped at the start)
+ *	needs		a provider file's `@sdtrace needs:` note: a runtime switch
+ *	fires		a provider file's `@sdtrace fires:` note: it fires only when ...
+ *	not-run		none of these: the code that fires it did not run (or its hits were lost)
+ * A fact that cannot be known (no live target: the command exited, or -a) is skipped.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "scan/file.h"
+#include "sdtrace/types.h"
+#include "sdtrace/trace.h"
+#include "record/recorder.h"
+#include "record/uprobe.h"
+#include "util/internal.h"
+
+/* Does process @pid map the file (@dev, @ino)? 1, 0, or -errno (no /proc/PID/maps). */
+static int maps_file(pid_t pid, dev_t dev, ino_t ino)
+{
+	char path[64], line[4096];
+	int found = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		unsigned long long start, end, pgoff, inode;
+		unsigned int maj, min;
+		char perms[8];
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &pgoff, &maj,
+			   &min, &inode) == 7 &&
+		    inode == ino && makedev(maj, min) == dev)
+			found = 1;
+	}
+	fclose(fp);
+	return found;
+}
+
+/* The watched processes still alive: the -p processes, or the command. */
+static bool all_alive(const struct sdt_recorder *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->targets.nwatch; i++)
+		if (r->targets.watch[i].done)
+			return false;
+	return r->targets.nwatch > 0;
+}
+
+/* ->mapped of every file, from the /proc/PID/maps of the live targets. */
+static void gather_mapped(struct sdt_recorder *r)
+{
+	bool complete = all_alive(r);
+	size_t a, i;
+
+	for (a = 0; a < r->nadds; a++) {
+		struct added *ad = &r->adds[a];
+		bool asked_all = complete;
+		struct stat st;
+		int any = 0;
+
+		if (ad->mapped == 1 || stat(ad->f->path, &st))
+			continue;
+		for (i = 0; i < r->targets.nwatch && !any; i++) {
+			int m;
+
+			if (r->targets.watch[i].done)
+				continue;
+			m = maps_file(r->targets.watch[i].pid, st.st_dev, st.st_ino);
+			if (m < 0)
+				asked_all = false; /* exited meanwhile: it may have mapped it */
+			else if (m > 0)
+				any = 1;
+			else if (!r->facts.mapped_pid)
+				r->facts.mapped_pid = r->targets.watch[i].pid;
+		}
+		if (any)
+			ad->mapped = 1;
+		else if (asked_all && ad->mapped < 0)
+			ad->mapped = 0;
+	}
+}
+
+int sdt_rec_facts_gather(struct sdt_recorder *r)
+{
+	struct rec_facts *f = &r->facts;
+	size_t n = r->samples.nevents, e, i;
+
+	sdt_rec_facts_release(f);
+	f->sem = malloc(n ? n : 1);
+	f->sem_pid = calloc(n ? n : 1, sizeof(*f->sem_pid));
+	if (!f->sem || !f->sem_pid) {
+		sdt_rec_facts_release(f);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	f->nevents = n;
+	f->nwatched = r->targets.nwatch;
+	memset(f->sem, -1, n ? n : 1);
+	gather_mapped(r);
+	for (e = 0; e < n; e++) {
+		bool read_one = false;
+
+		if (r->samples.counts && r->samples.counts[e])
+			continue; /* hit: nothing to explain */
+		if (!sdt_uprobe_set__event_has_semaphore(r->set, e))
+			continue;
+		for (i = 0; i < r->targets.nwatch; i++) {
+			pid_t pid = r->targets.watch[i].pid;
+			int st;
+
+			if (r->targets.watch[i].done)
+				continue;
+			st = sdt_uprobe_set__semaphore_state(r->set, e, pid);
+			if (st == 1) {
+				f->sem[e] = 1;
+				break;
+			}
+			if (st == 0 && !read_one) {
+				f->sem[e] = 0;
+				f->sem_pid[e] = pid;
+				read_one = true;
+			}
+		}
+		/* poking reaches what is mapped at the start: a library loaded later is not poked
+		 */
+		if (f->sem[e] < 0 && r->sem_method && !strcmp(r->sem_method, "poke") &&
+		    !sdt_uprobe_set__event_poked(r->set, e))
+			f->sem[e] = 0;
+	}
+	return 0;
+}
+
+void sdt_rec_facts_release(struct rec_facts *f)
+{
+	free(f->sem);
+	free(f->sem_pid);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The index in r->adds of event @e's file, or r->nadds. */
+static size_t event_add(const struct sdt_recorder *r, size_t e)
+{
+	const struct sdt_file *file = sdt_uprobe_set__event_file(r->set, e);
+	size_t a;
+
+	for (a = 0; a < r->nadds; a++)
+		if (r->adds[a].f == file)
+			break;
+	return a;
+}
+
+static int say(char *text, size_t size, int reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int say(char *text, size_t size, int reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (text && size) {
+		va_start(ap, fmt);
+		vsnprintf(text, size, fmt, ap);
+		va_end(ap);
+	}
+	return reason;
+}
+
+int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const struct sdt_types *types,
+			  char *text, size_t size)
+{
+	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
+	const struct sdt_trace_event_desc *d =
+	    r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
+	uint64_t hits;
+	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
+	const char *provider, *name, *note, *origin;
+	size_t a;
+
+	if (text && size)
+		text[0] = '\0';
+	if (!d)
+		return -ERANGE;
+	hits = r->samples.counts ? r->samples.counts[event] : 0;
+	provider = sdt_trace_event_desc__provider(d);
+	name = sdt_trace_event_desc__name(d);
+	origin = sdt_types__origin(types, provider, name);
+	if (hits) {
+		/* hit, but perhaps less than its name says */
+		note = sdt_types__note_text(types, provider, name, "fires");
+		if (note)
+			return say(text, size, SDT_SILENCE_FIRES, "%s (%s)", note, origin);
+		return SDT_SILENCE_NONE;
+	}
+	a = event_add(r, event);
+	if (a < r->nadds && r->adds[a].mapped == 0) {
+		if (r->facts.nwatched == 1 && r->facts.mapped_pid)
+			return say(text, size, SDT_SILENCE_NOT_MAPPED,
+				   "process %d does not map %s (its /proc/PID/maps at the end)",
+				   (int)r->facts.mapped_pid, r->adds[a].f->path);
+		return say(text, size, SDT_SILENCE_NOT_MAPPED,
+			   "the traced processes never mapped %s", r->adds[a].f->path);
+	}
+	if (event < r->facts.nevents && r->facts.sem[event] == 0) {
+		if (r->facts.sem_pid[event])
+			return say(text, size, SDT_SILENCE_SEMAPHORE,
+				   "its semaphore was 0 in process %d at the end: the probe was "
+				   "never enabled there%s",
+				   (int)r->facts.sem_pid[event],
+				   poke ? " (--semaphore=poke raises only the semaphores of files "
+					  "mapped when the recording starts)"
+					: "");
+		return say(text, size, SDT_SILENCE_SEMAPHORE,
+			   "its semaphore was never raised: %s was not mapped when the semaphores "
+			   "were poked (--semaphore=poke reaches only the files mapped when the "
+			   "recording starts; the kernel's refctr method reaches them all)",
+			   a < r->nadds ? r->adds[a].f->path : "its file");
+	}
+	note = sdt_types__note_text(types, provider, name, "needs");
+	if (note)
+		return say(text, size, SDT_SILENCE_NEEDS, "%s (%s)", note, origin);
+	note = sdt_types__note_text(types, provider, name, "fires");
+	if (note)
+		return say(text, size, SDT_SILENCE_FIRES, "%s (%s)", note, origin);
+	if (r->samples.lost)
+		return say(text, size, SDT_SILENCE_NOT_RUN,
+			   "no hit recorded, but %" PRIu64 " were lost (full ring buffers): it "
+			   "may have fired",
+			   r->samples.lost);
+	return say(text, size, SDT_SILENCE_NOT_RUN, "the code that fires it did not run");
+}
+
+const char *sdt_silence__key(int reason)
+{
+	switch (reason) {
+	case SDT_SILENCE_NOT_MAPPED:
+		return "not-mapped";
+	case SDT_SILENCE_SEMAPHORE:
+		return "semaphore";
+	case SDT_SILENCE_NEEDS:
+		return "needs";
+	case SDT_SILENCE_FIRES:
+		return "fires";
+	case SDT_SILENCE_NOT_RUN:
+		return "not-run";
+	default:
+		return "";
+	}
+}
