@@ -246,6 +246,14 @@ static int add_const(struct sdt_buf *b, int64_t v, unsigned int size, bool is_si
 	return sdt_buf_addf(b, "\\%llu", (unsigned long long)u);
 }
 
+/* The operand of @a's spec, for messages: "%st" of "16f@%st"; "?" when it has none. */
+static const char *operand_of(const struct sdt_arg *a)
+{
+	const char *at = a->spec ? strchr(a->spec, '@') : NULL;
+
+	return at ? at + 1 : a->spec ? a->spec : "?";
+}
+
 int sdt_arg_render(const struct sdt_arch *arch, int elfclass, struct sdt_arg *a,
 		   const struct sdt_render_ctx *ctx)
 {
@@ -273,7 +281,8 @@ int sdt_arg_render(const struct sdt_arch *arch, int elfclass, struct sdt_arg *a,
 		return set_unavailable(a, "thread-local variable '%s': its address is not known to "
 					  "uprobes", a->symbol ? a->symbol : "?");
 	case SDT_ARG_VECTOR:
-		return set_unavailable(a, "vector register: not in pt_regs");
+		return set_unavailable(a, "floating-point or vector register %s: not among the "
+					  "saved registers (pt_regs) a probe reads", operand_of(a));
 	case SDT_ARG_REGPAIR:
 		return set_unavailable(a, "%u-byte value split over a register pair", a->size);
 	default:
