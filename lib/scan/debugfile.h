@@ -20,8 +20,8 @@
 
 /* What the search found, for the reasons of the symbols still missing. */
 struct sdt_debugfile_result {
-	bool found;  /* a debug file was read */
-	char *path;  /* the debug file read, or the first candidate tried (malloc'ed, or NULL) */
+	bool found; /* a debug file was read */
+	char *path; /* the debug file read, or the first candidate tried (malloc'ed, or NULL) */
 };
 
 /*

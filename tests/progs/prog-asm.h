@@ -17,27 +17,28 @@
 #endif
 
 #define PROG_ASM_PROBE(provider, name, args, ...)                                                  \
-	__asm__ __volatile__("990:	nop\n"                                                    \
-			     "	.pushsection .note.stapsdt,\"?\",\"note\"\n"                    \
-			     "	.balign 4\n"                                                      \
-			     "	.4byte 992f-991f, 994f-993f, 3\n"                                 \
-			     "991:	.asciz \"stapsdt\"\n"                                     \
-			     "992:	.balign 4\n"                                              \
-			     "993:	.8byte 990b\n"                                            \
-			     "	.8byte _.stapsdt.base\n"                                          \
-			     "	.8byte 0\n"                                                       \
-			     "	.asciz \"" #provider "\"\n"                                       \
-			     "	.asciz \"" #name "\"\n"                                           \
-			     "	.asciz \"" args "\"\n"                                            \
-			     "994:	.balign 4\n"                                              \
-			     "	.popsection\n"                                                    \
-			     ".ifndef _.stapsdt.base\n"                                           \
-			     "	.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
-			     "	.weak _.stapsdt.base\n"                                           \
-			     "	.hidden _.stapsdt.base\n"                                         \
-			     "_.stapsdt.base:	.space 1\n"                                       \
-			     "	.size _.stapsdt.base, 1\n"                                        \
-			     "	.popsection\n"                                                    \
-			     ".endif\n" ::__VA_ARGS__)
+	__asm__ __volatile__(                                                                      \
+	    "990:	nop\n"                                                                           \
+	    "	.pushsection .note.stapsdt,\"?\",\"note\"\n"                                         \
+	    "	.balign 4\n"                                                                         \
+	    "	.4byte 992f-991f, 994f-993f, 3\n"                                                    \
+	    "991:	.asciz \"stapsdt\"\n"                                                            \
+	    "992:	.balign 4\n"                                                                     \
+	    "993:	.8byte 990b\n"                                                                   \
+	    "	.8byte _.stapsdt.base\n"                                                             \
+	    "	.8byte 0\n"                                                                          \
+	    "	.asciz \"" #provider "\"\n"                                                        \
+	    "	.asciz \"" #name "\"\n"                                                            \
+	    "	.asciz \"" args "\"\n"                                                             \
+	    "994:	.balign 4\n"                                                                     \
+	    "	.popsection\n"                                                                       \
+	    ".ifndef _.stapsdt.base\n"                                                             \
+	    "	.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n"               \
+	    "	.weak _.stapsdt.base\n"                                                              \
+	    "	.hidden _.stapsdt.base\n"                                                            \
+	    "_.stapsdt.base:	.space 1\n"                                                           \
+	    "	.size _.stapsdt.base, 1\n"                                                           \
+	    "	.popsection\n"                                                                       \
+	    ".endif\n" ::__VA_ARGS__)
 
 #endif

@@ -32,7 +32,8 @@ __attribute__((noinline)) static void fire(long *loc, long idx, long round)
 	PROG_ASM_PROBE(indexed, base,
 		       "-8@%%rdx -8@(%%rdi,%%rsi,8) -8@-8(%%rdi,%%rsi,8) -4@4(%%rdi,%%rsi,8) "
 		       "-8@(%%rdi,%%rcx) -8@%%rax",
-		       "d"(round), "D"(loc), "S"(idx), "c"(bytes), "a"(last), "m"(*(long(*)[8])loc));
+		       "d"(round), "D"(loc), "S"(idx), "c"(bytes), "a"(last),
+		       "m"(*(long(*)[8])loc));
 	PROG_ASM_PROBE(indexed, symbol, "-8@%%rdx -8@g_arr(,%%rsi,8) -8@g_arr+8(,%%rsi,8) -8@%%rax",
 		       "d"(round), "S"(idx), "a"(last), "m"(g_arr));
 }
@@ -52,8 +53,8 @@ int main(int argc, char **argv)
 			g_arr[k] = i * 100 + k;
 		}
 		memcpy(&hi, (char *)&loc[idx] + 4, sizeof(hi));
-		printf("probe indexed:base arg1=%ld arg2=%ld arg3=%ld arg4=%d arg5=%ld arg6=%ld\n", i,
-		       loc[idx], loc[idx - 1], hi, loc[idx], i + 1000);
+		printf("probe indexed:base arg1=%ld arg2=%ld arg3=%ld arg4=%d arg5=%ld arg6=%ld\n",
+		       i, loc[idx], loc[idx - 1], hi, loc[idx], i + 1000);
 		printf("probe indexed:symbol arg1=%ld arg2=%ld arg3=%ld arg4=%ld\n", i, g_arr[idx],
 		       g_arr[idx + 1], i + 1000);
 		fflush(stdout);

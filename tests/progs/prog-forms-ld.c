@@ -6,7 +6,7 @@
  * unavailable), between register arguments. Values: exact in binary or not (pi, 1/3), the sign
  * of zero, a denormal, the largest and the smallest normal long double.
  *
- * Output, per round (see prog.h); ROUND counts from 0, V = vals[ROUND % 8], W = vals[(ROUND+1) % 8]:
+ * Output, per round (see prog.h); ROUND counts from 0, V = vals[ROUND % 8], W the next one:
  *	probe ld:mem arg1=ROUND arg2=V arg3=V arg4=W arg5=V arg6=ROUND+1000
  *	      (s64, then g_ld, (%rdi), 16(%rdi), %st: long double, then s64)
  * Long doubles are printed with %.21Lg (21 digits tell every x87 value apart).
@@ -17,14 +17,9 @@
 #include "prog-asm.h"
 
 volatile long double vals[8] = {
-    2.5L,
-    -0.0L,
-    3.14159265358979323846264338327950288L,
-    -1.0L / 3.0L,
-    0x1p-16400L, /* a denormal */
-    LDBL_MAX,
-    LDBL_MIN,
-    -1e300L * 1e300L, /* beyond a double */
+    2.5L,	  -0.0L,       3.14159265358979323846264338327950288L,
+    -1.0L / 3.0L, 0x1p-16400L,			 /* a denormal */
+    LDBL_MAX,	  LDBL_MIN,    -1e300L * 1e300L, /* beyond a double */
 };
 
 long double g_ld;
@@ -34,8 +29,9 @@ __attribute__((noinline)) static void fire(long round, long double *p, long doub
 {
 	long last = round + 1000;
 
-	PROG_ASM_PROBE(ld, mem, "-8@%%rdx 16f@g_ld(%%rip) 16f@(%%rdi) 16f@16(%%rdi) 16f@%%st -8@%%rcx",
-		       "d"(round), "D"(p), "c"(last), "t"(st), "m"(g_ld), "m"(*(long double(*)[2])p));
+	PROG_ASM_PROBE(
+	    ld, mem, "-8@%%rdx 16f@g_ld(%%rip) 16f@(%%rdi) 16f@16(%%rdi) 16f@%%st -8@%%rcx",
+	    "d"(round), "D"(p), "c"(last), "t"(st), "m"(g_ld), "m"(*(long double(*)[2])p));
 }
 
 int main(int argc, char **argv)

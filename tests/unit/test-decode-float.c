@@ -107,8 +107,7 @@ static const struct {
     {"-2.5", 0xc000400000000000, 0, VALUE, -2.5L},
     /* 113 bits rounded to the host's 64, once */
     {"pi", 0x4000921fb54442d1, 0x8469898cc51701b8, VALUE, 0x1.921fb54442d18469898cc51701b8p+1L},
-    {"1/3", 0x3ffd555555555555, 0x5555555555555555, VALUE,
-     0x1.5555555555555555555555555555p-2L},
+    {"1/3", 0x3ffd555555555555, 0x5555555555555555, VALUE, 0x1.5555555555555555555555555555p-2L},
     {"1 + 2^-63", 0x3fff000000000000, 0x0002000000000000, VALUE, 1.0L + 0x1p-63L},
     {"1 + 2^-64 (a tie, to even)", 0x3fff000000000000, 0x0001000000000000, VALUE, 1.0L},
     {"1 + 2^-64 + 2^-112 (above the tie)", 0x3fff000000000000, 0x0001000000000001, VALUE,
@@ -118,8 +117,7 @@ static const struct {
     {"smallest denormal (below x87's: 0)", 0, 1, VALUE, 0.0L},
     {"largest (rounds past x87's largest)", 0x7ffeffffffffffff, 0xffffffffffffffff, VALUE,
      INFINITY},
-    {"x87's largest", 0x7ffeffffffffffff, 0xfffe000000000000, VALUE,
-     0x1.fffffffffffffffep+16383L},
+    {"x87's largest", 0x7ffeffffffffffff, 0xfffe000000000000, VALUE, 0x1.fffffffffffffffep+16383L},
     {"inf", 0x7fff000000000000, 0, VALUE, INFINITY},
     {"-inf", 0xffff000000000000, 0, VALUE, -INFINITY},
     {"nan", 0x7fff800000000000, 0, IS_NAN, 0},
@@ -145,8 +143,8 @@ static void test_binary128(void **state)
 			put64(little ? b : b + 8, b128_cases[i].lo, little);
 			snprintf(what, sizeof(what), "%s (%s-endian)", b128_cases[i].name,
 				 little ? "little" : "big");
-			check(what, sdt_decode_float16(b, SDT_FLOAT_IEEE, little), b128_cases[i].kind,
-			      b128_cases[i].want);
+			check(what, sdt_decode_float16(b, SDT_FLOAT_IEEE, little),
+			      b128_cases[i].kind, b128_cases[i].want);
 		}
 	}
 }
@@ -214,8 +212,7 @@ static void test_decode_arg(void **state)
 	    {.name = (char *)"__probe_ip", .offset = 8, .size = 8},
 	    {.name = (char *)"arg1", .offset = 16, .size = 16, .float_format = SDT_FLOAT_X87},
 	};
-	struct sdt_trace_arg a = {
-	    .name = (char *)"arg1", .size = 16, .is_float = true, .field = 1};
+	struct sdt_trace_arg a = {.name = (char *)"arg1", .size = 16, .is_float = true, .field = 1};
 	struct sdt_trace_event_desc d = {
 	    .fields = f, .nfields = 2, .ip_field = 0, .args = &a, .nargs = 1};
 	struct sdt_trace_value v;
@@ -246,8 +243,8 @@ static void test_decode_arg(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_x87),	      cmocka_unit_test(test_binary128),
-	    cmocka_unit_test(test_ibm128),    cmocka_unit_test(test_format_of),
+	    cmocka_unit_test(test_x87),	       cmocka_unit_test(test_binary128),
+	    cmocka_unit_test(test_ibm128),     cmocka_unit_test(test_format_of),
 	    cmocka_unit_test(test_decode_arg),
 	};
 
