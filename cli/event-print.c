@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "event-print.h"
+#include "float-format.h"
 
 /* A string between quotes, with quotes, backslashes, control and non-ASCII bytes escaped. */
 static void put_quoted(const char *s, size_t len)
@@ -42,28 +43,6 @@ static void put_quoted(const char *s, size_t len)
 		}
 	}
 	putchar('"');
-}
-
-/* The shortest decimal that reads back as the same float (size 4) or double. */
-static void put_float(double v, unsigned int size)
-{
-	char buf[64];
-	int prec;
-
-	if (isnan(v)) {
-		fputs("nan", stdout);
-		return;
-	}
-	if (isinf(v)) {
-		fputs(v < 0 ? "-inf" : "inf", stdout);
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (size == 4 ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, stdout);
 }
 
 /* A character between single quotes, escaped like strings are. */
@@ -103,9 +82,12 @@ static void text_value(const struct sdt_trace_value *v, enum sdt_type_kind type)
 		else
 			printf("%" PRIu64, v->u);
 		break;
-	case SDT_VALUE_FLOAT:
-		put_float(v->f, v->size);
+	case SDT_VALUE_FLOAT: {
+		char buf[64];
+
+		fputs(float_format(buf, sizeof(buf), v), stdout);
 		break;
+	}
 	case SDT_VALUE_STRING:
 		put_quoted(v->str, v->len);
 		break;
@@ -168,7 +150,10 @@ static void json_value(struct json *j, const struct sdt_trace_value *v)
 		json_uint(j, v->u);
 		break;
 	case SDT_VALUE_FLOAT:
-		json_double(j, v->f);
+		if (v->size == 16)
+			json_long_double(j, v->ld);
+		else
+			json_double(j, v->f);
 		break;
 	case SDT_VALUE_STRING:
 		json_string(j, v->str);

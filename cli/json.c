@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The streaming JSON writer. See json.h. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,27 @@ void json_double(struct json *j, double v)
 	}
 	fputs(buf, j->fp);
 	/* and still a float to a typed reader: 2.0 and -0.0, not 2 and -0 (which is 0) */
+	if (!strpbrk(buf, ".e"))
+		fputs(".0", j->fp);
+}
+
+void json_long_double(struct json *j, long double v)
+{
+	char buf[64];
+	int prec;
+
+	before_value(j);
+	if (isnan(v) || isinf(v)) {
+		fputs("null", j->fp);
+		return;
+	}
+	/* the shortest form that reads back as the same long double */
+	for (prec = 1; prec <= LDBL_DECIMAL_DIG; prec++) {
+		snprintf(buf, sizeof(buf), "%.*Lg", prec, v);
+		if (strtold(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, j->fp);
 	if (!strpbrk(buf, ".e"))
 		fputs(".0", j->fp);
 }

@@ -32,6 +32,8 @@ void json_string(struct json *j, const char *s);
 void json_int(struct json *j, int64_t v);
 void json_uint(struct json *j, uint64_t v);
 void json_double(struct json *j, double v);
+/* A long double (a 16-byte argument), every digit it needs: 3.14159265358979323851 */
+void json_long_double(struct json *j, long double v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 /* End a top-level value with a newline (JSON Lines). */

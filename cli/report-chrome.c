@@ -185,7 +185,10 @@ static void args(struct chrome *c, const struct report_event *ev)
 			json_uint(&j, v->u);
 			break;
 		case SDT_VALUE_FLOAT:
-			json_double(&j, v->f);
+			if (v->size == 16)
+				json_long_double(&j, v->ld);
+			else
+				json_double(&j, v->f);
 			break;
 		case SDT_VALUE_STRING:
 			json_string(&j, v->str);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "float-format.h"
 #include "json.h"
 #include "report.h"
 
@@ -81,6 +82,10 @@ static void value(FILE *out, const struct sdt_trace_value *v)
 		snprintf(buf, sizeof(buf), v->is_address ? "0x%" PRIx64 : "%" PRIu64, v->u);
 		break;
 	case SDT_VALUE_FLOAT:
+		if (v->size == 16) {
+			float_format(buf, sizeof(buf), v); /* a long double: all its digits */
+			break;
+		}
 		if (isnan(v->f)) {
 			snprintf(buf, sizeof(buf), "nan");
 			break;

@@ -69,7 +69,7 @@ enum sdt_value_kind {
 	SDT_VALUE_UNAVAILABLE = 0, /* ->unavailable says why */
 	SDT_VALUE_INT,		   /* signed integer in ->i */
 	SDT_VALUE_UINT,		   /* unsigned integer in ->u */
-	SDT_VALUE_FLOAT,	   /* ->f (a 4-byte float widened to double) */
+	SDT_VALUE_FLOAT,	   /* ->f (a 4-byte float widened to double) and ->ld */
 	SDT_VALUE_STRING,	   /* ->str, NUL-terminated, ->len bytes before the NUL */
 };
 
@@ -84,6 +84,13 @@ struct sdt_trace_value {
 	const char *str;
 	size_t len;
 	const char *unavailable;
+	/*
+	 * SDT_VALUE_FLOAT: the value as a long double. For a 16-byte long double (size 16) the
+	 * value itself, decoded from the probed architecture's format (x87 extended on x86,
+	 * IEEE binary128 on aarch64/s390x/riscv64, double-double on ppc), rounded to this host's
+	 * long double where it has fewer bits; ->f is it rounded to a double. Else equal to ->f.
+	 */
+	long double ld;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include "scan/file.h"
 #include "record/uprobe.h"
 #include "record/uprobe_set.h"
+#include "trace/decode_float.h"
 #include "util/internal.h"
 
 /*
@@ -106,6 +107,9 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 		       : kind == SDT_TYPE_HEX ? false
 					      : a->is_signed;
 	t->rebase = kind != SDT_TYPE_STRING && sdt_arg__needs_rebase(a);
+	/* a long double's 16 bytes are read by the format of the file's architecture */
+	if (t->is_float && t->size == 16)
+		t->float_format = (uint8_t)sdt_float_format_of(f->machine);
 	return 0;
 }
 
@@ -171,7 +175,8 @@ static bool same_layout(const struct ev_extra *x, const struct sdt_trace_event_d
 		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
 		    p->size != q->size || p->is_signed != q->is_signed ||
 		    p->is_float != q->is_float || p->is_string != q->is_string ||
-		    p->rebase != q->rebase || !same_str(p->unavailable, q->unavailable))
+		    p->rebase != q->rebase || p->float_format != q->float_format ||
+		    !same_str(p->unavailable, q->unavailable))
 			return false;
 	}
 	return true;

@@ -27,6 +27,7 @@ static void map_args(struct sdt_trace_event_desc *e)
 		for (j = 0; j < e->nfields; j++) {
 			if (!strcmp(e->fields[j].name, a->name)) {
 				a->field = (int)j;
+				e->fields[j].float_format = a->float_format;
 				break;
 			}
 		}
@@ -87,6 +88,9 @@ static int describe_member(struct sdt_uprobe_set *s, size_t i, const struct sdt_
 		if ((int)f == ip_field)
 			e->ip_field = (int)e->nfields;
 		e->fields[e->nfields] = all[f];
+		for (a = 0; is_slot && slot != SIZE_MAX && a < e->nargs; a++)
+			if (slots && slots[a] == slot)
+				e->fields[e->nfields].float_format = e->args[a].float_format;
 		e->fields[e->nfields].name = sdt_strdup(all[f].name);
 		if (!e->fields[e->nfields++].name)
 			return sdt_err(-ENOMEM, "out of memory");

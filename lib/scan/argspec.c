@@ -17,6 +17,10 @@
  *	ADDR      8@$g                 \16400:u64                  link-time address 0x4010 (in
  *	                                                            decimal); the reader rebases it
  *	float     8f@%rax              %ax:x64                     raw bits, decoded by the reader
+ *	float     16f@-32(%rbp)        -32(%bp):x64[2]             long double: 16 bytes of memory,
+ *	                                                            decoded by the file's format
+ *	                                                            (x87, binary128, double-double)
+ *	float     16f@%st / 16f@10     unavailable                 no register of pt_regs holds one
  *	INDEXED   -4@(%rdx,%r8,4)      unavailable                 no fetcharg adds two registers
  *	TLS       -8@%fs:t@tpoff       unavailable
  *	VECTOR    8@%xmm0              unavailable                 not in pt_regs
@@ -242,6 +246,14 @@ static int add_const(struct sdt_buf *b, int64_t v, unsigned int size, bool is_si
 	return sdt_buf_addf(b, "\\%llu", (unsigned long long)u);
 }
 
+/* The operand of @a's spec, for messages: "%st" of "16f@%st"; "?" when it has none. */
+static const char *operand_of(const struct sdt_arg *a)
+{
+	const char *at = a->spec ? strchr(a->spec, '@') : NULL;
+
+	return at ? at + 1 : a->spec ? a->spec : "?";
+}
+
 int sdt_arg_render(const struct sdt_arch *arch, int elfclass, struct sdt_arg *a,
 		   const struct sdt_render_ctx *ctx)
 {
@@ -269,13 +281,27 @@ int sdt_arg_render(const struct sdt_arch *arch, int elfclass, struct sdt_arg *a,
 		return set_unavailable(a, "thread-local variable '%s': its address is not known to "
 					  "uprobes", a->symbol ? a->symbol : "?");
 	case SDT_ARG_VECTOR:
-		return set_unavailable(a, "vector register: not in pt_regs");
+		return set_unavailable(a, "floating-point or vector register %s: not among the "
+					  "saved registers (pt_regs) a probe reads", operand_of(a));
 	case SDT_ARG_REGPAIR:
 		return set_unavailable(a, "%u-byte value split over a register pair", a->size);
 	default:
 		break;
 	}
 	type = sdt_fetch_type(a->size, a->is_signed, a->is_float);
+	if (!type && a->size == 16 && a->is_float) {
+		/*
+		 * A long double lives in memory: its 16 bytes are fetched as an array of words
+		 * (x64[2], x32[4] on a 32-bit file) and the reader decodes them by the file's format.
+		 * No general register holds one (in a vector or x87 register it is VECTOR above).
+		 */
+		type = reg_bits == 32 ? "x32[4]" : "x64[2]";
+		if (a->kind == SDT_ARG_REG || a->kind == SDT_ARG_CONST || a->kind == SDT_ARG_ADDR)
+			return set_unavailable(a, "16-byte floating-point value (long double) %s: "
+						  "only one in memory can be fetched",
+					       a->kind == SDT_ARG_REG ? "in a register"
+								      : "as an immediate");
+	}
 	if (!type)
 		return set_unavailable(a, "%u-byte %s cannot be fetched as one value", a->size,
 				       a->is_float ? "floating-point value (long double)" : "value");

@@ -314,6 +314,14 @@ static Elf_Scn *symbol_table(struct sdt_elf *e, GElf_Shdr *out)
 	return dyn;
 }
 
+bool sdt_elf_has_symtab(struct sdt_elf *e)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = symbol_table(e, &sh);
+
+	return scn && sh.sh_type == SHT_SYMTAB;
+}
+
 /*
  * One pass over the symbol table for all @n names at once: a file's table can hold 100,000
  * symbols, and a note needs a handful, so the names are sorted and each symbol is looked up

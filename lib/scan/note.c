@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "scan/arch/arch.h"
+#include "scan/debugfile.h"
 #include "scan/sdt_elf.h"
 #include "scan/file.h"
 #include "scan/note.h"
@@ -82,11 +83,39 @@ static const char *shown(const char *s, char *buf, size_t size)
 }
 
 /*
+ * Why the symbol of argument @a could not be resolved (@status: -ENOENT or -ENOTUNIQ), as
+ * precisely as the file allows. malloc'ed, NULL when out of memory.
+ */
+static char *missing_reason(struct note_ctx *c, const struct sdt_arg *a, int status,
+			    const struct sdt_debugfile_result *dbg)
+{
+	if (status == -ENOTUNIQ)
+		return sdt_asprintf("symbol '%s' is defined more than once", a->symbol);
+	/* .L*: the assembler's own labels (string literals .LC0, jump targets) never reach a table */
+	if (!strncmp(a->symbol, ".L", 2))
+		return sdt_asprintf("'%s' is an assembler-local label: no symbol table keeps its "
+				    "address", a->symbol);
+	if (dbg->found)
+		return sdt_asprintf("symbol '%s' is neither in the file's symbol tables nor in its "
+				    "debug file '%s'", a->symbol, dbg->path);
+	if (sdt_elf_has_symtab(c->e))
+		return sdt_asprintf("symbol '%s' is not in the file's symbol tables", a->symbol);
+	if (!c->f->build_id)
+		return sdt_asprintf("symbol '%s': the file is stripped and has no build-id to find "
+				    "its debug file by", a->symbol);
+	return sdt_asprintf("symbol '%s': the file is stripped and its debug file was not found "
+			    "(%s; $SDTRACE_DEBUG_DIR sets the directories)", a->symbol,
+			    dbg->path ? dbg->path : "no debug directory");
+}
+
+/*
  * Resolve the symbols that GLOBAL and ADDR arguments name, for every site at once (one pass over
- * the symbol table), then render every argument.
+ * the symbol table, then one over the separate debug file's when some are missing), then render
+ * every argument.
  */
 static int resolve_and_render(struct note_ctx *c)
 {
+	struct sdt_debugfile_result dbg = {0};
 	struct sdt_file *f = c->f;
 	struct sdt_arg **need = NULL;
 	const char **names = NULL;
@@ -122,6 +151,10 @@ static int resolve_and_render(struct note_ctx *c)
 		err = sdt_elf_find_symbols(c->e, names, n, values, status);
 		if (err)
 			goto out;
+		/* what the file's tables lack, its separate debug file may have (a stripped file) */
+		err = sdt_debugfile_find_symbols(c->e, f->build_id, names, n, values, status, &dbg);
+		if (err)
+			goto out;
 		for (i = 0; i < n; i++) {
 			if (!status[i]) {
 				need[i]->sym_resolved = true;
@@ -139,19 +172,19 @@ static int resolve_and_render(struct note_ctx *c)
 				goto out;
 		}
 	}
-	/* A symbol defined more than once: say so rather than "not in the symbol tables". */
+	/* The reason of a symbol not found, or defined more than once. */
 	for (i = 0; i < n; i++) {
-		if (status[i] != -ENOTUNIQ)
+		if (!status[i] || !need[i]->unavailable)
 			continue;
 		free(need[i]->unavailable);
-		need[i]->unavailable =
-			sdt_asprintf("symbol '%s' is defined more than once", need[i]->symbol);
+		need[i]->unavailable = missing_reason(c, need[i], status[i], &dbg);
 		if (!need[i]->unavailable) {
 			err = -ENOMEM;
 			goto out;
 		}
 	}
 out:
+	sdt_debugfile_result_release(&dbg);
 	free(need);
 	free(names);
 	free(values);

@@ -59,6 +59,9 @@ int sdt_elf_symbol(struct sdt_elf *e, const char *name, uint64_t *value);
 int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, uint64_t *values,
 			 int *status);
 
+/* Has the file a full symbol table (.symtab), or is it stripped (.dynsym at most)? */
+bool sdt_elf_has_symtab(struct sdt_elf *e);
+
 /* Read a target-address word (4 or 8 bytes, the file's byte order) at @p. */
 uint64_t sdt_elf_read_addr(const struct sdt_elf *e, const unsigned char *p);
 

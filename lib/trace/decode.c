@@ -6,7 +6,8 @@
  *  - the SDT spec, not the fetch type, decides sign and size: `-1@` is an int8_t, so the byte
  *    0xfb is -5 whatever type the field was fetched with;
  *  - floats are fetched as raw bits (uprobes have no float type) and turned back into a float or
- *    double here;
+ *    double here; a long double (16 bytes, an x64[2] array) by its architecture's format
+ *    (decode_float.c: x87, binary128, double-double);
  *  - an address immediate (`8@$sym`) is a link-time address: it is moved by the load bias of the
  *    mapping, which is the recorded probe ip minus the address of the site that fired.
  * The kernel has already extracted bitfields (%ah as b8@8/64), so a bitfield is just a field.
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "trace/decode.h"
+#include "trace/decode_float.h"
 #include "util/internal.h"
 
 /* Loads are page-aligned: the bias of a mapping is a multiple of the smallest page size. */
@@ -176,6 +178,31 @@ static void decode_float(uint64_t bits, size_t size, struct sdt_trace_value *out
 		memcpy(&db, &bits, sizeof(db));
 		out->f = db;
 	}
+	out->ld = out->f;
+}
+
+/*
+ * A long double: its 16 bytes (an x64[2] array field) in the format of the recorded file's
+ * architecture, in the byte order of the recording host (which ran the probed program).
+ */
+static void decode_float16(const struct sdt_trace_arg *a, const struct sdt_trace_field *f,
+			   const uint8_t *raw, size_t size, bool swap, struct sdt_trace_value *out)
+{
+	bool host_little = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+	if (!a->is_float || a->size != 16 || f->size != 16) {
+		unavailable(out, a->is_float ? "16-byte float recorded in a field of another size"
+					     : "16-byte integers are not decoded");
+		return;
+	}
+	if (f->offset > size || size - f->offset < 16) {
+		unavailable(out, "field outside the record");
+		return;
+	}
+	out->kind = SDT_VALUE_FLOAT;
+	out->ld = sdt_decode_float16(raw + f->offset, (enum sdt_float_format)f->float_format,
+				     host_little != swap);
+	out->f = (double)out->ld;
 }
 
 void sdt_decode_arg(const struct sdt_trace_event_desc *d, size_t i, const void *raw, size_t size,
@@ -203,6 +230,10 @@ void sdt_decode_arg(const struct sdt_trace_event_desc *d, size_t i, const void *
 	}
 	if (a->is_string) {
 		unavailable(out, "recorded without its string");
+		return;
+	}
+	if (a->size == 16 || f->size == 16) {
+		decode_float16(a, f, raw, size, swap, out);
 		return;
 	}
 	if (!sdt_decode_field(f, raw, size, swap, &v)) {

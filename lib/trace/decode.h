@@ -14,7 +14,8 @@
  *	u64 = bits of -0.1      8f@...        FLOAT -0.1
  *	__data_loc char[]       8@%rdi :string STRING       (u32 = len << 16 | offset, len with NUL)
  *	u64 = 0x4010            8@$g rebase   UINT 0x4010 + (probe ip - site address)
- *	(no field)              16f@...       UNAVAILABLE   (the desc's reason)
+ *	u64[] (16 bytes)        16f@-32(%rbp) FLOAT ->ld    (x87 on x86, binary128, double-double)
+ *	(no field)              16f@%st       UNAVAILABLE   (the desc's reason)
  */
 #ifndef SDT_DECODE_H
 #define SDT_DECODE_H

@@ -132,8 +132,11 @@ static const char *check_field(const struct sdt_trace_field *f)
 	if (!f->name || !str_ok(f->name))
 		return "field without a name";
 	if (f->is_data_loc ? f->size != 4
-			   : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8))
+			   : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8 ||
+			       f->size == 16))
 		return "bad field size";
+	if (f->float_format > SDT_FLOAT_IBM128)
+		return "bad float format";
 	if (f->offset > SDT_TRACE_MAX_RAW || SDT_TRACE_MAX_RAW - f->offset < f->size)
 		return "field outside the record";
 	return NULL;

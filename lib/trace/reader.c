@@ -200,10 +200,11 @@ static void parse_field(struct cur *c, struct sdt_trace_field *f)
 
 	f->name = get_str(c);
 	f->offset = (uint32_t)get_bounded(c, SDT_TRACE_MAX_RAW);
-	f->size = (uint32_t)get_bounded(c, 8);
+	f->size = (uint32_t)get_bounded(c, 16);
 	fl = get_byte(c);
 	f->is_signed = fl & FIELD_SIGNED;
 	f->is_data_loc = fl & FIELD_DATA_LOC;
+	f->float_format = (uint8_t)((fl & FIELD_FLOAT_MASK) >> FIELD_FLOAT_SHIFT);
 }
 
 /* One argument of an EVENT record: str name, str spec, size, u8 flags, zigzag field, str why. */

@@ -17,6 +17,13 @@
 
 #include "sdtrace/trace.h"
 
+/* How the bytes of a 16-byte float are to be read (trace/decode_float.h). */
+enum sdt_float_format {
+	SDT_FLOAT_IEEE = 0, /* binary32/64 by size; binary128 for 16 bytes (aarch64, s390x, riscv64) */
+	SDT_FLOAT_X87 = 1,  /* x86 long double: 80-bit extended in the low 10 bytes */
+	SDT_FLOAT_IBM128 = 2, /* ppc long double: a pair of doubles */
+};
+
 /* A field of the raw record, as tracefs events/GROUP/EVENT/format describes it. */
 struct sdt_trace_field {
 	char *name;	 /* "__probe_ip", "arg1", ... (common_* fields are not kept) */
@@ -24,15 +31,18 @@ struct sdt_trace_field {
 	uint32_t size;
 	bool is_signed;
 	bool is_data_loc; /* __data_loc char[] (a :string fetch): u32 = (len << 16) | offset */
+	/* a 16-byte field (an x64[2] array fetch of a long double): how to read its bytes */
+	uint8_t float_format; /* enum sdt_float_format */
 };
 
 /* One SDT argument of the event, in note order: every note argument has one, fetchable or not. */
 struct sdt_trace_arg {
 	char *name;   /* "arg1", or the name a type gave it ("funcname") */
 	char *spec;   /* the note's spec, "-4@%eax" (of the event's first site) */
-	uint8_t size; /* 1, 2, 4, 8 (16: unavailable) */
+	uint8_t size; /* 1, 2, 4, 8, 16 (a long double, fetched as a 16-byte array) */
 	bool is_signed;
-	bool is_float;	   /* raw bits: decode as float (4) or double (8) */
+	bool is_float;	   /* raw bits: decode as float (4), double (8), long double (16) */
+	uint8_t float_format; /* 16 bytes: enum sdt_float_format, copied to the field it maps to */
 	bool is_string;	   /* fetched as :string */
 	bool rebase;	   /* a link-time address: add the load bias (probe ip - site address) */
 	bool named;	   /* ->name came from a type (the event spec or a provider file) */

@@ -15,12 +15,14 @@
  *	type 2 EVENT    one struct sdt_trace_event_desc, before its samples:
  *	                index, str provider, str name, str path, str build_id, str group,
  *	                str event, tp_id, nsites, nsites x site address, nfields, per field
- *	                {str name, offset, size, u8 flags (1 signed, 2 __data_loc)},
+ *	                {str name, offset, size, u8 flags (1 signed, 2 __data_loc, bits 2-3
+ *	                the float format of a 16-byte field: enum sdt_float_format)},
  *	                zigzag ip_field, nargs, per arg {str name, str spec, size, u8 flags
  *	                (1 signed, 2 float, 4 string, 8 rebase, bits 4-6 the type kind to show
  *	                it as (enum sdt_type_kind), 0x80 named by a type), zigzag field,
  *	                str unavailable}; flags 0x10-0x80 came later in version 1: older readers
- *	                ignore them
+ *	                ignore them; 16-byte fields (long doubles) and their format bits came
+ *	                later too: older readers refuse such a file
  *	type 3 SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid,
  *	                zigzag (tid - pid), then the raw tracefs record from its first field on:
  *	                the 8-byte common header is not stored, the record ends with the last
@@ -82,6 +84,9 @@ enum rec_type {
 #define WBUF_SIZE      (256u << 10)
 #define FIELD_SIGNED   1
 #define FIELD_DATA_LOC 2
+/* Added within version 1: the float format of a 16-byte field in bits 2-3. */
+#define FIELD_FLOAT_SHIFT 2
+#define FIELD_FLOAT_MASK  0x0c
 #define ARG_SIGNED     1
 #define ARG_FLOAT      2
 #define ARG_STRING     4

@@ -17,15 +17,19 @@ end; --unordered: as multisets, for several processes). For each event:
   - args has exactly as many entries as the site has arguments (nothing dropped or shifted);
   - an argument marked unavailable is null; every other one is the program's value:
     integers as JSON integers (sign and size kept), floats as JSON numbers equal to the value
-    (a float argument also as the float32 nearest the printed value), a ":string" fetch or a
+    (a float argument also as the float32 nearest the printed value; a 16-byte long double,
+    "16f@", read exactly from the JSON text and equal when both round to the same x87 value,
+    sign of zero included), a ":string" fetch or a
     typed string argument as the string, and a pointer the program printed as a string (no type
     known) as a non-zero integer.
 --pid: only events of this process.
 Prints one summary line; on a mismatch the first ones and exit status 1.
 """
+import decimal
 import json
 import struct
 import sys
+from fractions import Fraction
 
 
 def parse_args(argv):
@@ -94,12 +98,36 @@ def is_float(text):
         return False
 
 
+def x87(text):
+    """The x87 extended value (64-bit significand) nearest the decimal `text`: (sign, Fraction)."""
+    neg = text.strip().startswith("-")
+    a = abs(Fraction(text))
+    if a == 0:
+        return (neg, a)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    q = max(e - 63, -16445)  # the quantum: 64 significant bits, or the denormals' 2^-16445
+    m = a / Fraction(2) ** q
+    n = m.numerator // m.denominator
+    rest = m - n
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2):
+        n += 1
+    return (neg, n * Fraction(2) ** q)
+
+
 def check_value(want, got, arg):
     """None when `got` is the program's `want` for this site argument, else why not."""
     if arg.get("unavailable"):
         return None if got is None else "unavailable (%s) but got %r" % (arg["unavailable"], got)
     if got is None:
         return "null, expected %s (fetch %s)" % (want, arg.get("fetch"))
+    if arg.get("spec", "").startswith("16f@"):
+        if not isinstance(got, decimal.Decimal):
+            return "%r is not a number" % (got,)
+        return None if x87(str(got)) == x87(want) else "long double %s, expected %s" % (got, want)
+    if isinstance(got, decimal.Decimal):
+        got = float(got)
     fetch = arg.get("fetch") or ""
     if fetch.endswith(":string") or fetch.endswith(":ustring"):
         return None if got == want else "string %r, expected %r" % (got, want)
@@ -132,7 +160,8 @@ def main():
     with open(report) as f:
         for n, line in enumerate(f, 1):
             try:
-                ev = json.loads(line)
+                # numbers with a fraction as their text: a long double keeps its digits
+                ev = json.loads(line, parse_float=decimal.Decimal)
             except ValueError as e:
                 sys.exit("%s:%d: not JSON (%s): %s" % (report, n, e, line[:200]))
             if opts["pid"] is None or ev["pid"] == opts["pid"]:

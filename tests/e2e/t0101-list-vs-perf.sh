@@ -18,7 +18,8 @@ before=$(ls -la "$real_home_debug" 2>/dev/null | md5sum)
 files=""
 for f in "$PROGS_DIR"/prog-* "$PROGS_DIR"/libprog-lib.so; do
 	[ -f "$f" ] && [ -x "$f" ] || continue
-	case $f in */prog-nonotes) continue ;; esac
+	# prog-globals-stripped has prog-globals-pie's build-id: perf caches that build-id once
+	case $f in */prog-nonotes | */prog-globals-stripped) continue ;; esac
 	files="$files $f"
 done
 for f in /usr/bin/python3.11 /usr/lib/postgresql/15/bin/postgres \

@@ -9,7 +9,7 @@ need_cmd python3
 PY=/usr/bin/python3.11
 need_file "$PY"
 INLINE=$PROGS_DIR/prog-inline
-need_file "$INLINE" "$PROGS_DIR/prog-longdouble" "$PROGS_DIR/prog-nonotes"
+need_file "$INLINE" "$PROGS_DIR/prog-longdouble" "$PROGS_DIR/prog-forms-ld" "$PROGS_DIR/prog-nonotes"
 
 # run OUT ERR ARGS...: sdtrace's stdout, stderr and exit code in files; $rc.
 run() {
@@ -100,9 +100,13 @@ check_eq "-v: three sites of inline:hit" 3 "$(grep -c '^  site [123]: address 0x
 check_eq "-v: two arguments per site" 6 "$(grep -c '^    arg[12] ' "$T/v")"
 check "-v: a register argument and its fetcharg" grep -Eq '^    arg1 +-4@%e[bc]x +%[bc]x:s32' "$T/v"
 run "$T/v" "$T/err" list -x "$PROGS_DIR/prog-longdouble" -v
-check "-v: a long double is unavailable, with the reason" \
-	grep -Eq '^    arg1 +16f@-[0-9]+\(%rbp\) +unavailable: .*[a-z]' "$T/v"
+check "-v: a long double on the stack is fetched as its 16 bytes" \
+	grep -Eq '^    arg1 +16f@-[0-9]+\(%rbp\) +-[0-9]+\(%bp\):x64\[2\]' "$T/v"
 check "-v: the next argument is still fetched" grep -Eq '^    arg2 +-4@-[0-9]+\(%rbp\) +-[0-9]+\(%bp\):s32' "$T/v"
+run "$T/v" "$T/err" list -x "$PROGS_DIR/prog-forms-ld" -v
+check "-v: a long double in an x87 register is unavailable, with the reason" \
+	grep -Eq '^    arg5 +16f@%st +unavailable: .*[a-z]' "$T/v"
+check "-v: the argument after it is still fetched" grep -Eq '^    arg6 +-8@%rcx +%cx:s64' "$T/v"
 run "$T/v" "$T/err" list -x "$PY" -v %python:gc__start
 check "-v: a semaphore and its file offset" \
 	grep -Eq '^  site 1: .*, semaphore 0x[0-9a-f]+ \(file offset 0x[0-9a-f]+\)' "$T/v"
@@ -137,8 +141,8 @@ run "$T/j" "$T/err" list -x "$PY" --json
 check_eq "--json: exit 0" 0 "$rc"
 check "--json: valid JSON (python3 -m json.tool)" python3 -m json.tool "$T/j"
 check "--json python: 8 sites with exactly the documented keys" python3 "$T/keys.py" 8 <"$T/j"
-run "$T/j" "$T/err" list -x "$PROGS_DIR/prog-longdouble" --json
-check_eq "--json long double: 'fetch' null and 'unavailable' given" 1 \
+run "$T/j" "$T/err" list -x "$PROGS_DIR/prog-forms-ld" --json
+check_eq "--json long double in %st: 'fetch' null and 'unavailable' given" 1 \
 	"$(python3 "$T/keys.py" 1 <"$T/j" 2>&1)"
 run "$T/j" "$T/err" list -x "$INLINE" --json %inline:hit
 check "--json inline:hit: 3 sites" python3 "$T/keys.py" 3 <"$T/j"

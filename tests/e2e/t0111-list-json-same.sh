@@ -9,7 +9,7 @@
 # build-id the cache's adds to each provider:event line.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
-need_file "$PROGS_DIR/prog-inline" "$PROGS_DIR/prog-semaphore" "$PROGS_DIR/prog-longdouble" \
+need_file "$PROGS_DIR/prog-inline" "$PROGS_DIR/prog-semaphore" "$PROGS_DIR/prog-forms-ld" \
 	"$PROGS_DIR/prog-string"
 
 # same NAME FILE [LIST-ARGS...]: list -x FILE --json and list --json (a cache of FILE only).
@@ -40,7 +40,8 @@ same() {
 
 same "prog-inline (three sites of one event)" "$PROGS_DIR/prog-inline"
 same "prog-semaphore (semaphores and their offsets)" "$PROGS_DIR/prog-semaphore"
-same "prog-longdouble (an argument that cannot be fetched)" "$PROGS_DIR/prog-longdouble"
+same "prog-longdouble (a long double on the stack)" "$PROGS_DIR/prog-longdouble"
+same "prog-forms-ld (long doubles; one in %st cannot be fetched)" "$PROGS_DIR/prog-forms-ld"
 same "prog-string" "$PROGS_DIR/prog-string"
 # a typed pattern: names, types and typed fetches from the pattern, in both
 ev=$("$SDTRACE" list -x "$PROGS_DIR/prog-string" | head -n 1 | sed 's/.*:%/%/')

@@ -96,13 +96,18 @@ static inline bool aut_known_reg(const struct arch_under_test *t, const char *na
 
 /*
  * What must hold for any argument after parse + render; prints what is wrong and returns false.
- * A fetcharg may only hold [A-Za-z0-9%+-():@/\\] and every %NAME must be a pt_regs name.
+ * A fetcharg may only hold [A-Za-z0-9%+-():@/\\] and every %NAME must be a pt_regs name; the
+ * one array type a long double is fetched with (":x64[2]", ":x32[4]") may end it.
  */
 static inline bool aut_sane(const struct arch_under_test *t, const struct sdt_arg *a,
 			    const char *what)
 {
-	const char *p;
+	const char *p, *end = NULL;
+	size_t flen = a->fetch ? strlen(a->fetch) : 0;
 
+	if (flen > 7 && (!strcmp(a->fetch + flen - 7, ":x64[2]") ||
+			 !strcmp(a->fetch + flen - 7, ":x32[4]")))
+		end = a->fetch + flen - 3;
 	if (!a->fetch == !a->unavailable) {
 		print_error("%s: fetch '%s' and unavailable '%s': exactly one must be set\n", what,
 			    a->fetch ? a->fetch : "(null)",
@@ -122,7 +127,7 @@ static inline bool aut_sane(const struct arch_under_test *t, const struct sdt_ar
 		print_error("%s: ->index_reg '%s' is not a pt_regs name\n", what, a->index_reg);
 		return false;
 	}
-	for (p = a->fetch; p && *p; p++) {
+	for (p = a->fetch; p && *p && p != end; p++) {
 		if (strchr("%+-():@/\\", *p) || (*p >= 'a' && *p <= 'z') ||
 		    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
 			continue;

@@ -67,7 +67,7 @@ static const struct arg_case cases[] = {
     {.spec = "2@[x30, 4095]", .kind = MEM, .fetch = "+4095(%x30):u16"},
     {.spec = "8f@[sp, 8]", .kind = MEM, .fetch = "+8(%sp):x64"},
     {.spec = "4f@[sp, 16]", .kind = MEM, .fetch = "+16(%sp):x32"},
-    {.spec = "16f@[sp, 32]", .kind = MEM, .fetch = NULL, .why = "16-byte"},
+    {.spec = "16f@[sp, 32]", .kind = MEM, .fetch = "+32(%sp):x64[2]"},
 
     /* floats in general registers: raw bits */
     {.spec = "8f@x3", .kind = REG, .fetch = "%x3:x64"},

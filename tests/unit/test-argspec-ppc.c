@@ -57,7 +57,7 @@ static const struct arg_case cases[] = {
     {.spec = "4@112(1)", .kind = MEM, .fetch = "+112(%gpr1):u32"},
     {.spec = "4@0x10(1)", .kind = MEM, .fetch = "+16(%gpr1):u32"},
     {.spec = "8f@-40(31)", .kind = MEM, .fetch = "-40(%gpr31):x64"},
-    {.spec = "16f@32(1)", .kind = MEM, .fetch = NULL, .why = "16-byte"},
+    {.spec = "16f@32(1)", .kind = MEM, .fetch = "+32(%gpr1):x64[2]"},
 
     /* indexed: RA,RB; r0 in the RA slot reads as 0 */
     {.spec = "-8@3,4",

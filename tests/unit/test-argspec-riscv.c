@@ -86,7 +86,7 @@ static const struct arg_case cases[] = {
     {.spec = "8@-0x10(sp)", .kind = MEM, .fetch = "-16(%sp):u64"},
     {.spec = "8f@-40(s0)", .kind = MEM, .fetch = "-40(%s0):x64"},
     {.spec = "4f@-32(s0)", .kind = MEM, .fetch = "-32(%s0):x32"},
-    {.spec = "16f@0(sp)", .kind = MEM, .fetch = NULL, .why = "16-byte"},
+    {.spec = "16f@0(sp)", .kind = MEM, .fetch = "+0(%sp):x64[2]"},
 
     /* globals: lui put %hi(sym) in the register */
     {.spec = "-8@%lo(g_i64)(s3)", .kind = GLOBAL, .fetch = "@+0x3010:s64", .symbol = "g_i64"},

@@ -54,7 +54,7 @@ static const struct arg_case cases[] = {
     {.spec = "8@0x10(%r2)", .kind = MEM, .fetch = "+16(%r2):u64"},
     {.spec = "8f@168(%r11)", .kind = MEM, .fetch = "+168(%r11):x64"},
     {.spec = "4f@176(%r11)", .kind = MEM, .fetch = "+176(%r11):x32"},
-    {.spec = "16f@176(%r15)", .kind = MEM, .fetch = NULL, .why = "16-byte"},
+    {.spec = "16f@176(%r15)", .kind = MEM, .fetch = "+176(%r15):x64[2]"},
     /* %r0 in the index or base slot reads as 0: one register remains */
     {.spec = "8@0(%r0,%r2)", .kind = MEM, .fetch = "+0(%r2):u64", .reg = "r2"},
     {.spec = "8@4(%r3,%r0)", .kind = MEM, .fetch = "+4(%r3):u64", .reg = "r3"},

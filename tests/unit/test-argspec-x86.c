@@ -166,7 +166,11 @@ static const struct arg_case x86_64_cases[] = {
     {.spec = "4f@%ecx", .kind = REG, .fetch = "%cx:x32"},
     {.spec = "4f@-12(%rbp)", .kind = MEM, .fetch = "-12(%bp):x32"},
     {.spec = "8f@-24(%rbp)", .kind = MEM, .fetch = "-24(%bp):x64"},
-    {.spec = "16f@(%rsp)", .kind = MEM, .fetch = NULL, .why = "16-byte"},
+    {.spec = "16f@(%rsp)", .kind = MEM, .fetch = "+0(%sp):x64[2]"},
+    {.spec = "16f@-32(%rbp)", .kind = MEM, .fetch = "-32(%bp):x64[2]"},
+    {.spec = "16f@g_ld(%rip)", .kind = GLOBAL, .fetch = "@+0x3010:x64[2]", .symbol = "g_ld"},
+    {.spec = "16f@%rax", .kind = REG, .fetch = NULL, .why = "in a register"},
+    {.spec = "16@(%rsp)", .kind = MEM, .fetch = NULL, .why = "16-byte value"},
     {.spec = "16@(%rsp)", .kind = MEM, .fetch = NULL, .why = "16-byte"},
 
     /* vector and x87 registers: not in pt_regs */
@@ -238,6 +242,7 @@ static const struct arg_case i386_cases[] = {
     {.spec = "-4@-12(%ebp)", .kind = MEM, .fetch = "-12(%bp):s32"},
     {.spec = "4@44(%esp)", .kind = MEM, .fetch = "+44(%sp):u32"},
     {.spec = "-8@4(%edx)", .kind = MEM, .fetch = "+4(%dx):s64"}, /* memory may be wider */
+    {.spec = "16f@-24(%ebp)", .kind = MEM, .fetch = "-24(%bp):x32[4]"},
     {.spec = "-4@(%eax,%edx,8)",
      .kind = INDEXED,
      .fetch = NULL,

@@ -189,8 +189,14 @@ static void test_mem(void **state)
 	expect(i386, ELFCLASS32, &a, NULL, "+4(%sp):s64", NULL);
 	a = make(SDT_ARG_MEM, 4, false, true, "bp", -12, NULL);
 	expect(x86_64, ELFCLASS64, &a, NULL, "-12(%bp):x32", NULL);
+	/* a long double in memory: its 16 bytes as an array of words */
 	a = make(SDT_ARG_MEM, 16, false, true, "sp", 0, NULL);
-	expect(x86_64, ELFCLASS64, &a, NULL, NULL, "16-byte");
+	expect(x86_64, ELFCLASS64, &a, NULL, "+0(%sp):x64[2]", NULL);
+	a = make(SDT_ARG_MEM, 16, false, true, "bp", -24, NULL);
+	expect(i386, ELFCLASS32, &a, NULL, "-24(%bp):x32[4]", NULL);
+	/* a 16-byte integer is not decoded: not fetched */
+	a = make(SDT_ARG_MEM, 16, true, false, "sp", 0, NULL);
+	expect(x86_64, ELFCLASS64, &a, NULL, NULL, "16-byte value");
 }
 
 static void test_global(void **state)
@@ -249,7 +255,7 @@ static void test_global(void **state)
 	a = make(SDT_ARG_GLOBAL, 16, false, true, NULL, 0, "ld");
 	a.sym_resolved = true;
 	a.sym_addr = 0x4010;
-	expect(x86_64, ELFCLASS64, &a, &rc, NULL, "16-byte");
+	expect(x86_64, ELFCLASS64, &a, &rc, "@+0x3010:x64[2]", NULL);
 }
 
 static void test_addr(void **state)

@@ -630,6 +630,77 @@ static void test_counted_string(void **state)
 }
 
 /*
+ * A long double (a 16-byte x64[2] field) goes through the file with its float format (field
+ * flags bits 2-3): an x87 one and a binary128 one in one event read back as their values.
+ */
+static void test_long_double(void **state)
+{
+	static struct sdt_trace_field f[] = {
+	    {.name = (char *)"__probe_ip", .offset = 8, .size = 8},
+	    {.name = (char *)"x", .offset = 16, .size = 16, .float_format = SDT_FLOAT_X87},
+	    {.name = (char *)"q", .offset = 32, .size = 16, .float_format = SDT_FLOAT_IEEE},
+	};
+	static struct sdt_trace_arg a[] = {
+	    {.name = (char *)"x",
+	     .spec = (char *)"16f@-32(%rbp)",
+	     .size = 16,
+	     .is_float = true,
+	     .field = 1},
+	    {.name = (char *)"q",
+	     .spec = (char *)"16f@[sp, 32]",
+	     .size = 16,
+	     .is_float = true,
+	     .field = 2},
+	};
+	static uint64_t sites[] = {0x1000};
+	struct sdt_trace_event_desc d = {.index = 4,
+					 .provider = (char *)"ld",
+					 .name = (char *)"value",
+					 .path = (char *)"/ld",
+					 .site_addrs = sites,
+					 .nsites = 1,
+					 .fields = f,
+					 .nfields = 3,
+					 .ip_field = 0,
+					 .args = a,
+					 .nargs = 2};
+	/* -2.5: x87 significand 0xa000000000000000, exponent 0xc000; binary128 0xc000400000000000 */
+	uint64_t ip = 0x1000, xm = 0xa000000000000000ULL, qhi = 0xc000400000000000ULL, qlo = 0;
+	uint16_t xse = 0xc000;
+	uint8_t raw[48] = {0};
+	struct sdt_trace_sample smp = {
+	    .time_ns = 5, .pid = 2, .tid = 2, .event = 4, .raw = raw, .raw_size = sizeof(raw)};
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_value v;
+
+	(void)state;
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		skip();
+	memcpy(raw + 8, &ip, 8);
+	memcpy(raw + 16, &xm, 8);
+	memcpy(raw + 24, &xse, 2);
+	memcpy(raw + 32, &qlo, 8);
+	memcpy(raw + 40, &qhi, 8);
+	assert_int_equal(sdt_trace_writer__open(path_of("ld.data"), &meta, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d), 0);
+	assert_int_equal(sdt_trace_writer__sample(w, &smp), 0);
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	assert_int_equal(sdt_trace_reader__open(path_of("ld.data"), NULL, &r), 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+	assert_int_equal(v.kind, SDT_VALUE_FLOAT);
+	assert_int_equal(v.size, 16);
+	assert_true(v.ld == -2.5L && v.f == -2.5);
+	assert_int_equal(sdt_trace_event__arg(ev, 1, &v), 0);
+	assert_int_equal(v.kind, SDT_VALUE_FLOAT);
+	assert_true(v.ld == -2.5L);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	sdt_trace_reader__free(r);
+}
+
+/*
  * The writer's options are read as every _opts struct is: a newer caller's unknown byte set is
  * refused before anything is renamed or created; an older caller's shorter struct is enough.
  */
@@ -783,6 +854,7 @@ int main(void)
 	    cmocka_unit_test(test_writer_refuses),
 	    cmocka_unit_test(test_sample_size),
 	    cmocka_unit_test(test_counted_string),
+	    cmocka_unit_test(test_long_double),
 	    cmocka_unit_test(test_writer_opts),
 	    cmocka_unit_test(test_old),
 	    cmocka_unit_test(test_open_errors),
