@@ -74,13 +74,16 @@ static struct report_event *heap_pop(struct report_sorter *s)
 /* A copy of @ev in one allocation: the struct, its values, then its strings. */
 static struct report_event *copy_event(const struct sdt_trace_event *ev, uint64_t seq)
 {
+	/* the values follow the struct at their own alignment (16 with the long double) */
+	const size_t align = _Alignof(struct sdt_trace_value);
+	const size_t head = (sizeof(struct report_event) + align - 1) / align * align;
 	size_t nargs = sdt_trace_event__arg_count(ev), size, i, off;
 	const char *comm = sdt_trace_event__comm(ev);
 	struct sdt_trace_value v;
 	struct report_event *e;
 	char *p;
 
-	size = sizeof(*e) + nargs * sizeof(struct sdt_trace_value);
+	size = head + nargs * sizeof(struct sdt_trace_value);
 	if (comm)
 		size += strlen(comm) + 1;
 	for (i = 0; i < nargs; i++) {
@@ -98,7 +101,7 @@ static struct report_event *copy_event(const struct sdt_trace_event *ev, uint64_
 	e->cpu = sdt_trace_event__cpu(ev);
 	e->kind = sdt_trace_event__kind(ev);
 	e->nargs = nargs;
-	e->args = (struct sdt_trace_value *)(e + 1);
+	e->args = (struct sdt_trace_value *)((char *)e + head);
 	p = (char *)(e->args + nargs);
 	off = 0;
 	for (i = 0; i < nargs; i++) {
