@@ -34,7 +34,7 @@ PUBLIC_STAGE = {
     "common.h": "util", "sdtrace.h": "util",
     "scan.h": "scan", "spec.h": "scan", "types.h": "scan", "proc.h": "scan",
     "cache.h": "cache", "debuginfod.h": "cache", "probe.h": "cache",
-    "trace.h": "trace", "trace_writer.h": "trace", "latency.h": "trace",
+    "trace.h": "trace", "trace_writer.h": "trace", "latency.h": "trace", "filter.h": "trace",
     "record.h": "record",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -94,6 +94,7 @@ SDT_API int sdt_output_check(const char *path, bool *exists);
 #include <sdtrace/trace.h>
 #include <sdtrace/trace_writer.h>
 #include <sdtrace/latency.h>
+#include <sdtrace/filter.h>
 #include <sdtrace/cache.h>
 #include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>
