@@ -78,6 +78,10 @@ enum sdt_latency_role {
 struct sdt_latency_open {
 	size_t pair;
 	uint64_t start_ns;
+	uint64_t tag;	   /* as the start's sdt_latency_event_opts gave it */
+	uint64_t key_hash; /* its key's (when keyed) */
+	bool keyed;
+	bool skip;
 };
 
 /* What one event did. */
@@ -93,6 +97,9 @@ struct sdt_latency_step {
 	 */
 	const struct sdt_latency_open *crossed;
 	size_t ncrossed;
+	uint64_t start_tag; /* END: the start's tag */
+	bool skipped;	    /* END: the start or the end said skip: not counted */
+	bool key_mismatch;  /* END, UNMATCHED end: the pair's most recent start had another key */
 };
 
 /* The numbers of one pair. Percentiles as described above. */
@@ -103,6 +110,8 @@ struct sdt_latency_stats {
 	uint64_t p50_ns, p90_ns, p99_ns;
 	uint64_t unmatched_starts; /* still open at the end (after finish), or too deep */
 	uint64_t unmatched_ends;   /* ends with no open start */
+	uint64_t key_mismatches;   /* keyed ends whose pair's most recent start had another key */
+	uint64_t skipped;	   /* pairs matched but not counted (skip) */
 };
 
 SDT_API int sdt_latency__new(struct sdt_latency **out);
@@ -126,6 +135,27 @@ SDT_API int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, c
 SDT_API int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
 			       unsigned int pid, unsigned int tid, uint64_t time_ns,
 			       struct sdt_latency_step *step);
+
+/*
+ * The same with options. @key (@key_len bytes, when @keyed): a keyed end takes the most recent
+ * open start of its pair on the thread with an equal key (compared by a 64-bit hash), passing
+ * over starts of other keys, each such end counted as a key mismatch (never paired silently); a
+ * keyed end with no such start is unmatched. @tag is handed back with the start's end
+ * (step->start_tag), for the caller's own data about the start. @skip: a start or an end that is
+ * paired as usual but whose pair is not counted (a filter said no): step->skipped.
+ */
+struct sdt_latency_event_opts {
+	size_t sz;
+	bool keyed;
+	const void *key;
+	size_t key_len;
+	uint64_t tag;
+	bool skip;
+};
+SDT_API int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const char *name,
+				    unsigned int pid, unsigned int tid, uint64_t time_ns,
+				    const struct sdt_latency_event_opts *opts,
+				    struct sdt_latency_step *step);
 
 /*
  * The end: every start still open is counted as unmatched and, when @cb is not NULL, passed to

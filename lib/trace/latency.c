@@ -17,7 +17,7 @@ struct lat_pair {
 	struct sdt_spec *s_start, *s_end; /* explicit only */
 	bool has_start, has_end, is_explicit;
 	uint64_t count, min, max, sum_lo, sum_hi;
-	uint64_t unmatched_starts, unmatched_ends;
+	uint64_t unmatched_starts, unmatched_ends, key_mismatches, skipped;
 	uint64_t *hist; /* HIST_BUCKETS, allocated with the first duration */
 };
 
@@ -432,16 +432,55 @@ static int add_duration(struct lat_pair *p, uint64_t d)
 	return 0;
 }
 
-int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
-		       unsigned int pid, unsigned int tid, uint64_t time_ns,
-		       struct sdt_latency_step *step)
+/* FNV-1a of a key's bytes. */
+static uint64_t hash_key(const void *key, size_t len)
 {
+	const unsigned char *b = key;
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The open start an end of @pair takes on @t: its index + 1, or 0. */
+static size_t take_start(const struct lat_thread *t, size_t pair,
+			 const struct sdt_latency_event_opts *o, uint64_t h, bool *mismatch)
+{
+	size_t i;
+	bool first = true;
+
+	for (i = t->depth; i > 0; i--) {
+		const struct sdt_latency_open *s = &t->stack[i - 1];
+
+		if (s->pair != pair)
+			continue;
+		if (!o->keyed || (s->keyed && s->key_hash == h))
+			return i;
+		if (first)
+			*mismatch = true;
+		first = false;
+	}
+	return 0;
+}
+
+int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const char *name,
+			    unsigned int pid, unsigned int tid, uint64_t time_ns,
+			    const struct sdt_latency_event_opts *opts,
+			    struct sdt_latency_step *step)
+{
+	struct sdt_latency_event_opts o = {0};
 	struct lat_kind *k = find_kind(l, provider, name);
 	struct lat_thread *t;
 	struct lat_pair *p;
+	uint64_t h;
 	size_t i;
+	int err;
 
 	memset(step, 0, sizeof(*step));
+	if ((err = SDT_OPTS_COPY(&o, opts, sdt_latency_event_opts)))
+		return err;
 	if (!k)
 		return -ENOMEM;
 	if (k->role == SDT_LATENCY_NONE)
@@ -453,6 +492,7 @@ int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *
 	if (!t)
 		return sdt_err(-ENOMEM, "out of memory");
 	step->pair = k->pair;
+	h = o.keyed ? hash_key(o.key, o.key_len) : 0;
 	if (k->role == SDT_LATENCY_START) {
 		if (t->depth >= SDT_LATENCY_MAX_DEPTH) {
 			p->unmatched_starts++;
@@ -461,15 +501,21 @@ int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *
 		}
 		if (sdt_grow((void **)&t->stack, &t->cap, t->depth + 1, sizeof(*t->stack)))
 			return sdt_err(-ENOMEM, "out of memory");
-		t->stack[t->depth++] =
-		    (struct sdt_latency_open){.pair = k->pair, .start_ns = time_ns};
+		t->stack[t->depth++] = (struct sdt_latency_open){.pair = k->pair,
+								 .start_ns = time_ns,
+								 .tag = o.tag,
+								 .key_hash = h,
+								 .keyed = o.keyed,
+								 .skip = o.skip};
 		step->role = SDT_LATENCY_START;
 		return 0;
 	}
-	for (i = t->depth; i > 0 && t->stack[i - 1].pair != k->pair; i--)
-		;
+	i = take_start(t, k->pair, &o, h, &step->key_mismatch);
+	if (step->key_mismatch)
+		p->key_mismatches++;
 	if (!i) {
-		p->unmatched_ends++;
+		if (!o.skip)
+			p->unmatched_ends++;
 		step->role = SDT_LATENCY_UNMATCHED;
 		step->is_end = true;
 		return 0;
@@ -477,13 +523,26 @@ int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *
 	i--;
 	step->role = SDT_LATENCY_END;
 	step->start_ns = t->stack[i].start_ns;
+	step->start_tag = t->stack[i].tag;
+	step->skipped = t->stack[i].skip || o.skip;
 	/* a clock that went back (another CPU's) is a zero duration, not 584 years */
 	step->duration_ns = time_ns > step->start_ns ? time_ns - step->start_ns : 0;
 	memmove(&t->stack[i], &t->stack[i + 1], (t->depth - i - 1) * sizeof(*t->stack));
 	t->depth--;
 	step->crossed = &t->stack[i];
 	step->ncrossed = t->depth - i;
+	if (step->skipped) {
+		p->skipped++;
+		return 0;
+	}
 	return add_duration(p, step->duration_ns);
+}
+
+int sdt_latency__event(struct sdt_latency *l, const char *provider, const char *name,
+		       unsigned int pid, unsigned int tid, uint64_t time_ns,
+		       struct sdt_latency_step *step)
+{
+	return sdt_latency__event_opts(l, provider, name, pid, tid, time_ns, NULL, step);
 }
 
 int sdt_latency__finish(struct sdt_latency *l,
@@ -500,7 +559,8 @@ int sdt_latency__finish(struct sdt_latency *l,
 		while (t->depth) {
 			const struct sdt_latency_open *o = &t->stack[--t->depth];
 
-			l->pairs[o->pair].unmatched_starts++;
+			if (!o->skip)
+				l->pairs[o->pair].unmatched_starts++;
 			if (cb && !ret)
 				ret = cb(ctx, t->pid, t->tid, o);
 		}
@@ -574,6 +634,8 @@ void sdt_latency__stats(const struct sdt_latency *l, size_t pair, struct sdt_lat
 	out->count = p->count;
 	out->unmatched_starts = p->unmatched_starts;
 	out->unmatched_ends = p->unmatched_ends;
+	out->key_mismatches = p->key_mismatches;
+	out->skipped = p->skipped;
 	if (!p->count)
 		return;
 	out->min_ns = p->min;

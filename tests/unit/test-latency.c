@@ -378,16 +378,88 @@ static void test_depth_cap(void **state)
 	sdt_latency__free(NULL);
 }
 
+static struct sdt_latency_step kev(struct sdt_latency *l, const char *name, const char *key,
+				   uint64_t tag, bool skip, uint64_t t)
+{
+	struct sdt_latency_event_opts o = {.sz = sizeof(o),
+					   .keyed = key != NULL,
+					   .key = key,
+					   .key_len = key ? strlen(key) : 0,
+					   .tag = tag,
+					   .skip = skip};
+	struct sdt_latency_step s;
+
+	assert_int_equal(sdt_latency__event_opts(l, "p", name, 1, 1, t, &o, &s), 0);
+	return s;
+}
+
+/*
+ * Keyed pairing: an end takes the most recent start of its own key, passing over (and counting)
+ * others; an end whose key no start has is unmatched; tags come back; skipped pairs pair but
+ * do not count, nor do skipped starts left open.
+ */
+static void test_keys_and_skip(void **state)
+{
+	struct sdt_latency *l;
+	struct sdt_latency_stats st;
+	struct sdt_latency_step s;
+
+	(void)state;
+	assert_int_equal(sdt_latency__new(&l), 0);
+	both(l, "function__entry", "function__return");
+	kev(l, "function__entry", "a.py:f", 1, false, 100);
+	kev(l, "function__entry", "a.py:g", 2, false, 200);
+	s = kev(l, "function__return", "a.py:f", 0, false, 300); /* g is on top: a mismatch */
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_true(s.key_mismatch);
+	assert_int_equal(s.start_tag, 1);
+	assert_int_equal(s.duration_ns, 200);
+	s = kev(l, "function__return", "a.py:g", 0, false, 350);
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_false(s.key_mismatch);
+	assert_int_equal(s.start_tag, 2);
+	assert_int_equal(s.duration_ns, 150);
+	s = kev(l, "function__return", "b.py:h", 0, false, 400); /* no start at all */
+	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
+	assert_false(s.key_mismatch);
+	kev(l, "function__entry", "a.py:f", 3, false, 500);
+	s = kev(l, "function__return", "b.py:h", 0, false, 600); /* only another key is open */
+	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
+	assert_true(s.key_mismatch);
+	s = kev(l, "function__return", NULL, 0, false, 700); /* unkeyed: the most recent */
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_int_equal(s.start_tag, 3);
+	/* skip on either side */
+	kev(l, "function__entry", "k", 4, true, 1000);
+	s = kev(l, "function__return", "k", 0, false, 1100);
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_true(s.skipped);
+	kev(l, "function__entry", "k", 5, false, 1200);
+	s = kev(l, "function__return", "k", 0, true, 1300);
+	assert_true(s.skipped);
+	s = kev(l, "function__return", "k", 0, true, 1400); /* a skipped unmatched end */
+	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
+	kev(l, "function__entry", "k", 6, true, 1500);	/* left open, skipped */
+	kev(l, "function__entry", "k", 7, false, 1600); /* left open */
+	assert_int_equal(sdt_latency__finish(l, NULL, NULL), 0);
+	sdt_latency__stats(l, find_pair(l, "p:function"), &st);
+	assert_int_equal(st.count, 3);
+	assert_int_equal(st.min_ns, 150);
+	assert_int_equal(st.max_ns, 200);
+	assert_int_equal(st.key_mismatches, 2);
+	assert_int_equal(st.unmatched_ends, 2);
+	assert_int_equal(st.unmatched_starts, 1);
+	assert_int_equal(st.skipped, 2);
+	sdt_latency__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_conventions),
-	    cmocka_unit_test(test_nesting_threads),
-	    cmocka_unit_test(test_crossing_and_finish),
-	    cmocka_unit_test(test_explicit_pairs),
-	    cmocka_unit_test(test_percentile_precision),
-	    cmocka_unit_test(test_bucket_edges),
-	    cmocka_unit_test(test_depth_cap),
+	    cmocka_unit_test(test_conventions),	    cmocka_unit_test(test_keys_and_skip),
+	    cmocka_unit_test(test_nesting_threads), cmocka_unit_test(test_crossing_and_finish),
+	    cmocka_unit_test(test_explicit_pairs),  cmocka_unit_test(test_percentile_precision),
+	    cmocka_unit_test(test_bucket_edges),    cmocka_unit_test(test_depth_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
