@@ -81,7 +81,7 @@ struct sdt_latency_open {
 	uint64_t tag;	   /* as the start's sdt_latency_event_opts gave it */
 	uint64_t key_hash; /* its key's (when keyed) */
 	bool keyed;
-	bool skip;
+	uint8_t verdict; /* enum sdt_latency_verdict */
 };
 
 /* What one event did. */
@@ -98,7 +98,7 @@ struct sdt_latency_step {
 	const struct sdt_latency_open *crossed;
 	size_t ncrossed;
 	uint64_t start_tag; /* END: the start's tag */
-	bool skipped;	    /* END: the start or the end said skip: not counted */
+	bool skipped;	    /* END: not counted, as the verdicts said */
 	bool key_mismatch;  /* END, UNMATCHED end: the pair's most recent start had another key */
 };
 
@@ -111,7 +111,7 @@ struct sdt_latency_stats {
 	uint64_t unmatched_starts; /* still open at the end (after finish), or too deep */
 	uint64_t unmatched_ends;   /* ends with no open start */
 	uint64_t key_mismatches;   /* keyed ends whose pair's most recent start had another key */
-	uint64_t skipped;	   /* pairs matched but not counted (skip) */
+	uint64_t skipped;	   /* pairs matched but not counted (their verdicts) */
 };
 
 SDT_API int sdt_latency__new(struct sdt_latency **out);
@@ -141,16 +141,23 @@ SDT_API int sdt_latency__event(struct sdt_latency *l, const char *provider, cons
  * open start of its pair on the thread with an equal key (compared by a 64-bit hash), passing
  * over starts of other keys, each such end counted as a key mismatch (never paired silently); a
  * keyed end with no such start is unmatched. @tag is handed back with the start's end
- * (step->start_tag), for the caller's own data about the start. @skip: a start or an end that is
- * paired as usual but whose pair is not counted (a filter said no): step->skipped.
+ * (step->start_tag), for the caller's own data about the start. @verdict, what a filter said of
+ * the event: it is paired as usual in every case, and the pair counts only when neither side is
+ * SKIP and not both are FOLLOW (step->skipped otherwise); unmatched starts and ends count only
+ * when COUNT.
  */
+enum sdt_latency_verdict {
+	SDT_LATENCY_COUNT = 0, /* counts (no filter, or it passed) */
+	SDT_LATENCY_SKIP,      /* the filter failed: the pair does not count */
+	SDT_LATENCY_FOLLOW,    /* the filter could not be applied: as the other side says */
+};
 struct sdt_latency_event_opts {
 	size_t sz;
 	bool keyed;
 	const void *key;
 	size_t key_len;
 	uint64_t tag;
-	bool skip;
+	enum sdt_latency_verdict verdict;
 };
 SDT_API int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const char *name,
 				    unsigned int pid, unsigned int tid, uint64_t time_ns,

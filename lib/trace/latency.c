@@ -506,7 +506,7 @@ int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const c
 								 .tag = o.tag,
 								 .key_hash = h,
 								 .keyed = o.keyed,
-								 .skip = o.skip};
+								 .verdict = (uint8_t)o.verdict};
 		step->role = SDT_LATENCY_START;
 		return 0;
 	}
@@ -514,7 +514,7 @@ int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const c
 	if (step->key_mismatch)
 		p->key_mismatches++;
 	if (!i) {
-		if (!o.skip)
+		if (o.verdict == SDT_LATENCY_COUNT)
 			p->unmatched_ends++;
 		step->role = SDT_LATENCY_UNMATCHED;
 		step->is_end = true;
@@ -524,7 +524,9 @@ int sdt_latency__event_opts(struct sdt_latency *l, const char *provider, const c
 	step->role = SDT_LATENCY_END;
 	step->start_ns = t->stack[i].start_ns;
 	step->start_tag = t->stack[i].tag;
-	step->skipped = t->stack[i].skip || o.skip;
+	step->skipped =
+	    t->stack[i].verdict == SDT_LATENCY_SKIP || o.verdict == SDT_LATENCY_SKIP ||
+	    (t->stack[i].verdict == SDT_LATENCY_FOLLOW && o.verdict == SDT_LATENCY_FOLLOW);
 	/* a clock that went back (another CPU's) is a zero duration, not 584 years */
 	step->duration_ns = time_ns > step->start_ns ? time_ns - step->start_ns : 0;
 	memmove(&t->stack[i], &t->stack[i + 1], (t->depth - i - 1) * sizeof(*t->stack));
@@ -559,7 +561,7 @@ int sdt_latency__finish(struct sdt_latency *l,
 		while (t->depth) {
 			const struct sdt_latency_open *o = &t->stack[--t->depth];
 
-			if (!o->skip)
+			if (o->verdict == SDT_LATENCY_COUNT)
 				l->pairs[o->pair].unmatched_starts++;
 			if (cb && !ret)
 				ret = cb(ctx, t->pid, t->tid, o);

@@ -379,14 +379,14 @@ static void test_depth_cap(void **state)
 }
 
 static struct sdt_latency_step kev(struct sdt_latency *l, const char *name, const char *key,
-				   uint64_t tag, bool skip, uint64_t t)
+				   uint64_t tag, enum sdt_latency_verdict verdict, uint64_t t)
 {
 	struct sdt_latency_event_opts o = {.sz = sizeof(o),
 					   .keyed = key != NULL,
 					   .key = key,
 					   .key_len = key ? strlen(key) : 0,
 					   .tag = tag,
-					   .skip = skip};
+					   .verdict = verdict};
 	struct sdt_latency_step s;
 
 	assert_int_equal(sdt_latency__event_opts(l, "p", name, 1, 1, t, &o, &s), 0);
@@ -407,49 +407,63 @@ static void test_keys_and_skip(void **state)
 	(void)state;
 	assert_int_equal(sdt_latency__new(&l), 0);
 	both(l, "function__entry", "function__return");
-	kev(l, "function__entry", "a.py:f", 1, false, 100);
-	kev(l, "function__entry", "a.py:g", 2, false, 200);
-	s = kev(l, "function__return", "a.py:f", 0, false, 300); /* g is on top: a mismatch */
+	kev(l, "function__entry", "a.py:f", 1, SDT_LATENCY_COUNT, 100);
+	kev(l, "function__entry", "a.py:g", 2, SDT_LATENCY_COUNT, 200);
+	s = kev(l, "function__return", "a.py:f", 0, SDT_LATENCY_COUNT,
+		300); /* g is on top: a mismatch */
 	assert_int_equal(s.role, SDT_LATENCY_END);
 	assert_true(s.key_mismatch);
 	assert_int_equal(s.start_tag, 1);
 	assert_int_equal(s.duration_ns, 200);
-	s = kev(l, "function__return", "a.py:g", 0, false, 350);
+	s = kev(l, "function__return", "a.py:g", 0, SDT_LATENCY_COUNT, 350);
 	assert_int_equal(s.role, SDT_LATENCY_END);
 	assert_false(s.key_mismatch);
 	assert_int_equal(s.start_tag, 2);
 	assert_int_equal(s.duration_ns, 150);
-	s = kev(l, "function__return", "b.py:h", 0, false, 400); /* no start at all */
+	s = kev(l, "function__return", "b.py:h", 0, SDT_LATENCY_COUNT, 400); /* no start at all */
 	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
 	assert_false(s.key_mismatch);
-	kev(l, "function__entry", "a.py:f", 3, false, 500);
-	s = kev(l, "function__return", "b.py:h", 0, false, 600); /* only another key is open */
+	kev(l, "function__entry", "a.py:f", 3, SDT_LATENCY_COUNT, 500);
+	s = kev(l, "function__return", "b.py:h", 0, SDT_LATENCY_COUNT,
+		600); /* only another key is open */
 	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
 	assert_true(s.key_mismatch);
-	s = kev(l, "function__return", NULL, 0, false, 700); /* unkeyed: the most recent */
+	s = kev(l, "function__return", NULL, 0, SDT_LATENCY_COUNT,
+		700); /* unkeyed: the most recent */
 	assert_int_equal(s.role, SDT_LATENCY_END);
 	assert_int_equal(s.start_tag, 3);
 	/* skip on either side */
-	kev(l, "function__entry", "k", 4, true, 1000);
-	s = kev(l, "function__return", "k", 0, false, 1100);
+	kev(l, "function__entry", "k", 4, SDT_LATENCY_SKIP, 1000);
+	s = kev(l, "function__return", "k", 0, SDT_LATENCY_COUNT, 1100);
 	assert_int_equal(s.role, SDT_LATENCY_END);
 	assert_true(s.skipped);
-	kev(l, "function__entry", "k", 5, false, 1200);
-	s = kev(l, "function__return", "k", 0, true, 1300);
+	kev(l, "function__entry", "k", 5, SDT_LATENCY_COUNT, 1200);
+	s = kev(l, "function__return", "k", 0, SDT_LATENCY_SKIP, 1300);
 	assert_true(s.skipped);
-	s = kev(l, "function__return", "k", 0, true, 1400); /* a skipped unmatched end */
+	s = kev(l, "function__return", "k", 0, SDT_LATENCY_SKIP,
+		1400); /* a skipped unmatched end */
 	assert_int_equal(s.role, SDT_LATENCY_UNMATCHED);
-	kev(l, "function__entry", "k", 6, true, 1500);	/* left open, skipped */
-	kev(l, "function__entry", "k", 7, false, 1600); /* left open */
+	kev(l, "function__entry", "k", 6, SDT_LATENCY_SKIP, 1500);  /* left open, skipped */
+	kev(l, "function__entry", "k", 7, SDT_LATENCY_COUNT, 1600); /* left open */
+	/* follow: counts as the other side says; both following: not counted */
+	kev(l, "function__entry", "f", 8, SDT_LATENCY_FOLLOW, 2000);
+	s = kev(l, "function__return", "f", 0, SDT_LATENCY_COUNT, 2010);
+	assert_false(s.skipped);
+	kev(l, "function__entry", "f", 9, SDT_LATENCY_FOLLOW, 2100);
+	s = kev(l, "function__return", "f", 0, SDT_LATENCY_FOLLOW, 2110);
+	assert_true(s.skipped);
+	kev(l, "function__entry", "f", 9, SDT_LATENCY_FOLLOW, 2200);
+	s = kev(l, "function__return", "f", 0, SDT_LATENCY_SKIP, 2210);
+	assert_true(s.skipped);
 	assert_int_equal(sdt_latency__finish(l, NULL, NULL), 0);
 	sdt_latency__stats(l, find_pair(l, "p:function"), &st);
-	assert_int_equal(st.count, 3);
-	assert_int_equal(st.min_ns, 150);
+	assert_int_equal(st.count, 4);
+	assert_int_equal(st.min_ns, 10);
 	assert_int_equal(st.max_ns, 200);
 	assert_int_equal(st.key_mismatches, 2);
 	assert_int_equal(st.unmatched_ends, 2);
 	assert_int_equal(st.unmatched_starts, 1);
-	assert_int_equal(st.skipped, 2);
+	assert_int_equal(st.skipped, 4);
 	sdt_latency__free(l);
 }
 
