@@ -173,8 +173,16 @@ SDT_API int sdt_trace_reader__exit_status(const struct sdt_trace_reader *r, int 
 SDT_API uint64_t sdt_trace_reader__lost(const struct sdt_trace_reader *r);
 SDT_API size_t sdt_trace_reader__lost_cpus(const struct sdt_trace_reader *r);
 SDT_API uint64_t sdt_trace_reader__lost_on_cpu(const struct sdt_trace_reader *r, size_t cpu);
-/* Events read so far. */
+/* Events read so far (with a filter: those that passed it). */
 SDT_API uint64_t sdt_trace_reader__sample_count(const struct sdt_trace_reader *r);
+/*
+ * From now on, __next() hands out only the events @f (sdtrace/filter.h; NULL: none) passes;
+ * the others are not counted by __sample_count() nor by their kind's __samples(), only by
+ * __filtered_out(). @f must outlive its use.
+ */
+struct sdt_filter;
+SDT_API void sdt_trace_reader__set_filter(struct sdt_trace_reader *r, const struct sdt_filter *f);
+SDT_API uint64_t sdt_trace_reader__filtered_out(const struct sdt_trace_reader *r);
 
 /* The event kinds described so far (one per recorded tracefs event), in file order. */
 SDT_API size_t sdt_trace_reader__kind_count(const struct sdt_trace_reader *r);

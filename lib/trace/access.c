@@ -64,6 +64,16 @@ uint64_t sdt_trace_reader__lost_on_cpu(const struct sdt_trace_reader *r, size_t 
 	return cpu < r->nlost_cpu ? r->lost_cpu[cpu] : 0;
 }
 
+void sdt_trace_reader__set_filter(struct sdt_trace_reader *r, const struct sdt_filter *f)
+{
+	r->filter = f;
+}
+
+uint64_t sdt_trace_reader__filtered_out(const struct sdt_trace_reader *r)
+{
+	return r->filtered_out;
+}
+
 uint64_t sdt_trace_reader__sample_count(const struct sdt_trace_reader *r)
 {
 	return r->dec.nsamples;

@@ -16,6 +16,7 @@
 
 #include "util/internal.h"
 #include "sdtrace/trace.h"
+#include "sdtrace/filter.h"
 #include "trace/reader.h"
 #include "trace/varint.h"
 
@@ -463,6 +464,13 @@ int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_ev
 		}
 		c = (struct cur){.p = r->rec, .end = r->rec + len};
 		ret = parse_record(r, type, &c, at);
+		if (ret > 0 && r->filter && !sdt_filter__match(r->filter, &r->dec.ev)) {
+			/* counted as read by the decoder: uncounted, as if it were not there */
+			((struct sdt_trace_kind *)r->dec.ev.k)->samples--; /* the decoder's own */
+			r->dec.nsamples--;
+			r->filtered_out++;
+			continue;
+		}
 		if (ret > 0)
 			*out = &r->dec.ev;
 		if (ret)

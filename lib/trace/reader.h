@@ -33,6 +33,8 @@ struct sdt_trace_reader {
 	uint8_t *rec; /* the current record's body */
 	size_t rec_cap;
 	struct sdt_trace_decoder dec;
+	const struct sdt_filter *filter; /* sdt_trace_reader__set_filter() */
+	uint64_t filtered_out;
 };
 
 #endif
