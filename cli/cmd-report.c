@@ -16,15 +16,18 @@
 
 #include "cli.h"
 #include "fetch.h"
+#include "filter.h"
 #include "event-print.h"
 #include "json.h"
 #include "report.h"
 #include "sdtrace/sdtrace.h"
 
 static const char report_usage[] =
-    "usage: sdtrace report [-i FILE] [-o FILE] [--json] [--stats] [--header]\n"
-    "       sdtrace report [-i FILE] [-o FILE] --latency [--json] [--pair START,END]...\n"
-    "       sdtrace report [-i FILE] [-o FILE] --format=chrome|csv [--pair START,END]...\n"
+    "usage: sdtrace report [-i FILE] [-o FILE] [--filter EXPR] [--json] [--stats] [--header]\n"
+    "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --latency [--json]\n"
+    "                      [--pair START,END]...\n"
+    "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --format=chrome|csv\n"
+    "                      [--pair START,END]...\n"
     "\n"
     "Print the events of a recording, one line each, oldest first as recorded. The file\n"
     "describes itself: no tracefs, no probed binary and no root are needed, so a recording\n"
@@ -38,6 +41,8 @@ static const char report_usage[] =
     "                    gives it; null when the probe ip cannot tell the site) and args\n"
     "                    (integers with the spec's sign and size, floats as numbers,\n"
     "                    strings as strings, null for an argument that was not recorded)\n"
+    "      --filter EXPR only the events EXPR passes (FILTERS below); with --latency, the\n"
+    "                    pairs whose events pass it\n"
     "      --stats       events per provider:event and binary, and events lost per CPU\n"
     "      --header      first the session: command line, host, kernel, start, event kinds\n"
     "                    and why any argument was not recorded\n"
@@ -80,8 +85,20 @@ static const char report_usage[] =
     "an end without its start is left out (counted on stderr), a start never ended is ended\n"
     "at the end of the trace, and a slice crossed by another pair's end is split there.\n"
     "\n"
+    "Filters: EXPR is tests joined by && and ||, negated by !, grouped by parentheses. A test\n"
+    "is NAME [& MASK] [OP VALUE]: NAME an argument by its name (as the report shows it) or\n"
+    "number (arg1 is the first), or pid, tid, comm, cpu; OP one of == != < <= > >= and ~ !~\n"
+    "(a string against a glob: * ? [...]); VALUE an integer (decimal, 0x hex, negative), a\n"
+    "float or a \"string\". With no OP a test is true when the value is not 0 (or not empty).\n"
+    "A test on an argument that was not recorded is false. Events of a kind that lacks a\n"
+    "name the filter uses are left out with a warning (with --latency they follow the other\n"
+    "event of their pair: a pair counts when each of its events that has the names passes,\n"
+    "and at least one has them); if no kind has them, it is an error.\n"
+    "\n"
     "examples:\n"
     "  sdtrace report                              the events of ./sdtrace.data\n"
+    "  sdtrace report --filter 'delta > 1000 && comm == \"worker\"'\n"
+    "  sdtrace report --latency --filter 'query ~ \"SELECT*\"'\n"
     "  sdtrace report -i run1.data --stats         how many of each, and losses\n"
     "  sdtrace report --json | python3 -c 'import json,sys; [print(json.loads(l)[\"args\"]) "
     "for l in sys.stdin]'\n"
@@ -99,6 +116,8 @@ struct report_opts {
 	bool json, stats, header, latency;
 	enum report_format format;
 	struct report_pairs pairs;
+	const char *filter_text;
+	struct sdt_filter *filter;
 	struct json j;
 };
 
@@ -223,6 +242,10 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 		json_end_array(&o->j);
 		json_key(&o->j, "total");
 		json_uint(&o->j, sdt_trace_reader__sample_count(r));
+		if (o->filter) {
+			json_key(&o->j, "filtered_out");
+			json_uint(&o->j, sdt_trace_reader__filtered_out(r));
+		}
 		json_key(&o->j, "lost");
 		json_uint(&o->j, sdt_trace_reader__lost(r));
 		json_key(&o->j, "lost_per_cpu");
@@ -249,6 +272,9 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 		return 0;
 	}
 	printf("%12" PRIu64 "  total\n", sdt_trace_reader__sample_count(r));
+	if (o->filter)
+		printf("%12" PRIu64 "  filtered out (--filter)\n",
+		       sdt_trace_reader__filtered_out(r));
 	printf("%12" PRIu64 "  lost", sdt_trace_reader__lost(r));
 	for (cpu = 0; cpu < sdt_trace_reader__lost_cpus(r); cpu++) {
 		if (sdt_trace_reader__lost_on_cpu(r, cpu))
@@ -279,15 +305,16 @@ static int report(struct report_opts *o)
 		return EXIT_RUNTIME;
 	}
 	if (o->latency) {
-		ret = report_latency(r, &o->pairs, o->json, stdout);
+		ret = report_latency(r, &o->pairs, o->filter, o->json, stdout);
 		goto out;
 	}
+	sdt_trace_reader__set_filter(r, o->filter);
 	if (o->format == FORMAT_CHROME) {
 		ret = report_chrome(r, &o->pairs, stdout);
 		goto out;
 	}
 	if (o->format == FORMAT_CSV) {
-		ret = report_csv(r, o->input, stdout);
+		ret = report_csv(r, o->input, o->filter, stdout);
 		goto out;
 	}
 	if (o->json)
@@ -312,6 +339,8 @@ static int report(struct report_opts *o)
 	}
 out:
 	/* the kinds are all known once the file was read */
+	if (o->filter && !ret)
+		ret = cli_filter_check_kinds("report", o->filter, r, o->latency);
 	cli_fetch_recorded(r);
 	if (sdt_trace_reader__truncated(r))
 		cli_warn("'%s' is truncated (the recording was cut short): %" PRIu64
@@ -414,11 +443,17 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"input", required_argument, NULL, 'i'}, {"output", required_argument, NULL, 'o'},
-	    {"json", no_argument, NULL, 'J'},	     {"stats", no_argument, NULL, 'S'},
-	    {"header", no_argument, NULL, 'H'},	     {"latency", no_argument, NULL, 'L'},
-	    {"pair", required_argument, NULL, 'P'},  {"format", required_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
+	    {"input", required_argument, NULL, 'i'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"stats", no_argument, NULL, 'S'},
+	    {"header", no_argument, NULL, 'H'},
+	    {"latency", no_argument, NULL, 'L'},
+	    {"pair", required_argument, NULL, 'P'},
+	    {"format", required_argument, NULL, 'F'},
+	    {"filter", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct report_opts o = {.input = "sdtrace.data"};
 	int c, ret;
@@ -443,6 +478,14 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'L':
 			o.latency = true;
+			break;
+		case 'f':
+			if (o.filter_text) {
+				ret = cli_usage_error("report",
+						      "--filter is given once (join with &&)");
+				goto out;
+			}
+			o.filter_text = optarg;
 			break;
 		case 'P':
 			ret = add_pair(&o.pairs, optarg);
@@ -488,9 +531,12 @@ int cmd_report(int argc, char **argv)
 		ret = cli_usage_error("report", "--latency goes without --stats and --header");
 	else if (o.pairs.n && !o.latency && o.format != FORMAT_CHROME)
 		ret = cli_usage_error("report", "--pair is for --latency and --format=chrome");
+	if (!ret && o.filter_text)
+		ret = cli_filter_parse("report", o.filter_text, &o.filter);
 	if (!ret)
 		ret = o.output ? report_to_file(&o) : report(&o);
 out:
+	sdt_filter__free(o.filter);
 	free_pairs(&o.pairs);
 	return ret;
 }

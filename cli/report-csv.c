@@ -26,7 +26,6 @@
 #include "json.h"
 #include "report.h"
 
-
 /* One field: quoted when it must be (RFC 4180), invalid UTF-8 replaced. */
 static void field(FILE *out, const char *s, bool first)
 {
@@ -132,7 +131,8 @@ static void column_name(const struct sdt_trace_reader *r, size_t i, char *buf, s
 		snprintf(buf, size, "%s", common);
 }
 
-int report_csv(struct sdt_trace_reader *r, const char *input, FILE *out)
+int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_filter *filter,
+	       FILE *out)
 {
 	static const char *const fixed[] = {"time_ns", "time_us",  "cpu",  "pid",  "tid",
 					    "comm",    "provider", "name", "path", "address"};
@@ -168,6 +168,7 @@ int report_csv(struct sdt_trace_reader *r, const char *input, FILE *out)
 	err = sdt_trace_reader__open(input, NULL, &r2);
 	if (err)
 		goto out_err;
+	sdt_trace_reader__set_filter(r2, filter);
 	while ((err = sdt_trace_reader__next(r2, &ev)) > 0) {
 		uint64_t t = sdt_trace_event__time_ns(ev), d, addr;
 		struct sdt_trace_value v;

@@ -226,8 +226,8 @@ static void print_json(struct json *j, const struct sdt_latency *l, size_t pair)
 	json_end_object(j);
 }
 
-int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs, bool json,
-		   FILE *out)
+int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
+		   const struct sdt_filter *filter, bool json, FILE *out)
 {
 	const struct report_event *ev;
 	struct report_sorter *sorter = NULL;
@@ -245,13 +245,16 @@ int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	report_sorter_set_filter(sorter, filter);
 	while ((err = report_sorter_next(sorter, &ev)) > 0) {
+		struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict};
+
 		ret = report_latency_kinds(r, l, &shown);
 		if (ret)
 			goto out;
-		if (sdt_latency__event(l, sdt_trace_kind__provider(ev->kind),
-				       sdt_trace_kind__name(ev->kind), ev->pid, ev->tid,
-				       ev->time_ns, &step)) {
+		if (sdt_latency__event_opts(l, sdt_trace_kind__provider(ev->kind),
+					    sdt_trace_kind__name(ev->kind), ev->pid, ev->tid,
+					    ev->time_ns, &eo, &step)) {
 			err = -ENOMEM;
 			break;
 		}

@@ -31,7 +31,40 @@ struct report_sorter {
 	uint64_t seq, max_ns, released_ns, late;
 	size_t bytes; /* held in the heap */
 	bool eof, released_any;
+	const struct sdt_filter *filter;
+	/* per kind (by pointer) whether the filter can be applied to it, remembered */
+	const struct sdt_trace_kind **kinds;
+	bool *applies;
+	size_t nkinds;
 };
+
+void report_sorter_set_filter(struct report_sorter *s, const struct sdt_filter *f)
+{
+	s->filter = f;
+}
+
+/* Whether @s's filter has every name it uses in kind @k: 1, 0, or -ENOMEM. */
+static int filter_applies(struct report_sorter *s, const struct sdt_trace_kind *k)
+{
+	const struct sdt_trace_kind **kinds;
+	bool *applies;
+	size_t i;
+
+	for (i = s->nkinds; i > 0; i--)
+		if (s->kinds[i - 1] == k)
+			return s->applies[i - 1];
+	kinds = realloc(s->kinds, (s->nkinds + 1) * sizeof(*kinds));
+	if (kinds)
+		s->kinds = kinds;
+	applies = realloc(s->applies, (s->nkinds + 1) * sizeof(*applies));
+	if (applies)
+		s->applies = applies;
+	if (!kinds || !applies)
+		return -ENOMEM;
+	s->kinds[s->nkinds] = k;
+	s->applies[s->nkinds] = !sdt_filter__check_desc(s->filter, sdt_trace_kind__desc(k));
+	return s->applies[s->nkinds++];
+}
 
 static bool before(const struct report_event *a, const struct report_event *b)
 {
@@ -94,6 +127,7 @@ static struct report_event *copy_event(const struct sdt_trace_event *ev, uint64_
 	if (!e)
 		return NULL;
 	e->size = size;
+	e->verdict = SDT_LATENCY_COUNT;
 	e->time_ns = sdt_trace_event__time_ns(ev);
 	e->seq = seq;
 	e->pid = sdt_trace_event__pid(ev);
@@ -147,6 +181,8 @@ void report_sorter_free(struct report_sorter *s)
 		free(heap_pop(s));
 	free(s->out);
 	free(s->heap);
+	free(s->kinds);
+	free(s->applies);
 	free(s);
 }
 
@@ -170,6 +206,17 @@ int report_sorter_next(struct report_sorter *s, const struct report_event **out)
 		e = copy_event(ev, s->seq++);
 		if (!e)
 			return -ENOMEM;
+		if (s->filter) {
+			int a = filter_applies(s, sdt_trace_event__kind(ev));
+
+			if (a < 0) {
+				free(e);
+				return -ENOMEM;
+			}
+			e->verdict = !a					? SDT_LATENCY_FOLLOW
+				     : sdt_filter__match(s->filter, ev) ? SDT_LATENCY_COUNT
+									: SDT_LATENCY_SKIP;
+		}
 		if (e->time_ns > s->max_ns)
 			s->max_ns = e->time_ns;
 		if (s->released_any && e->time_ns < s->released_ns)

@@ -23,13 +23,18 @@
  * sdt_filter__check_desc() tells beforehand which kinds lack a name.
  *
  * Example:
+ *	struct sdt_trace_reader *r;
+ *	const struct sdt_trace_event *ev;
  *	struct sdt_filter *f;
  *	size_t col;
  *	if (sdt_filter__parse("delta > 1000 && query ~ \"SELECT*\"", &f, &col) < 0)
  *		errx(2, "%s", sdt_errmsg());    // "... column 12: ..."
+ *	if (sdt_trace_reader__open("sdtrace.data", NULL, &r) < 0)
+ *		errx(1, "%s", sdt_errmsg());
  *	while (sdt_trace_reader__next(r, &ev) > 0)
  *		if (sdt_filter__match(f, ev))
- *			...
+ *			printf("%s\n", sdt_trace_event__name(ev));
+ *	sdt_trace_reader__free(r);
  *	sdt_filter__free(f);
  */
 #ifndef SDTRACE_FILTER_H
