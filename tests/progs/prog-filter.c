@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Events for filters and keys: a request with an id, a signed delta and a query text, and a job
+ * pair whose start carries the query and whose end does not. Built -O2.
+ *
+ * Output, per round (see prog.h); ROUND counts from 0, QUERY is one of SELECT_a, INSERT_b,
+ * UPDATE_c, SELECT_d_FROM_t by ROUND % 4, DELTA is (ROUND * 37) % 1000 - 200:
+ *	probe filt:req arg1=ROUND arg2=DELTA arg3=QUERY
+ *	probe filt:job__start arg1=ROUND arg2=QUERY
+ *	probe filt:job__done arg1=ROUND
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/sdt.h>
+
+#include "prog.h"
+
+static const char *const queries[] = {"SELECT_a", "INSERT_b", "UPDATE_c", "SELECT_d_FROM_t"};
+
+int main(int argc, char **argv)
+{
+	long i, n = prog_rounds(argc, argv);
+
+	for (i = 0; i < n; i++) {
+		int32_t id = PROG_OPAQUE((int32_t)i);
+		int64_t delta = PROG_OPAQUE((int64_t)((i * 37) % 1000 - 200));
+		const char *q = queries[PROG_OPAQUE(i) % 4];
+
+		printf("probe filt:req arg1=%d arg2=%lld arg3=%s\n", id, (long long)delta, q);
+		printf("probe filt:job__start arg1=%d arg2=%s\n", id, q);
+		printf("probe filt:job__done arg1=%d\n", id);
+		fflush(stdout);
+		STAP_PROBE3(filt, req, id, delta, q);
+		STAP_PROBE2(filt, job__start, id, q);
+		STAP_PROBE1(filt, job__done, id);
+	}
+	return 0;
+}
