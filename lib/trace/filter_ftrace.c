@@ -80,6 +80,9 @@ static int render_arg(struct sdt_buf *b, const struct sdt_filter *f, const struc
 		return render_string(b, f, n, fl->name);
 	if (n->op == FOP_GLOB || n->op == FOP_NGLOB)
 		return refuse(f, n, "matches a glob only on strings");
+	/* a field wider than the argument (a shared event's slot) holds bits the argument has not */
+	if (fl->size != a->size || fl->is_signed != a->is_signed)
+		return refuse(f, n, "sees a field wider than the argument, or of another sign");
 	return render_number(b, f, n, fl->name, fl->is_signed);
 }
 
