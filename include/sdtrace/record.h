@@ -83,6 +83,7 @@ struct sdt_types;
 /* Opaque, read with the sdt_trace_event_desc__*() of sdtrace/trace.h; samples are there too. */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
+struct sdt_filter;
 
 /*
  * Where recorded data goes. Every callback is optional. Pointers passed in are borrowed for the
@@ -134,6 +135,23 @@ struct sdt_recorder_opts {
 	 * latency of `sdtrace trace` and what a SIGKILL can lose.
 	 */
 	unsigned int drain_interval_ms;
+	/*
+	 * Filters (sdtrace/filter.h): asked once per event after the probes exist, before anything
+	 * is enabled; the filter returned (NULL: none; it must outlive the run) keeps only the hits
+	 * it passes. It runs in the kernel (the tracefs event's filter, PERF_EVENT_IOC_SET_FILTER:
+	 * a hit that fails never reaches the ring buffer) where the kernel's filter language can
+	 * say it, else here on the decoded samples (sdt_recorder__filter_place() says which and
+	 * why). Counts are of the hits that passed. When counting (count_only with few events) a
+	 * filter the kernel cannot take fails the run with -ENOTSUP.
+	 */
+	const struct sdt_filter *(*filter_for)(void *ctx, const struct sdt_trace_event_desc *d);
+	void *filter_ctx;
+};
+
+enum sdt_filter_place {
+	SDT_FILTER_NONE = 0, /* no filter */
+	SDT_FILTER_KERNEL,   /* in the kernel */
+	SDT_FILTER_USER,     /* here: its events still cross the ring buffer */
 };
 
 /*
@@ -218,6 +236,14 @@ SDT_API int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
 SDT_API const char *sdt_silence__key(int reason);
 /* Records the kernel dropped (PERF_RECORD_LOST, all CPUs). */
 SDT_API uint64_t sdt_recorder__lost(const struct sdt_recorder *r);
+/*
+ * After run: where event @event's filter ran (enum sdt_filter_place), with *@why (may be NULL)
+ * saying why not in the kernel (borrowed until sdt_recorder__free()); and how many of its hits
+ * the filter dropped here (those the kernel dropped are not counted anywhere).
+ */
+SDT_API int sdt_recorder__filter_place(const struct sdt_recorder *r, size_t event,
+				       const char **why);
+SDT_API uint64_t sdt_recorder__filtered(const struct sdt_recorder *r, size_t event);
 /* Which semaphore method was used ("refctr", "poke") and how many semaphores were poked. */
 SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r);
 SDT_API void sdt_recorder__free(struct sdt_recorder *r);

@@ -207,6 +207,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	}
 	free(r->adds);
 	sdt_rec_perf_release(&r->perf);
+	sdt_rec_filters_release(r);
 	sdt_rec_samples_release(&r->samples);
 	sdt_rec_targets_release(&r->targets);
 	sdt_rec_facts_release(&r->facts);

@@ -49,7 +49,7 @@ struct added {
 	size_t *sites;
 	size_t n;
 	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
-	int mapped; /* -1 unknown, 0 never seen mapped, 1 mapped */
+	int mapped;		     /* -1 unknown, 0 never seen mapped, 1 mapped */
 };
 
 /* A tracefs event id, and the index of that tracefs event in the set. */
@@ -144,6 +144,13 @@ struct rec_samples {
 	uint64_t lost;
 	struct comm_slot *comms; /* tid -> name, see struct comm_slot */
 	size_t comms_cap, comms_n;
+	/*
+	 * Filters the kernel could not take (recorder_filter.c): per event the filter to apply to
+	 * its decoded samples here, or NULL; the decoder that decodes them; what they dropped.
+	 */
+	const struct sdt_filter **ufilter;
+	struct sdt_trace_decoder *fdec;
+	uint64_t *filtered;
 };
 
 /*
@@ -159,6 +166,25 @@ struct rec_facts {
 	size_t nwatched;  /* how many processes were watched (the targets are closed after) */
 };
 
+/* Where each event's filter runs (recorder_filter.c). */
+struct rec_filters {
+	const struct sdt_filter **of; /* per event, from opts.filter_for (NULL: none) */
+	uint8_t *place;		      /* per event: SDT_FILTER_NONE, _KERNEL, _USER */
+	char **why;		      /* per event: why not in the kernel (malloc'ed), or NULL */
+	size_t nevents;
+};
+
+/*
+ * Stage 3b, after the perf events are opened and before they are enabled: each event's filter
+ * (opts.filter_for) in the kernel's event filter language, set on the perf events of its tracefs
+ * event; what the kernel cannot take is evaluated on the decoded samples instead. 0 or -errno
+ * (-ENOTSUP when counting, which sees no samples, meets a filter the kernel cannot take).
+ */
+int sdt_rec_filters_apply(struct sdt_recorder *r);
+void sdt_rec_filters_release(struct sdt_recorder *r);
+/* In on_sample: does event @ev's sample @s pass the filter applied here (true when none)? */
+bool sdt_rec_filters_pass(struct rec_samples *sp, uint32_t ev, const struct sdt_trace_sample *s);
+
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */
 struct sdt_recorder {
 	struct sdt_recorder_opts o;
@@ -173,6 +199,7 @@ struct sdt_recorder {
 	struct rec_targets targets;
 	struct rec_child child;
 	struct rec_facts facts;
+	struct rec_filters filters;
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */

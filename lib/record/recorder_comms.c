@@ -63,6 +63,8 @@ void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
 	struct rec_samples *sp = ctx;
 
 	comm_remember(sp, tid, comm);
+	if (sp->fdec)
+		sdt_trace_decoder__comm(sp->fdec, pid, tid, comm);
 	if (sp->sink->on_comm)
 		sp->sink->on_comm(sp->sink->ctx, pid, tid, comm);
 }
@@ -79,6 +81,8 @@ void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint3
 		return;
 	memcpy(comm, parent->comm, sizeof(comm));
 	comm_remember(sp, tid, comm);
+	if (sp->fdec)
+		sdt_trace_decoder__comm(sp->fdec, pid, tid, comm);
 	if (sp->sink->on_comm)
 		sp->sink->on_comm(sp->sink->ctx, pid, tid, comm);
 }

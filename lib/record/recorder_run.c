@@ -141,7 +141,11 @@ static int plan_semaphores(const struct sdt_recorder *r, struct sem_plan *sp)
 static int build_set(struct sdt_recorder *r, const struct sem_plan *sp)
 {
 	struct sdt_uprobe_set_opts so = {
-	    .use_ref_ctr = sp->ref_ctr, .no_args = r->o.count_only, .share = !r->o.count_only};
+	    .use_ref_ctr = sp->ref_ctr,
+	    /* a filter needs the arguments, also when counting */
+	    .no_args = r->o.count_only && !r->o.filter_for,
+	    /* a shared event's fields are wider than the arguments: no kernel filter on them */
+	    .share = !r->o.count_only && !r->o.filter_for};
 	size_t i;
 	int err;
 
@@ -218,6 +222,8 @@ static int open_events(struct sdt_recorder *r)
 	int err;
 
 	err = sdt_rec_perf_open(&r->perf, &plan);
+	if (!err)
+		err = sdt_rec_filters_apply(r);
 	for (i = 0; !err && i < r->samples.nevents && r->sink->on_event_desc; i++) {
 		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(r->set, i));
 		if (err > 0)

@@ -57,6 +57,8 @@ static int on_sample(void *ctx, struct sdt_trace_sample *s)
 		ev = demux;
 	}
 	s->event = (uint32_t)ev;
+	if (!sdt_rec_filters_pass(sp, (uint32_t)ev, s))
+		return 0;
 	sp->counts[ev]++;
 	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, s) : 0;
 }
