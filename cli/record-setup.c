@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "record-filter.h"
 #include "record-setup.h"
 
 const char rec_setup_usage[] =
@@ -27,6 +28,14 @@ const char rec_setup_usage[] =
     "                        libraries; CMD: its executable and the libraries ld.so will\n"
     "                        load), every one with the event probed; with -a, in the cache.\n"
     "                        PATH may be a glob: '*:%hotspot:thread__start'\n"
+    "      --filter EXPR     keep only the hits EXPR passes, evaluated in the kernel where\n"
+    "                        its event filter can say it (else here, with a warning: those\n"
+    "                        hits still cross the ring buffer). Before any -e: for every\n"
+    "                        event; after an -e: for that -e's events (and-ed with a first\n"
+    "                        one). EXPR: tests NAME [OP VALUE] joined by && || ! ( ): an\n"
+    "                        argument by name or argN, pid, tid, comm, cpu; == != < <= >\n"
+    "                        >= and ~ !~ (a glob): 'delta > 1000 && query ~ \"SELECT*\"'\n"
+    "                        (FILTERS in sdtrace-report(1))\n"
     "  -x, --exec PATH       look events up in this binary (scanned and cached now)\n"
     "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
@@ -79,7 +88,7 @@ static int push(char ***arr, size_t *n, const char *v)
 }
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define NOT_SHARED (-1)
+#define NOT_SHARED    (-1)
 
 /*
  * One of the shared options (getopt's @c and optarg): 0 when it was one of ours and is taken,
@@ -104,6 +113,8 @@ static int shared_option(struct rec_setup *s, int c, const char *arg)
 		if (push((char ***)&s->type_files, &s->ntype_files, arg))
 			goto nomem;
 		return 0;
+	case 'F':
+		return rec_filter_option(s, arg);
 	case 'p':
 		return add_pids(s, arg);
 	case 'a':
@@ -146,15 +157,11 @@ nomem:
 
 /* The shared options; their short letters are SHARED_SHORT. */
 static const struct option shared_opts[] = {
-	{"event", required_argument, NULL, 'e'},
-	{"exec", required_argument, NULL, 'x'},
-	{"pid", required_argument, NULL, 'p'},
-	{"all-cpus", no_argument, NULL, 'a'},
-	{"duration", required_argument, NULL, 'D'},
-	{"semaphore", required_argument, NULL, 'S'},
-	{"types", required_argument, NULL, 'T'},
-	{"mmap-pages", required_argument, NULL, 'm'},
-	{"help", no_argument, NULL, 'h'},
+    {"event", required_argument, NULL, 'e'},	{"exec", required_argument, NULL, 'x'},
+    {"pid", required_argument, NULL, 'p'},	{"all-cpus", no_argument, NULL, 'a'},
+    {"duration", required_argument, NULL, 'D'}, {"semaphore", required_argument, NULL, 'S'},
+    {"types", required_argument, NULL, 'T'},	{"mmap-pages", required_argument, NULL, 'm'},
+    {"filter", required_argument, NULL, 'F'},	{"help", no_argument, NULL, 'h'},
 };
 #define SHARED_SHORT "e:x:p:am:h"
 
@@ -381,8 +388,8 @@ static int resolve(struct rec_setup *s)
 		SDT_OPTS(sdt_resolve_target, tg, .argv = s->argv, .pids = s->pids,
 			 .npids = s->npids);
 
-		err = sdt_cache__resolve_target(c, s->specs, s->nspecs_parsed, &tg, &ro,
-						&s->targets);
+		err =
+		    sdt_cache__resolve_target(c, s->specs, s->nspecs_parsed, &tg, &ro, &s->targets);
 		if (err)
 			cli_error("%s", sdt_errmsg());
 		ret = err ? EXIT_RUNTIME : 0;
@@ -505,6 +512,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.ring_pages = s->ring_pages;
 	ro.duration_ms = s->duration_ms;
 	ro.drain_interval_ms = s->drain_interval_ms;
+	rec_filter_setup(s, &ro);
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
@@ -546,6 +554,7 @@ void rec_setup_release(struct rec_setup *s)
 	size_t i;
 
 	sdt_recorder__free(s->rec);
+	rec_filter_release(s);
 	sdt_types__free(s->types);
 	free(s->type_files);
 	sdt_targets__free(s->targets);
@@ -587,6 +596,7 @@ void rec_report_silence(const struct rec_setup *s)
 
 	if (!idx)
 		return;
+	rec_filter_report(s);
 	for (i = 0; i < n; i++) {
 		if (!sdt_recorder__event(s->rec, i))
 			goto out; /* not run */
@@ -627,6 +637,13 @@ void rec_report_silence(const struct rec_setup *s)
 			continue;
 		}
 		shown++;
+		/* no hit, but a filter that may have dropped them all: say that, not "not run" */
+		if (!hits && best == SDT_SILENCE_NOT_RUN &&
+		    rec_filter_silence(s, idx[i], best_text, sizeof(best_text))) {
+			fprintf(stderr, "sdtrace: 0 hits: %%%s:%s: filtered: %s\n", provider, name,
+				best_text);
+			continue;
+		}
 		fprintf(stderr, "sdtrace: %llu hits: %%%s:%s: %s: %s\n", (unsigned long long)hits,
 			provider, name, sdt_silence__key(best), best_text);
 	}

@@ -37,6 +37,7 @@ struct rec_setup {
 	struct sdt_targets *targets;
 	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
+	struct rec_filters_cli *filters; /* --filter (record-filter.c), or NULL */
 };
 
 /*
@@ -79,7 +80,8 @@ void rec_setup_release(struct rec_setup *s);
  * that was hit but that a provider note says fires only in some conditions; at most
  * REC_SILENCE_MAX, then how many more. The form, for scripts:
  *	sdtrace: 0 hits: %provider:event: KEY: TEXT
- * KEY is not-mapped, semaphore, needs, fires or not-run.
+ * KEY is not-mapped, semaphore, needs, fires, not-run or filtered (a --filter may have passed
+ * none of its hits).
  */
 #define REC_SILENCE_MAX 20
 void rec_report_silence(const struct rec_setup *s);
