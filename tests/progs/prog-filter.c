@@ -8,6 +8,8 @@
  *	probe filt:req arg1=ROUND arg2=DELTA arg3=QUERY
  *	probe filt:job__start arg1=ROUND arg2=QUERY
  *	probe filt:job__done arg1=ROUND
+ *	probe filt:req2 arg1=ROUND arg2=DELTA arg3=QUERY       (odd rounds only)
+ * req2 has req's argument layout: typed alike, the two share one tracefs event.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +35,12 @@ int main(int argc, char **argv)
 		STAP_PROBE3(filt, req, id, delta, q);
 		STAP_PROBE2(filt, job__start, id, q);
 		STAP_PROBE1(filt, job__done, id);
+		if (i % 2) {
+			printf("probe filt:req2 arg1=%d arg2=%lld arg3=%s\n", id, (long long)delta,
+			       q);
+			fflush(stdout);
+			STAP_PROBE3(filt, req2, id, delta, q);
+		}
 	}
 	return 0;
 }
