@@ -140,7 +140,8 @@ SDT_API int sdt_latency__event(struct sdt_latency *l, const char *provider, cons
  * The same with options. @key (@key_len bytes, when @keyed): a keyed end takes the most recent
  * open start of its pair on the thread with an equal key (compared by a 64-bit hash), passing
  * over starts of other keys, each such end counted as a key mismatch (never paired silently); a
- * keyed end with no such start is unmatched. @tag is handed back with the start's end
+ * keyed end with no such start is unmatched. A start or an end without a key pairs as without
+ * keys. @tag is handed back with the start's end
  * (step->start_tag), for the caller's own data about the start. @verdict, what a filter said of
  * the event: it is paired as usual in every case, and the pair counts only when neither side is
  * SKIP and not both are FOLLOW (step->skipped otherwise); unmatched starts and ends count only

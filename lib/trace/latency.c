@@ -456,7 +456,8 @@ static size_t take_start(const struct lat_thread *t, size_t pair,
 
 		if (s->pair != pair)
 			continue;
-		if (!o->keyed || (s->keyed && s->key_hash == h))
+		/* a start without a key (its kind lacks the key's names) pairs with any end */
+		if (!o->keyed || !s->keyed || s->key_hash == h)
 			return i;
 		if (first)
 			*mismatch = true;
