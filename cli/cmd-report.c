@@ -25,7 +25,9 @@
 static const char report_usage[] =
     "usage: sdtrace report [-i FILE] [-o FILE] [--filter EXPR] [--json] [--stats] [--header]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --latency [--json]\n"
-    "                      [--pair START,END]...\n"
+    "                      [--pair START,END]... [--key ARGS] [--by ARGS] [--top N]\n"
+    "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --count --by ARGS [--top N]\n"
+    "                      [--json]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --format=chrome|csv\n"
     "                      [--pair START,END]...\n"
     "\n"
@@ -52,6 +54,19 @@ static const char report_usage[] =
     "                    one object: {\"pairs\": [{name, start, end, count, min_ns, avg_ns,\n"
     "                    p50_ns, p90_ns, p99_ns, max_ns, unmatched_starts, unmatched_ends,\n"
     "                    histogram: [{low_ns, high_ns (exclusive), count}]}]}\n"
+    "      --key ARGS    with --latency: a start and an end pair only on the same thread\n"
+    "                    and with equal values of these arguments (NAME[,NAME...], by name\n"
+    "                    or argN); an end whose pair's latest start had another key passes\n"
+    "                    over it and is counted as a key mismatch, never paired silently.\n"
+    "                    An event that lacks a name pairs as without a key (a warning)\n"
+    "      --by ARGS     with --latency: one row per value of these arguments of the start\n"
+    "                    (or of the end, when the start lacks them): count, min, avg, p50,\n"
+    "                    p90, p99 (exact), max and total, sorted by total time; in JSON a\n"
+    "                    \"groups\" array per pair. With --count: events per provider:event\n"
+    "                    and value, most first\n"
+    "      --top N       the first N rows of --by; without --by, the N slowest single pairs\n"
+    "                    with their start's and end's arguments (JSON: \"slowest\")\n"
+    "      --count       with --by: count events per value instead of listing them\n"
     "      --pair START,END  a pair of event specs (globs allowed); repeatable. Without it,\n"
     "                    pairs follow the naming conventions: an event ending in __start,\n"
     "                    __begin, __entry or _start opens, one ending in __done, __end,\n"
@@ -99,6 +114,9 @@ static const char report_usage[] =
     "  sdtrace report                              the events of ./sdtrace.data\n"
     "  sdtrace report --filter 'delta > 1000 && comm == \"worker\"'\n"
     "  sdtrace report --latency --filter 'query ~ \"SELECT*\"'\n"
+    "  sdtrace report --latency --key filename,funcname --by funcname --top 10\n"
+    "  sdtrace report --latency --top 5           the 5 slowest pairs, with their arguments\n"
+    "  sdtrace report --count --by query --top 20\n"
     "  sdtrace report -i run1.data --stats         how many of each, and losses\n"
     "  sdtrace report --json | python3 -c 'import json,sys; [print(json.loads(l)[\"args\"]) "
     "for l in sys.stdin]'\n"
@@ -118,6 +136,9 @@ struct report_opts {
 	struct report_pairs pairs;
 	const char *filter_text;
 	struct sdt_filter *filter;
+	struct report_names key, by;
+	size_t top;
+	bool count;
 	struct json j;
 };
 
@@ -305,7 +326,20 @@ static int report(struct report_opts *o)
 		return EXIT_RUNTIME;
 	}
 	if (o->latency) {
-		ret = report_latency(r, &o->pairs, o->filter, o->json, stdout);
+		struct report_latency_opts lo = {
+		    .pairs = &o->pairs,
+		    .filter = o->filter,
+		    .key = o->key.n ? &o->key : NULL,
+		    .by = o->by.n ? &o->by : NULL,
+		    .top = o->top,
+		    .json = o->json,
+		};
+
+		ret = report_latency(r, &lo, stdout);
+		goto out;
+	}
+	if (o->count) {
+		ret = report_count_by(r, &o->by, o->filter, o->top, o->json, stdout);
 		goto out;
 	}
 	sdt_trace_reader__set_filter(r, o->filter);
@@ -452,6 +486,10 @@ int cmd_report(int argc, char **argv)
 	    {"pair", required_argument, NULL, 'P'},
 	    {"format", required_argument, NULL, 'F'},
 	    {"filter", required_argument, NULL, 'f'},
+	    {"key", required_argument, NULL, 'K'},
+	    {"by", required_argument, NULL, 'B'},
+	    {"top", required_argument, NULL, 'N'},
+	    {"count", no_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -486,6 +524,29 @@ int cmd_report(int argc, char **argv)
 				goto out;
 			}
 			o.filter_text = optarg;
+			break;
+		case 'K':
+			if ((ret = report_names_parse("report", "--key", optarg, &o.key)))
+				goto out;
+			break;
+		case 'B':
+			if ((ret = report_names_parse("report", "--by", optarg, &o.by)))
+				goto out;
+			break;
+		case 'N': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || v < 1 || v > 1000000) {
+				ret = cli_usage_error(
+				    "report", "--top: '%s' is not a count (1 to 1000000)", optarg);
+				goto out;
+			}
+			o.top = v;
+			break;
+		}
+		case 'C':
+			o.count = true;
 			break;
 		case 'P':
 			ret = add_pair(&o.pairs, optarg);
@@ -529,6 +590,13 @@ int cmd_report(int argc, char **argv)
 				      o.format == FORMAT_CHROME ? "chrome" : "csv");
 	else if (o.latency && (o.stats || o.header))
 		ret = cli_usage_error("report", "--latency goes without --stats and --header");
+	else if ((o.key.n || (o.by.n && !o.count) || o.top) && !o.latency && !o.count)
+		ret = cli_usage_error("report",
+				      "--key, --by and --top are for --latency (or --count --by)");
+	else if (o.count && (!o.by.n || o.latency || o.key.n || o.stats || o.header ||
+			     o.format == FORMAT_CHROME || o.format == FORMAT_CSV))
+		ret = cli_usage_error("report",
+				      "--count goes with --by (and --top, --filter, --json)");
 	else if (o.pairs.n && !o.latency && o.format != FORMAT_CHROME)
 		ret = cli_usage_error("report", "--pair is for --latency and --format=chrome");
 	if (!ret && o.filter_text)
@@ -537,6 +605,8 @@ int cmd_report(int argc, char **argv)
 		ret = o.output ? report_to_file(&o) : report(&o);
 out:
 	sdt_filter__free(o.filter);
+	report_names_free(&o.key);
+	report_names_free(&o.by);
 	free_pairs(&o.pairs);
 	return ret;
 }

@@ -112,7 +112,8 @@ static bool log2_range(const struct sdt_latency *l, size_t pair, unsigned int *l
 	return any;
 }
 
-static void print_text(const struct sdt_latency *l, size_t pair, unsigned int width, FILE *out)
+static void print_text(const struct sdt_latency *l, size_t pair, unsigned int width, bool histogram,
+		       FILE *out)
 {
 	struct sdt_latency_stats s;
 	char a[32], b[32], c[32], d[32], e[32], f[32];
@@ -140,7 +141,12 @@ static void print_text(const struct sdt_latency *l, size_t pair, unsigned int wi
 			"  unmatched: %" PRIu64 " starts (never ended), %" PRIu64
 			" ends (no start on their thread)\n",
 			s.unmatched_starts, s.unmatched_ends);
-	if (!log2_range(l, pair, &lo, &hi)) {
+	if (s.key_mismatches)
+		fprintf(out,
+			"  key mismatches: %" PRIu64
+			" ends whose pair's latest start on the thread had another key\n",
+			s.key_mismatches);
+	if (!histogram || !log2_range(l, pair, &lo, &hi)) {
 		fputc('\n', out);
 		return;
 	}
@@ -170,7 +176,11 @@ static void print_text(const struct sdt_latency *l, size_t pair, unsigned int wi
 	fputc('\n', out);
 }
 
-static void print_json(struct json *j, const struct sdt_latency *l, size_t pair)
+struct lat_run;
+static void print_groups_json(struct json *j, const struct lat_run *lr, size_t pair);
+
+static void print_json(struct json *j, const struct sdt_latency *l, size_t pair,
+		       const struct lat_run *groups)
 {
 	struct sdt_latency_stats s;
 	unsigned int lo = 0, hi = 0, b;
@@ -208,6 +218,10 @@ static void print_json(struct json *j, const struct sdt_latency *l, size_t pair)
 	json_uint(j, s.unmatched_starts);
 	json_key(j, "unmatched_ends");
 	json_uint(j, s.unmatched_ends);
+	json_key(j, "key_mismatches");
+	json_uint(j, s.key_mismatches);
+	if (groups)
+		print_groups_json(j, groups, pair);
 	json_key(j, "histogram");
 	json_begin_array(j);
 	if (log2_range(l, pair, &lo, &hi)) {
@@ -226,18 +240,412 @@ static void print_json(struct json *j, const struct sdt_latency *l, size_t pair)
 	json_end_object(j);
 }
 
-int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
-		   const struct sdt_filter *filter, bool json, FILE *out)
+/* What a start keeps until its end: its --by values, its arguments for --top. */
+struct lat_slot {
+	char *by, *args;
+	size_t next_free; /* index + 1 of the next free slot, when free */
+};
+
+/* One of the N slowest pairs (--top without --by). */
+struct lat_top {
+	uint64_t duration, start_ns;
+	unsigned int pid, tid;
+	size_t pair;
+	char *start_args, *end_args;
+};
+
+/* One --latency run: the model, the groups per pair, the slowest pairs. */
+struct lat_run {
+	const struct report_latency_opts *o;
+	struct sdt_latency *l;
+	struct lat_slot *slots;
+	size_t nslots, free_slot;
+	struct report_groups *groups; /* per pair, --by */
+	size_t ngroups;
+	struct lat_top *top; /* a min-heap of o->top, per all pairs */
+	size_t ntop;
+	struct report_text t;
+};
+
+static void lat_run_free(struct lat_run *lr)
+{
+	size_t i;
+
+	for (i = 0; i < lr->nslots; i++) {
+		free(lr->slots[i].by);
+		free(lr->slots[i].args);
+	}
+	free(lr->slots);
+	for (i = 0; i < lr->ngroups; i++)
+		report_groups_free(&lr->groups[i]);
+	free(lr->groups);
+	for (i = 0; i < lr->ntop; i++) {
+		free(lr->top[i].start_args);
+		free(lr->top[i].end_args);
+	}
+	free(lr->top);
+	free(lr->t.buf);
+}
+
+/* A slot for a start: its tag (index + 1), or 0 on no memory. */
+static uint64_t slot_new(struct lat_run *lr)
+{
+	size_t i;
+
+	if (lr->free_slot) {
+		i = lr->free_slot - 1;
+		lr->free_slot = lr->slots[i].next_free;
+		return i + 1;
+	}
+	if (!(lr->nslots & (lr->nslots - 1)) || !lr->nslots) {
+		struct lat_slot *s =
+		    realloc(lr->slots, (lr->nslots ? lr->nslots * 2 : 64) * sizeof(*s));
+
+		if (!s)
+			return 0;
+		lr->slots = s;
+	}
+	memset(&lr->slots[lr->nslots], 0, sizeof(*lr->slots));
+	return ++lr->nslots;
+}
+
+static void slot_free(struct lat_run *lr, uint64_t tag)
+{
+	struct lat_slot *s = &lr->slots[tag - 1];
+
+	free(s->by);
+	free(s->args);
+	s->by = s->args = NULL;
+	s->next_free = lr->free_slot;
+	lr->free_slot = (size_t)tag;
+}
+
+static char *text_dup(struct lat_run *lr, int err)
+{
+	return err ? NULL : strdup(lr->t.buf);
+}
+
+static bool top_less(const struct lat_top *a, const struct lat_top *b)
+{
+	return a->duration < b->duration;
+}
+
+/* Keep the pair that just ended if it is among the N slowest. 0 or -1. */
+static int top_offer(struct lat_run *lr, const struct report_event *ev,
+		     const struct sdt_latency_step *st, const char *start_args)
+{
+	struct lat_top e = {st->duration_ns, st->start_ns, ev->pid, ev->tid, st->pair, NULL, NULL};
+	size_t i, c;
+
+	if (lr->ntop == lr->o->top && !top_less(&lr->top[0], &e))
+		return 0;
+	e.start_args = strdup(start_args ? start_args : "");
+	e.end_args = text_dup(lr, report_args_text(ev, &lr->t));
+	if (!e.start_args || !e.end_args) {
+		free(e.start_args);
+		free(e.end_args);
+		return -1;
+	}
+	if (lr->ntop < lr->o->top) {
+		if (!lr->top && !(lr->top = calloc(lr->o->top, sizeof(*lr->top))))
+			return -1;
+		for (i = lr->ntop++; i && top_less(&e, &lr->top[(i - 1) / 2]); i = (i - 1) / 2)
+			lr->top[i] = lr->top[(i - 1) / 2];
+		lr->top[i] = e;
+		return 0;
+	}
+	free(lr->top[0].start_args);
+	free(lr->top[0].end_args);
+	for (i = 0;; i = c) {
+		c = 2 * i + 1;
+		if (c >= lr->ntop)
+			break;
+		if (c + 1 < lr->ntop && top_less(&lr->top[c + 1], &lr->top[c]))
+			c++;
+		if (!top_less(&lr->top[c], &e))
+			break;
+		lr->top[i] = lr->top[c];
+	}
+	lr->top[i] = e;
+	return 0;
+}
+
+/* The groups of @pair, grown on demand. */
+static struct report_groups *groups_of(struct lat_run *lr, size_t pair)
+{
+	if (pair >= lr->ngroups) {
+		size_t n = pair + 8;
+		struct report_groups *g = realloc(lr->groups, n * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		memset(g + lr->ngroups, 0, (n - lr->ngroups) * sizeof(*g));
+		lr->groups = g;
+		lr->ngroups = n;
+	}
+	return &lr->groups[pair];
+}
+
+/* One event through the model, with its key, its slot and what its end adds. 0 or -ENOMEM. */
+static int lat_event(struct lat_run *lr, const struct report_event *ev)
+{
+	const struct report_latency_opts *o = lr->o;
+	struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict};
+	bool keep = o->by || (o->top && !o->by);
+	struct sdt_latency_step st;
+	struct report_groups *g;
+	struct report_group *gr;
+	struct lat_slot *slot;
+	char *key = NULL;
+	int err;
+
+	if (o->key && report_names_in(o->key, ev->kind)) {
+		if (report_values_text(ev, o->key, &lr->t) || !(key = strdup(lr->t.buf)))
+			return -ENOMEM;
+		eo.keyed = true;
+		eo.key = key;
+		eo.key_len = strlen(key);
+	}
+	if (keep && (eo.tag = slot_new(lr)) == 0) {
+		free(key);
+		return -ENOMEM;
+	}
+	err = sdt_latency__event_opts(lr->l, sdt_trace_kind__provider(ev->kind),
+				      sdt_trace_kind__name(ev->kind), ev->pid, ev->tid, ev->time_ns,
+				      &eo, &st);
+	free(key);
+	if (err)
+		return -ENOMEM;
+	if (!keep)
+		return 0;
+	slot = &lr->slots[eo.tag - 1];
+	if (st.role == SDT_LATENCY_START) {
+		/* kept until its end: the values of --by (if it has them), its arguments */
+		if (o->by && report_names_in(o->by, ev->kind) &&
+		    !(slot->by = text_dup(lr, report_values_text(ev, o->by, &lr->t))))
+			return -ENOMEM;
+		if (o->top && !o->by && !(slot->args = text_dup(lr, report_args_text(ev, &lr->t))))
+			return -ENOMEM;
+		return 0;
+	}
+	slot_free(lr, eo.tag);
+	if (st.role != SDT_LATENCY_END || st.skipped)
+		return 0;
+	slot = &lr->slots[st.start_tag - 1];
+	err = 0;
+	if (o->by) {
+		const char *k = slot->by;
+
+		if (!k) /* the start lacks the names: the end's values */
+			k = report_values_text(ev, o->by, &lr->t) ? NULL : lr->t.buf;
+		if (!k || !(g = groups_of(lr, st.pair)) || !(gr = report_group_find(g, k)) ||
+		    report_group_add(gr, st.duration_ns))
+			err = -ENOMEM;
+	} else if (o->top && top_offer(lr, ev, &st, slot->args)) {
+		err = -ENOMEM;
+	}
+	slot_free(lr, st.start_tag);
+	return err;
+}
+
+/*
+ * Warn about the kinds of active pairs that lack a name of --key (both ends matter), or of
+ * --by (only starts: an end is the fallback).
+ */
+static void warn_names(const struct lat_run *lr, const struct sdt_trace_reader *r,
+		       const struct report_names *n, bool starts_only, const char *opt)
+{
+	size_t i, k, nk = sdt_trace_reader__kind_count(r);
+	char pe[512];
+
+	for (k = 0; k < nk; k++) {
+		const struct sdt_trace_kind *kind = sdt_trace_reader__kind(r, k);
+
+		if (report_names_in(n, kind))
+			continue;
+		snprintf(pe, sizeof(pe), "%s:%s", sdt_trace_kind__provider(kind),
+			 sdt_trace_kind__name(kind));
+		for (i = 0; i < sdt_latency__pair_count(lr->l); i++) {
+			if (!sdt_latency__pair_active(lr->l, i) ||
+			    (strcmp(sdt_latency__pair_start(lr->l, i), pe) &&
+			     (starts_only || strcmp(sdt_latency__pair_end(lr->l, i), pe))))
+				continue;
+			cli_warn("%s: %s lacks one of the names: %s", opt, pe,
+				 starts_only ? "its pairs take the values of their end"
+					     : "its events pair as without a key");
+			break;
+		}
+	}
+}
+
+/* "a=1, b=x" of a group key for people, escaped. */
+static void put_key(FILE *out, const struct report_names *by, const char *key)
+{
+	size_t i;
+	const char *p = key;
+
+	for (i = 0; i < by->n; i++) {
+		const char *e = strchr(p, REPORT_SEP[0]);
+		char *v = strndup(p, e ? (size_t)(e - p) : strlen(p));
+
+		fprintf(out, "%s%s=", i ? " " : "", by->name[i]);
+		cli_put_escaped(out, v ? v : "?");
+		free(v);
+		p = e ? e + 1 : p + strlen(p);
+	}
+}
+
+static void print_groups_text(const struct lat_run *lr, size_t pair, FILE *out)
+{
+	const struct report_groups *g = pair < lr->ngroups ? &lr->groups[pair] : NULL;
+	char a[32], b[32], c[32], d[32], e[32], f[32], h[32];
+	size_t i, n = g ? g->n : 0;
+
+	if (lr->o->top && n > lr->o->top)
+		n = lr->o->top;
+	fprintf(out, "  %8s %9s %9s %9s %9s %9s %9s %9s  by", "count", "min", "avg", "p50", "p90",
+		"p99", "max", "total");
+	for (i = 0; i < lr->o->by->n; i++)
+		fprintf(out, "%s%s", i ? "," : " ", lr->o->by->name[i]);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		const struct report_group *gr = &g->groups[i];
+
+		fprintf(out, "  %8zu %9s %9s %9s %9s %9s %9s %9s  ", gr->n,
+			fmt_ns(a, sizeof(a), (double)gr->d[0]),
+			fmt_ns(b, sizeof(b), (double)gr->total / (double)gr->n),
+			fmt_ns(c, sizeof(c), (double)report_group_percentile(gr, 50)),
+			fmt_ns(d, sizeof(d), (double)report_group_percentile(gr, 90)),
+			fmt_ns(e, sizeof(e), (double)report_group_percentile(gr, 99)),
+			fmt_ns(f, sizeof(f), (double)gr->d[gr->n - 1]),
+			fmt_ns(h, sizeof(h), (double)gr->total));
+		put_key(out, lr->o->by, gr->key);
+		fputc('\n', out);
+	}
+	if (g && g->n > n)
+		fprintf(out, "  ... %zu more (--top)\n", g->n - n);
+	fputc('\n', out);
+}
+
+static void print_groups_json(struct json *j, const struct lat_run *lr, size_t pair)
+{
+	const struct report_groups *g = pair < lr->ngroups ? &lr->groups[pair] : NULL;
+	size_t i, k, n = g ? g->n : 0;
+
+	if (lr->o->top && n > lr->o->top)
+		n = lr->o->top;
+	json_key(j, "by");
+	json_begin_array(j);
+	for (k = 0; k < lr->o->by->n; k++)
+		json_string(j, lr->o->by->name[k]);
+	json_end_array(j);
+	json_key(j, "groups");
+	json_begin_array(j);
+	for (i = 0; i < n; i++) {
+		const struct report_group *gr = &g->groups[i];
+		const char *p = gr->key;
+
+		json_begin_object(j);
+		json_key(j, "key");
+		json_begin_array(j);
+		for (k = 0; k < lr->o->by->n; k++) {
+			const char *e = strchr(p, REPORT_SEP[0]);
+			char *v = strndup(p, e ? (size_t)(e - p) : strlen(p));
+
+			json_string(j, v ? v : "");
+			free(v);
+			p = e ? e + 1 : p + strlen(p);
+		}
+		json_end_array(j);
+		json_key(j, "count");
+		json_uint(j, gr->n);
+		json_key(j, "min_ns");
+		json_uint(j, gr->d[0]);
+		json_key(j, "avg_ns");
+		json_double(j, (double)gr->total / (double)gr->n);
+		json_key(j, "p50_ns");
+		json_uint(j, report_group_percentile(gr, 50));
+		json_key(j, "p90_ns");
+		json_uint(j, report_group_percentile(gr, 90));
+		json_key(j, "p99_ns");
+		json_uint(j, report_group_percentile(gr, 99));
+		json_key(j, "max_ns");
+		json_uint(j, gr->d[gr->n - 1]);
+		json_key(j, "total_ns");
+		json_uint(j, gr->total);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "groups_total");
+	json_uint(j, g ? g->n : 0);
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct lat_top *x = a, *y = b;
+
+	if (x->duration != y->duration)
+		return x->duration < y->duration ? 1 : -1;
+	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+static void print_top(const struct lat_run *lr, struct json *j, FILE *out)
+{
+	char a[32];
+	size_t i;
+
+	qsort(lr->top, lr->ntop, sizeof(*lr->top), cmp_top);
+	if (j) {
+		json_key(j, "slowest");
+		json_begin_array(j);
+	} else {
+		fprintf(out, "the %zu slowest pairs:\n", lr->ntop);
+	}
+	for (i = 0; i < lr->ntop; i++) {
+		const struct lat_top *t = &lr->top[i];
+
+		if (!j) {
+			fprintf(out, "  %9s  ", fmt_ns(a, sizeof(a), (double)t->duration));
+			cli_put_escaped(out, sdt_latency__pair_name(lr->l, t->pair));
+			fprintf(out, "  %u/%u  %" PRIu64 ".%09" PRIu64 "  ", t->pid, t->tid,
+				t->start_ns / 1000000000u, t->start_ns % 1000000000u);
+			cli_put_escaped(out, t->start_args);
+			fputs("  ->  ", out);
+			cli_put_escaped(out, t->end_args);
+			fputc('\n', out);
+			continue;
+		}
+		json_begin_object(j);
+		json_key(j, "pair");
+		json_string(j, sdt_latency__pair_name(lr->l, t->pair));
+		json_key(j, "duration_ns");
+		json_uint(j, t->duration);
+		json_key(j, "start_ns");
+		json_uint(j, t->start_ns);
+		json_key(j, "pid");
+		json_uint(j, t->pid);
+		json_key(j, "tid");
+		json_uint(j, t->tid);
+		json_key(j, "start_args");
+		json_string(j, t->start_args);
+		json_key(j, "end_args");
+		json_string(j, t->end_args);
+		json_end_object(j);
+	}
+	if (j)
+		json_end_array(j);
+}
+
+int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts *o, FILE *out)
 {
 	const struct report_event *ev;
 	struct report_sorter *sorter = NULL;
-	struct sdt_latency_step step;
-	struct sdt_latency *l;
+	struct lat_run lr = {.o = o};
 	size_t shown = 0, i, active = 0;
 	struct json j;
 	int err, ret;
 
-	ret = report_latency_new(pairs, &l);
+	ret = report_latency_new(o->pairs, &lr.l);
 	if (ret)
 		return ret;
 	if (report_sorter_new(r, &sorter)) {
@@ -245,19 +653,13 @@ int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	report_sorter_set_filter(sorter, filter);
+	report_sorter_set_filter(sorter, o->filter);
 	while ((err = report_sorter_next(sorter, &ev)) > 0) {
-		struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict};
-
-		ret = report_latency_kinds(r, l, &shown);
+		ret = report_latency_kinds(r, lr.l, &shown);
 		if (ret)
 			goto out;
-		if (sdt_latency__event_opts(l, sdt_trace_kind__provider(ev->kind),
-					    sdt_trace_kind__name(ev->kind), ev->pid, ev->tid,
-					    ev->time_ns, &eo, &step)) {
-			err = -ENOMEM;
+		if ((err = lat_event(&lr, ev)) < 0)
 			break;
-		}
 	}
 	if (err < 0) {
 		cli_error("%s", err == -ENOMEM ? "out of memory" : sdt_errmsg());
@@ -268,33 +670,50 @@ int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		cli_warn("%" PRIu64
 			 " events came more than 1 s after newer ones: paired out of order",
 			 report_sorter_late(sorter));
-	sdt_latency__finish(l, NULL, NULL);
-	if (json) {
+	sdt_latency__finish(lr.l, NULL, NULL);
+	if (o->key)
+		warn_names(&lr, r, o->key, false, "--key");
+	if (o->by)
+		warn_names(&lr, r, o->by, true, "--by");
+	for (i = 0; i < lr.ngroups; i++)
+		report_groups_sort(&lr.groups[i]);
+	if (o->json) {
 		json_init(&j, out, false);
 		json_begin_object(&j);
 		json_key(&j, "pairs");
 		json_begin_array(&j);
 	}
-	for (i = 0; i < sdt_latency__pair_count(l); i++) {
-		if (!sdt_latency__pair_active(l, i))
+	for (i = 0; i < sdt_latency__pair_count(lr.l); i++) {
+		if (!sdt_latency__pair_active(lr.l, i))
 			continue;
 		active++;
-		if (json)
-			print_json(&j, l, i);
-		else
-			print_text(l, i, term_width(out), out);
+		if (o->json) {
+			print_json(&j, lr.l, i, o->by ? &lr : NULL);
+		} else {
+			print_text(lr.l, i, term_width(out), !o->by, out);
+			if (o->by)
+				print_groups_text(&lr, i, out);
+		}
 	}
-	if (json) {
+	if (o->json) {
 		json_end_array(&j);
+		if (o->top && !o->by)
+			print_top(&lr, &j, out);
 		json_key(&j, "percentiles");
-		json_string(&j, "nearest rank; exact below 128 ns, else within 1/128 (0.8%)");
+		json_string(&j, o->by
+				    ? "per pair: nearest rank; exact below 128 ns, else within "
+				      "1/128 (0.8%); per group: nearest rank, exact"
+				    : "nearest rank; exact below 128 ns, else within 1/128 (0.8%)");
 		json_end_object(&j);
 		json_newline(&j);
 	} else if (!active) {
 		cli_warn("no probe pairs in the recording: name them with --pair START,END");
+	} else if (o->top && !o->by) {
+		print_top(&lr, NULL, out);
 	}
 out:
 	report_sorter_free(sorter);
-	sdt_latency__free(l);
+	sdt_latency__free(lr.l);
+	lat_run_free(&lr);
 	return ret;
 }

@@ -48,6 +48,51 @@ struct report_pairs {
 	size_t n;
 };
 
+/* Argument names given to --key, --by (NAME[,NAME...]): by name or argN. */
+struct report_names {
+	char **name;
+	size_t n;
+};
+/* Parse @arg of option @opt into @n (appending). 0 or an exit code after printing the error. */
+int report_names_parse(const char *cmd, const char *opt, const char *arg, struct report_names *n);
+void report_names_free(struct report_names *n);
+/* Has kind @k every name of @n (and @n at least one)? */
+bool report_names_in(const struct report_names *n, const struct sdt_trace_kind *k);
+
+/* A growing string. */
+struct report_text {
+	char *buf;
+	size_t len, cap;
+};
+int report_text_add(struct report_text *t, const char *s, size_t len); /* 0 or -1 */
+/* The values of @n's names in @ev, joined by REPORT_SEP (<none> for a name it lacks). 0 or -1. */
+#define REPORT_SEP "\x1f"
+int report_values_text(const struct report_event *ev, const struct report_names *n,
+		       struct report_text *t);
+/* "name=value ..." of every argument of @ev (strings quoted, not escaped). 0 or -1. */
+int report_args_text(const struct report_event *ev, struct report_text *t);
+
+/* Durations (or counts) per key text, with exact percentiles once sorted. */
+struct report_group {
+	char *key;
+	uint64_t *d; /* durations, sorted by report_groups_sort() */
+	size_t n, cap;
+	uint64_t total;
+};
+struct report_groups {
+	struct report_group *groups;
+	size_t n, cap;
+	size_t *slots; /* hash table: group index + 1 */
+	size_t nslots;
+};
+/* The group of @key, made when new: NULL on no memory. Pointers last until the next call. */
+struct report_group *report_group_find(struct report_groups *g, const char *key);
+int report_group_add(struct report_group *gr, uint64_t duration); /* 0 or -1 */
+/* Durations sorted; groups by total time, then count, descending. No more finds after. */
+void report_groups_sort(struct report_groups *g);
+uint64_t report_group_percentile(const struct report_group *gr, double p);
+void report_groups_free(struct report_groups *g);
+
 /* Make the latency model with the pairs given (none: the naming conventions). Exit code. */
 int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **out);
 
@@ -59,8 +104,18 @@ int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l
  * the report_sorter_set_filter() verdicts), then print per pair the numbers and a log2 histogram
  * (text, bars fitted to the terminal) or one JSON object (@json). Returns the exit code.
  */
-int report_latency(struct sdt_trace_reader *r, const struct report_pairs *pairs,
-		   const struct sdt_filter *filter, bool json, FILE *out);
+struct report_latency_opts {
+	const struct report_pairs *pairs;
+	const struct sdt_filter *filter; /* or NULL */
+	const struct report_names *key;	 /* --key: pair a start and an end of equal values */
+	const struct report_names *by;	 /* --by: one row per value of the start (else the end) */
+	size_t top;			 /* --top N: rows of --by, or the N slowest pairs */
+	bool json;
+};
+int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts *o, FILE *out);
+/* --count --by: events per provider:event and value of @by, sorted by count. Exit code. */
+int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
+		    const struct sdt_filter *filter, size_t top, bool json, FILE *out);
 
 /* --format=chrome: the Chrome trace-event JSON of @r, streamed to @out. Returns the exit code. */
 int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs, FILE *out);

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/* sdtrace report --count --by ARG[,ARG...]: events per provider:event and value, most first. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "report.h"
+
+int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
+		    const struct sdt_filter *filter, size_t top, bool json, FILE *out)
+{
+	struct report_groups g = {0};
+	struct report_text t = {0}, key = {0};
+	const struct sdt_trace_event *ev;
+	uint64_t without = 0;
+	size_t i, k, n;
+	struct json j;
+	int err, ret = 0;
+
+	sdt_trace_reader__set_filter(r, filter);
+	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+		const struct sdt_trace_kind *kind = sdt_trace_event__kind(ev);
+		struct report_event re = {.kind = kind, .nargs = sdt_trace_event__arg_count(ev)};
+		struct sdt_trace_value v[64];
+		struct report_group *gr;
+
+		if (!report_names_in(by, kind)) {
+			without++;
+			continue;
+		}
+		if (re.nargs > 64)
+			re.nargs = 64;
+		for (i = 0; i < re.nargs; i++)
+			sdt_trace_event__arg(ev, i, &v[i]);
+		re.args = v;
+		key.len = 0;
+		if (report_text_add(&key, sdt_trace_kind__provider(kind),
+				    strlen(sdt_trace_kind__provider(kind))) ||
+		    report_text_add(&key, ":", 1) ||
+		    report_text_add(&key, sdt_trace_kind__name(kind),
+				    strlen(sdt_trace_kind__name(kind))) ||
+		    report_text_add(&key, REPORT_SEP, 1) || report_values_text(&re, by, &t) ||
+		    report_text_add(&key, t.buf, t.len) || !(gr = report_group_find(&g, key.buf))) {
+			err = -ENOMEM;
+			break;
+		}
+		gr->n++;
+	}
+	if (err < 0) {
+		cli_error("%s", err == -ENOMEM ? "out of memory" : sdt_errmsg());
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	report_groups_sort(&g);
+	n = top && g.n > top ? top : g.n;
+	if (json) {
+		json_init(&j, out, false);
+		json_begin_object(&j);
+		json_key(&j, "by");
+		json_begin_array(&j);
+		for (k = 0; k < by->n; k++)
+			json_string(&j, by->name[k]);
+		json_end_array(&j);
+		json_key(&j, "counts");
+		json_begin_array(&j);
+	} else {
+		fprintf(out, "%12s  %s", "events", "provider:event  by");
+		for (k = 0; k < by->n; k++)
+			fprintf(out, "%s%s", k ? "," : " ", by->name[k]);
+		fputc('\n', out);
+	}
+	for (i = 0; i < n; i++) {
+		char *p = g.groups[i].key, *sep = strchr(p, REPORT_SEP[0]);
+
+		*sep = '\0';
+		if (json) {
+			json_begin_object(&j);
+			json_key(&j, "event");
+			json_string(&j, p);
+			json_key(&j, "key");
+			json_begin_array(&j);
+		} else {
+			fprintf(out, "%12zu  ", g.groups[i].n);
+			cli_put_escaped(out, p);
+			fputs("  ", out);
+		}
+		for (k = 0, p = sep + 1; k < by->n; k++) {
+			char *e = strchr(p, REPORT_SEP[0]);
+
+			if (e)
+				*e = '\0';
+			if (json) {
+				json_string(&j, p);
+			} else {
+				fprintf(out, "%s%s=", k ? " " : "", by->name[k]);
+				cli_put_escaped(out, p);
+			}
+			p = e ? e + 1 : p + strlen(p);
+		}
+		if (json) {
+			json_end_array(&j);
+			json_key(&j, "count");
+			json_uint(&j, g.groups[i].n);
+			json_end_object(&j);
+		} else {
+			fputc('\n', out);
+		}
+	}
+	if (json) {
+		json_end_array(&j);
+		json_key(&j, "keys_total");
+		json_uint(&j, g.n);
+		json_key(&j, "without_names");
+		json_uint(&j, without);
+		json_end_object(&j);
+		json_newline(&j);
+	} else {
+		if (g.n > n)
+			fprintf(out, "  ... %zu more keys (--top)\n", g.n - n);
+		if (without)
+			fprintf(out, "%12" PRIu64 "  events of kinds without every --by name\n",
+				without);
+	}
+	if (!g.n && without) {
+		cli_error("no event of the recording has every --by name");
+		ret = EXIT_USAGE;
+	}
+out:
+	free(t.buf);
+	free(key.buf);
+	report_groups_free(&g);
+	return ret;
+}
