@@ -9,13 +9,32 @@
  *	probe filt:job__start arg1=ROUND arg2=QUERY
  *	probe filt:job__done arg1=ROUND
  *	probe filt:req2 arg1=ROUND arg2=DELTA arg3=QUERY       (odd rounds only)
- * req2 has req's argument layout: typed alike, the two share one tracefs event.
+ *	probe filt:op__start arg1=A arg2=ROUND
+ *	probe filt:op__start arg1=B arg2=ROUND
+ *	probe filt:op__done arg1=A arg2=ROUND
+ *	probe filt:op__done arg1=B arg2=ROUND
+ * req2 has req's argument layout: typed alike, the two share one tracefs event. The op pairs
+ * cross (A ends while B is open), A lasting 20 us longer: pairing by key matters.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/sdt.h>
+#include <time.h>
 
 #include "prog.h"
+
+static const char *volatile key_a = "A", *volatile key_b = "B";
+
+/* Spin for @us microseconds (no sleep: the thread stays on its CPU). */
+static void spin(long us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+}
 
 static const char *const queries[] = {"SELECT_a", "INSERT_b", "UPDATE_c", "SELECT_d_FROM_t"};
 
@@ -41,6 +60,15 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			STAP_PROBE3(filt, req2, id, delta, q);
 		}
+		printf("probe filt:op__start arg1=A arg2=%d\nprobe filt:op__start arg1=B arg2=%d\n"
+		       "probe filt:op__done arg1=A arg2=%d\nprobe filt:op__done arg1=B arg2=%d\n",
+		       id, id, id, id);
+		fflush(stdout);
+		STAP_PROBE2(filt, op__start, key_a, id);
+		spin(20);
+		STAP_PROBE2(filt, op__start, key_b, id);
+		STAP_PROBE2(filt, op__done, key_a, id);
+		STAP_PROBE2(filt, op__done, key_b, id);
 	}
 	return 0;
 }
