@@ -15,7 +15,7 @@
 
 #include "util/internal.h"
 #include "scan/ldcache.h"
-#include "sdtrace/find.h"
+#include "scan/find.h"
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define MULTIARCH "x86_64-linux-gnu"
@@ -156,4 +156,16 @@ int sdt_find_binary(const char *name, const struct sdt_find_opts *opts_in, char 
 	err = sdt_err(-ENOENT, "%s", msg.buf ? msg.buf : "not found");
 	sdt_buf_free(&msg);
 	return err;
+}
+
+char *sdt_user_path(const char *path, bool search)
+{
+	char *out;
+	int err = search ? sdt_find_binary(path, NULL, &out) : sdt_canonical_path(path, &out);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return out;
 }
