@@ -68,8 +68,9 @@ int cli_find_binary(const char *name, char **out)
 	if (cached)
 		fprintf(stderr, "  sdtrace's cache has %s: give the full path\n", cached);
 	else if (!suggested)
-		fprintf(stderr, "  give its full path: a library outside the directories ld.so "
-				"searches (libjvm.so, under /usr/lib/jvm/) is found by its path alone\n");
+		fprintf(stderr,
+			"  give its full path: a library outside the directories ld.so "
+			"searches (libjvm.so, under /usr/lib/jvm/) is found by its path alone\n");
 	free(cached);
 	return -1;
 }

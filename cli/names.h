@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The binaries a user names: -x NAME and the PATH part of a spec, found as sdt_find_binary() does. */
+/* The binaries a user names: -x NAME and a spec's binary, found as sdt_find_binary() does. */
 #ifndef SDTRACE_NAMES_H
 #define SDTRACE_NAMES_H
 

@@ -31,12 +31,14 @@
 #define MULTIARCH "riscv64-linux-gnu"
 #endif
 
+/* clang-format off */
 static const char *const default_dirs[] = {
 #ifdef MULTIARCH
 	"/lib/" MULTIARCH, "/usr/lib/" MULTIARCH,
 #endif
 	"/lib64", "/usr/lib64", "/lib", "/usr/lib",
 };
+/* clang-format on */
 
 static bool is_file(const char *path, bool exec)
 {
@@ -55,7 +57,7 @@ static char *search_path(const char *name, const char *path_env)
 		size_t n = colon ? (size_t)(colon - path_env) : strlen(path_env);
 
 		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path_env : ".", name) <
-			    (int)sizeof(buf) &&
+			(int)sizeof(buf) &&
 		    is_file(buf, true))
 			return sdt_strdup(buf);
 		path_env += n + (colon ? 1 : 0);

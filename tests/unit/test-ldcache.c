@@ -144,7 +144,8 @@ static void test_built(void **state)
 	d = build(3, 0, true, &size);
 	assert_int_equal(sdt_ldcache__from_mem(d, size, &c), 0);
 	assert_int_equal(sdt_ldcache__count(c), 3);
-	assert_string_equal(sdt_ldcache__lookup(c, "libt1.so.1", SDT_LDCACHE_ANY), "/lib/libt1.so.1");
+	assert_string_equal(sdt_ldcache__lookup(c, "libt1.so.1", SDT_LDCACHE_ANY),
+			    "/lib/libt1.so.1");
 	assert_string_equal(sdt_ldcache__lookup(c, "libt2.so.1", SDT_LDCACHE_ELF_LIBC6 | 0x0300),
 			    "/lib/libt2.so.1");
 	assert_null(sdt_ldcache__lookup(c, "libt2.so.1", SDT_LDCACHE_ELF_LIBC6 | 0x0a00));
@@ -155,7 +156,8 @@ static void test_built(void **state)
 	d = build(2, 3, true, &size);
 	assert_int_equal(sdt_ldcache__from_mem(d, size, &c), 0);
 	assert_int_equal(sdt_ldcache__count(c), 2);
-	assert_string_equal(sdt_ldcache__lookup(c, "libt0.so.1", SDT_LDCACHE_ANY), "/lib/libt0.so.1");
+	assert_string_equal(sdt_ldcache__lookup(c, "libt0.so.1", SDT_LDCACHE_ANY),
+			    "/lib/libt0.so.1");
 	sdt_ldcache__free(c);
 	free(d);
 
@@ -285,8 +287,8 @@ static void test_open_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_real_cache),	  cmocka_unit_test(test_built),
-	    cmocka_unit_test(test_truncated),	  cmocka_unit_test(test_out_of_bounds),
+	    cmocka_unit_test(test_real_cache),	cmocka_unit_test(test_built),
+	    cmocka_unit_test(test_truncated),	cmocka_unit_test(test_out_of_bounds),
 	    cmocka_unit_test(test_open_errors),
 	};
 
