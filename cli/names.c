@@ -47,6 +47,7 @@ int cli_find_binary(const char *name, char **out)
 {
 	bool suggested;
 	char *cached;
+	int err;
 
 	*out = NULL;
 	if (strpbrk(name, "*?[")) {
@@ -55,9 +56,10 @@ int cli_find_binary(const char *name, char **out)
 			cli_error("out of memory");
 		return *out ? 0 : -1;
 	}
-	if (sdt_find_binary(name, NULL, out) == 0)
+	err = sdt_find_binary(name, NULL, out);
+	if (err == 0)
 		return 0;
-	if (strchr(name, '/')) {
+	if (strchr(name, '/') || err != -ENOENT) {
 		cli_error("%s", sdt_errmsg());
 		return -1;
 	}
@@ -68,9 +70,8 @@ int cli_find_binary(const char *name, char **out)
 	if (cached)
 		fprintf(stderr, "  sdtrace's cache has %s: give the full path\n", cached);
 	else if (!suggested)
-		fprintf(stderr,
-			"  give its full path: a library outside the directories ld.so "
-			"searches (libjvm.so, under /usr/lib/jvm/) is found by its path alone\n");
+		fprintf(stderr, "  give its full path: a file outside those places is found by its "
+				"path alone\n");
 	free(cached);
 	return -1;
 }

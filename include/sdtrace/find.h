@@ -6,7 +6,8 @@
  *
  *  - sdt_find_binary("libstdc++.so.6") searches the current directory, then $PATH (executables),
  *    then the dynamic linker's cache (/etc/ld.so.cache, by soname), then the default library
- *    directories; a name with a '/' is only made canonical.
+ *    directories, then the library trees (/usr/lib, /opt, ...: "libjvm.so"); a name with a '/'
+ *    is only made canonical.
  *  - sdt_canonical_path("/proc/42/root/usr/bin/app") keeps "/proc/42/root" and resolves the rest
  *    *inside* that root: "..", and symbolic links (absolute ones from that root), never leave it.
  *    realpath(3) would follow the magic link to "/" and name a file of this mount namespace.
@@ -42,13 +43,19 @@ struct sdt_find_opts {
 	const char *path_env;
 	/* the ld.so cache to read instead of /etc/ld.so.cache */
 	const char *ldcache;
+	/* the library trees, colon-separated, instead of /usr/lib:/usr/lib64:/usr/local/lib:/opt */
+	const char *lib_trees;
 };
 
 /*
  * The file a user means by @name: its canonical path into *@out (malloc'ed). A name with a '/' is
  * made canonical (sdt_canonical_path()); a bare name is searched in the current directory,
  * $PATH (executable files), the ld.so cache (its sonames, this machine's ABI first), then
- * /lib/<multiarch>, /usr/lib/<multiarch>, /lib64, /usr/lib64, /lib, /usr/lib.
+ * /lib/<multiarch>, /usr/lib/<multiarch>, /lib64, /usr/lib64, /lib, /usr/lib, then the library
+ * trees, six levels down (/usr/lib/debug left out): a library a program loads from its own
+ * directory, "libjvm.so" -> /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so. Of several
+ * there, the one of an installation D whose D/bin/CMD is what $PATH runs as CMD; else
+ * -ENOTUNIQ naming them.
  * -ENOENT with a message naming where it looked (and the cache's sonames that begin with @name,
  * "libstdc++.so" -> "libstdc++.so.6", as a suggestion: no version is picked for the caller).
  */
