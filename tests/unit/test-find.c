@@ -3,7 +3,8 @@
  * include/sdtrace/find.h: sdt_canonical_path() inside another process's root (a child chrooted
  * into a scratch tree): absolute links are read from that root, ".." and links that climb stop
  * at it, a loop is -ELOOP; without the prefix it is realpath(3). sdt_find_binary(): the current
- * directory, $PATH, the ld.so cache, exec_only as execvp, and the message of a name not found.
+ * directory, $PATH, the ld.so cache, exec_only as execvp, and the message of a name not found;
+ * the library trees (depth, the installation $PATH runs, ambiguity).
  */
 #include <errno.h>
 #include <limits.h>
@@ -193,6 +194,7 @@ static void test_find(void **state)
 	put("here.so", "x", 0644);
 	snprintf(path_env, sizeof(path_env), "/nonexistent:%s/bin", dir);
 	o.path_env = path_env;
+	o.lib_trees = "/nonexistent"; /* test_trees() has them */
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	assert_int_equal(chdir(dir), 0);
 
@@ -239,12 +241,100 @@ static void test_find(void **state)
 	assert_int_equal(chdir(cwd), 0);
 }
 
+/* path in the scratch dir */
+static const char *at(const char *rel)
+{
+	static char p[4][PATH_MAX];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, rel);
+	return p[k];
+}
+
+/*
+ * The library trees: a library no ld.so place has, found below them (not deeper than six
+ * levels); of two, the one whose installation's bin/ holds what $PATH runs; else -ENOTUNIQ
+ * naming both.
+ */
+static void test_trees(void **state)
+{
+	SDT_OPTS(sdt_find_opts, o, .path_env = NULL);
+	char trees[PATH_MAX * 2], path_env[PATH_MAX], *out;
+
+	(void)state;
+	mk("usr");
+	mk("usr/lib");
+	mk("usr/lib/jvm");
+	mk("usr/lib/jvm/a");
+	mk("usr/lib/jvm/a/bin");
+	mk("usr/lib/jvm/a/lib");
+	mk("usr/lib/jvm/a/lib/server");
+	put("usr/lib/jvm/a/lib/server/libjvm-t.so", "x", 0644);
+	put("usr/lib/jvm/a/bin/java-t", "#!/bin/sh\n", 0755);
+	mk("opt");
+	mk("opt/1");
+	mk("opt/1/2");
+	mk("opt/1/2/3");
+	mk("opt/1/2/3/4");
+	mk("opt/1/2/3/4/5");
+	mk("opt/1/2/3/4/5/6");
+	put("opt/1/2/3/4/5/6/libdeep-t.so", "x", 0644);
+	put("opt/1/2/3/4/5/libfive-t.so", "x", 0644);
+	mk("bin");
+	snprintf(trees, sizeof(trees), "%s:%s", at("usr/lib"), at("opt"));
+	snprintf(path_env, sizeof(path_env), "%s", at("bin"));
+	o.lib_trees = trees;
+	o.path_env = path_env;
+	o.ldcache = "/dev/null";
+
+	/* one file of the name: it */
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), 0);
+	assert_string_equal(out, at("usr/lib/jvm/a/lib/server/libjvm-t.so"));
+	free(out);
+	assert_int_equal(sdt_find_binary("libfive-t.so", &o, &out), 0);
+	free(out);
+	/* seven levels down: not looked at, and the message names the trees */
+	assert_int_equal(sdt_find_binary("libdeep-t.so", &o, &out), -ENOENT);
+	assert_non_null(strstr(sdt_errmsg(), trees));
+
+	/* a second installation: $PATH runs neither, then a's java through a link */
+	mk("opt/b");
+	mk("opt/b/bin");
+	mk("opt/b/lib");
+	put("opt/b/lib/libjvm-t.so", "x", 0644);
+	put("opt/b/bin/java-t", "#!/bin/sh\n", 0755);
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), -ENOTUNIQ);
+	assert_non_null(strstr(sdt_errmsg(), at("usr/lib/jvm/a/lib/server/libjvm-t.so")));
+	assert_non_null(strstr(sdt_errmsg(), at("opt/b/lib/libjvm-t.so")));
+	assert_non_null(strstr(sdt_errmsg(), "running programs of none"));
+	ln(at("usr/lib/jvm/a/bin/java-t"), "bin/java-t");
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), 0);
+	assert_string_equal(out, at("usr/lib/jvm/a/lib/server/libjvm-t.so"));
+	free(out);
+	/* $PATH runs programs of both: no choice */
+	put("opt/b/bin/jb-t", "#!/bin/sh\n", 0755);
+	ln(at("opt/b/bin/jb-t"), "bin/jb-t");
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), -ENOTUNIQ);
+	assert_non_null(strstr(sdt_errmsg(), "more than one"));
+	/* the same file by two names is one */
+	assert_int_equal(unlink(at("bin/jb-t")), 0);
+	ln(at("usr/lib/jvm/a/lib/server/libjvm-t.so"), "usr/lib/jvm/a/lib/libjvm-t.so");
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), 0);
+	assert_string_equal(out, at("usr/lib/jvm/a/lib/server/libjvm-t.so"));
+	free(out);
+	/* exec_only never looks at the trees */
+	o.exec_only = true;
+	assert_int_equal(sdt_find_binary("libjvm-t.so", &o, &out), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_inside_root, setup, teardown),
 	    cmocka_unit_test(test_prefix),
 	    cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_trees, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
