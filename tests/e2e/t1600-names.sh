@@ -2,7 +2,8 @@
 # Names a user types: -x NAME (list, record) and a spec's bare binary (NAME:%provider:event) are
 # found as a user expects: an executable through $PATH, a file in the current directory, a
 # library through the ld.so cache (libstdc++.so.6, whose %libstdcxx:throw is recorded from a C++
-# program); list prints the file found, so that its lines paste back anywhere. A name found
+# program), a library in the library trees (libjvm.so: of two JVMs the one $PATH runs, recorded
+# from java -version); list prints the file found, so that its lines paste back anywhere. A name found
 # nowhere says where it was looked for (and the ld.so cache's sonames that begin with it).
 . "$(dirname "$0")/lib.sh"
 need_tracefs
@@ -85,13 +86,50 @@ else
 	say "no libstdc++.so.6 with SDT notes in the ld.so cache: the library part not checked"
 fi
 
+# ---- a library in the library trees: libjvm.so (the README's example) ---------------------------
+JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
+if [ -x "$JDK/bin/java" ] && [ -f "$JDK/lib/server/libjvm.so" ]; then
+	jvm=$(readlink -f "$JDK/lib/server/libjvm.so")
+	mkdir -p "$T/jdkbin" "$T/empty"
+	ln -s "$JDK/bin/java" "$T/jdkbin/java"
+	# $PATH runs this JDK's java: its libjvm.so, however many JVMs /usr/lib/jvm holds
+	PATH="$T/jdkbin" "$SDTRACE" list -x libjvm.so '%hotspot:vm__init__begin' >jvm.list 2>jvm.err
+	check_eq "list -x libjvm.so: exit 0" 0 $?
+	check_eq "list -x libjvm.so: the JDK of \$PATH's java" "$jvm:%hotspot:vm__init__begin" \
+		"$(cat jvm.list)"
+	PATH="$T/jdkbin" "$SDTRACE" record -o j1.data -x libjvm.so -e %hotspot:vm__init__begin \
+		-e %hotspot:vm__init__end -- "$JDK/bin/java" -Xshare:auto -version >j1.out 2>j1.err
+	check_eq "record -x libjvm.so -- java -version: exit 0" 0 $?
+	check_eq "record -x libjvm.so: vm__init__begin once" 1 \
+		"$("$SDTRACE" report -i j1.data | grep -c ' hotspot:vm__init__begin:')"
+	check_eq "record -x libjvm.so: vm__init__end once" 1 \
+		"$("$SDTRACE" report -i j1.data | grep -c ' hotspot:vm__init__end:')"
+	PATH="$T/jdkbin" "$SDTRACE" stat -e 'libjvm.so:%hotspot:vm__init__begin' \
+		-- "$JDK/bin/java" -Xshare:auto -version >j2.out 2>&1
+	check_eq "stat -e libjvm.so:%hotspot:vm__init__begin -- java: exit 0" 0 $?
+	# a $PATH that runs no java: one libjvm.so is found, two are an error naming both
+	njvm=$(find /usr/lib /usr/lib64 /usr/local/lib /opt -maxdepth 6 -name libjvm.so -type f \
+		2>/dev/null | wc -l)
+	PATH="$T/empty" "$SDTRACE" list -x libjvm.so '%hotspot:vm__init__begin' >jvm0.list 2>jvm0.err
+	rc=$?
+	if [ "$njvm" -gt 1 ]; then
+		check_eq "two JVMs, \$PATH runs neither: exit 1" 1 "$rc"
+		check "two JVMs, \$PATH runs neither: both named" grep -q "$jvm" jvm0.err
+		check "two JVMs, \$PATH runs neither: give the path" grep -q "give the path" jvm0.err
+	else
+		check_eq "one JVM: found without \$PATH" "$jvm:%hotspot:vm__init__begin" "$(cat jvm0.list)"
+	fi
+else
+	say "no $JDK (Debian: openjdk-17-jre-headless): libjvm.so not checked"
+fi
+
 # ---- names found nowhere --------------------------------------------------------------------------
 "$SDTRACE" list -x libsdt-t1600-nowhere.so >none.out 2>none.err
 check_eq "a name found nowhere: exit 1" 1 $?
 check "it says where it looked" grep -q "no such file in the current directory, \$PATH, /etc/ld.so.cache" none.err
 check "and that a full path finds it" grep -q "give its full path" none.err
 if [ -n "$lib" ]; then
-	"$SDTRACE" list -x libstdc++.so >so.out 2>so.err
+	"$SDTRACE" list -x libstdc++ >so.out 2>so.err
 	check "a name without its version: the ld.so cache's sonames are suggested" \
 		grep -q "the ld.so cache has libstdc++.so.6 (" so.err
 fi
