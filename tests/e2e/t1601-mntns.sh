@@ -2,8 +2,9 @@
 # A program in another mount namespace (a container's view): prog-wait copied onto a tmpfs
 # mounted over a directory in a private mount namespace (unshare -m), so that from here the
 # directory is empty. list -p names its file by /proc/PID/root/PATH (the path it has there
-# would name nothing, or another file, here), and each line pastes back into record -e; record
-# -p PID with no path, and with -x /proc/PID/root/PATH, record its hits (uprobe_events takes
+# would name nothing, or another file, here), and each line pastes back into record -e and
+# trace -e; record -p PID with no path, and record, stat and trace with -x /proc/PID/root/PATH,
+# count every hit (uprobe_events takes
 # such a path: the kernel resolves it to the file the process runs). The cache keeps the
 # binary under the path inside the namespace (as perf does): the build-id is the key.
 . "$(dirname "$0")/lib.sh"
@@ -77,6 +78,7 @@ rec() {
 }
 
 unshare -m sh -c "mount -t tmpfs none '$D' && cp '$W' '$D/prog-wait' &&
+	ln -s '$D/prog-wait' '$D/via' &&
 	exec '$D/prog-wait' '$T/w.pid'" >w.out 2>&1 &
 wpid=$!
 at_exit "kill -9 $wpid 2>/dev/null"
@@ -94,13 +96,46 @@ check "list -p: a file this namespace shares keeps its own path" \
 	grep -q "^$PROGS_DIR/libprog-lib.so:%lib:call$" p.list
 "$SDTRACE" list -x "$inside" >x.list 2>x.err
 check_eq "list -x /proc/PID/root/PATH: its probe" "$inside:%wait:tick" "$(cat x.list)"
+# an absolute link inside the namespace is read from its root, not from ours (where $D is empty)
+"$SDTRACE" list -x "/proc/$wpid/root$D/via" >via.list 2>via.err
+check_eq "list -x /proc/PID/root/LINK: the link resolved inside that root" \
+	"/proc/$wpid/root$D/via:%wait:tick" "$(cat via.list)"
+rec by-link 1 -x "/proc/$wpid/root$D/via" -e %wait:tick
 
 # ---- record: pasted back, -p alone, -x /proc/PID/root/PATH ---------------------------------
 rec pasted 3 -e "$(grep ':%wait:tick$' p.list)"
 rec by-pid 2 -e %wait:tick
 rec by-x 2 -x "$inside" -e %wait:tick
-"$SDTRACE" stat -p "$wpid" -x "$inside" -e %wait:tick --duration 0.2 >stat.out 2>&1
-check_eq "stat -p -x /proc/PID/root/PATH: exit 0" 0 $?
+
+# live NAME N CMD ARGS...: sdtrace CMD -p PID ARGS for N rounds, stopped with SIGTERM
+live() {
+	_name=$1
+	_n=$2
+	shift 2
+	"$SDTRACE" "$@" -p "$wpid" >"$_name.out" 2>"$_name.err" &
+	_r=$!
+	if ! armed "$_r"; then
+		kill -TERM "$_r" 2>/dev/null
+		wait "$_r"
+		fail "$_name: armed" "$(cat "$_name.err")"
+		return 1
+	fi
+	ticks "$_n"
+	kill -TERM "$_r"
+	wait "$_r"
+	check_eq "$_name: exit 0" 0 $?
+}
+if live stat-x 3 stat -x "$inside" -e %wait:tick; then
+	check "stat -x /proc/PID/root/PATH: 3 hits" \
+		grep -Eq 'wait:tick.* 3( |$)|^ *3 .*wait:tick' stat-x.out
+fi
+if live trace-x 2 trace -x "$inside" -e %wait:tick; then
+	check_eq "trace -x /proc/PID/root/PATH: every hit" 2 "$(grep -c ' wait:tick: ' trace-x.out)"
+fi
+if live trace-pasted 2 trace -e "$(grep ':%wait:tick$' p.list)"; then
+	check_eq "trace, list -p's line pasted back: every hit" 2 \
+		"$(grep -c ' wait:tick: ' trace-pasted.out)"
+fi
 
 # ---- the cache: under the path inside the namespace, by build-id -----------------------------
 "$SDTRACE" cache list >cache.list 2>&1
