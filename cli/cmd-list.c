@@ -22,7 +22,8 @@ static const char list_usage[] =
 	"List SDT probes: one line per provider:event, written as it can be given back to -e.\n"
 	"\n"
 	"  -x, --exec PATH   the probes of this ELF file (repeatable); a bare NAME is searched in\n"
-	"                    the current directory, $PATH, the ld.so cache and /lib, /usr/lib\n"
+	"                    the current directory, $PATH, the ld.so cache, /lib, /usr/lib and\n"
+	"                    the library trees (/usr/lib, /opt, ...: libjvm.so)\n"
 	"      --build-id ID the probes of the binary with this build-id: from the cache, else\n"
 	"                    fetched from the debuginfod servers of $DEBUGINFOD_URLS (repeatable)\n"
 	"  -p, --pid PID     the probes of every ELF file the process runs (its executable and\n"
@@ -44,7 +45,8 @@ static const char list_usage[] =
 	"  sdtrace list -p $(pidof postgres | cut -d' ' -f1) '%postgresql:query__*'\n"
 	"  sdtrace list -x libstdc++.so.6                   a bare name: from the current directory,\n"
 	"                                                   $PATH, the ld.so cache, /lib, /usr/lib\n"
-	"  sdtrace list -x /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so --json\n";
+	"  sdtrace list -x libjvm.so --json                 or the library trees: the JDK of $PATH's\n"
+	"                                                   java, one JSON object per site\n";
 
 /* Does a pattern match @s of the file listed as @shown? A pattern naming a binary
  * (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
