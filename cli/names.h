@@ -9,8 +9,8 @@
 /*
  * The file @name means, canonical, into *@out (malloc'ed): a bare name through the current
  * directory, $PATH, the ld.so cache, the default library directories and the library trees. A
- * name with a glob character is handed back as it is. On failure, prints the error (for a bare name also the
- * cached binaries of that name) and returns -1; two files of the name in the library trees
+ * name with a glob character is handed back as it is. On failure, prints the error (for a bare name
+ * also the cached binaries of that name) and returns -1; two files of the name in the library trees
  * (sdtrace/find.h) are an error naming both.
  */
 int cli_find_binary(const char *name, char **out);
