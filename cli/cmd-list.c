@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "fetch.h"
 #include "list.h"
+#include "names.h"
+#include "sdtrace/find.h"
 #include "sdtrace/sdtrace.h"
 
 static const char list_usage[] =
@@ -19,7 +21,9 @@ static const char list_usage[] =
 	"\n"
 	"List SDT probes: one line per provider:event, written as it can be given back to -e.\n"
 	"\n"
-	"  -x, --exec PATH   the probes of this ELF file (repeatable)\n"
+	"  -x, --exec PATH   the probes of this ELF file (repeatable); a bare NAME is searched in\n"
+	"                    the current directory, $PATH, the ld.so cache, /lib, /usr/lib and\n"
+	"                    the library trees (/usr/lib, /opt, ...: libjvm.so)\n"
 	"      --build-id ID the probes of the binary with this build-id: from the cache, else\n"
 	"                    fetched from the debuginfod servers of $DEBUGINFOD_URLS (repeatable)\n"
 	"  -p, --pid PID     the probes of every ELF file the process runs (its executable and\n"
@@ -39,7 +43,10 @@ static const char list_usage[] =
 	"  sdtrace list -x /usr/bin/python3.11              every probe of python\n"
 	"  sdtrace list -x /usr/bin/python3.11 -v '%python:gc__*'\n"
 	"  sdtrace list -p $(pidof postgres | cut -d' ' -f1) '%postgresql:query__*'\n"
-	"  sdtrace list -x libjvm.so --json | python3 -m json.tool\n";
+	"  sdtrace list -x libstdc++.so.6                   a bare name: from the current directory,\n"
+	"                                                   $PATH, the ld.so cache, /lib, /usr/lib\n"
+	"  sdtrace list -x libjvm.so --json                 or the library trees: the JDK of $PATH's\n"
+	"                                                   java, one JSON object per site\n";
 
 /* Does a pattern match @s of the file listed as @shown? A pattern naming a binary
  * (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
@@ -51,14 +58,33 @@ static bool wanted(const struct list_opts *o, const struct sdt_site *s, const ch
 	if (!o->nspecs)
 		return true;
 	for (i = 0; i < o->nspecs; i++) {
+		/* a glob for the binary matches the path shown; a name, the file found for it */
 		path = sdt_spec__path(o->specs[i]);
 		if (path && (strpbrk(path, "*?[") ? fnmatch(path, shown, 0) != 0
-						  : strcmp(path, shown) != 0))
+						  : strcmp(o->spec_paths[i], shown) != 0))
 			continue;
 		if (sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The path to list for @name (-x or a pattern's binary) into *@path: @name itself when it has a
+ * '/', else the file found for it (kept in o->found). -1 after the error was printed.
+ */
+static int find_path(struct list_opts *o, const char *name, const char **path)
+{
+	char *full;
+
+	*path = name;
+	if (strchr(name, '/'))
+		return 0;
+	if (cli_find_binary(name, &full))
+		return -1;
+	o->found[o->nfound++] = full;
+	*path = full;
+	return 0;
 }
 
 /* Add @path to @paths unless it is there already (-x P and a pattern P:%prov:ev list P once). */
@@ -191,7 +217,9 @@ static int list_pid(struct list_opts *o, const char *arg)
 		return EXIT_RUNTIME;
 	}
 	for (i = 0; i < n; i++) {
-		shown = files[i].path;
+		/* a file this mount namespace does not have there: its /proc/PID/root path */
+		shown = files[i].deleted ? files[i].path
+					 : (char *)cli_reachable_path(files[i].path, files[i].open_path);
 		warning = NULL;
 		if (files[i].deleted) {
 			if (asprintf(&shown, "%s (deleted)", files[i].path) < 0) {
@@ -208,7 +236,7 @@ static int list_pid(struct list_opts *o, const char *arg)
 			}
 		}
 		list_path(o, files[i].open_path, shown, true, warning, NULL);
-		if (shown != files[i].path)
+		if (files[i].deleted)
 			free(shown);
 		free(warning);
 	}
@@ -236,8 +264,10 @@ int cmd_list(int argc, char **argv)
 	paths = calloc((size_t)argc, sizeof(*paths));
 	bids = calloc((size_t)argc, sizeof(*bids));
 	o.specs = calloc((size_t)argc, sizeof(*o.specs));
+	o.spec_paths = calloc((size_t)argc, sizeof(*o.spec_paths));
+	o.found = calloc((size_t)argc, sizeof(*o.found));
 	o.type_files = calloc((size_t)argc, sizeof(*o.type_files));
-	if (!paths || !bids || !o.specs || !o.type_files) {
+	if (!paths || !bids || !o.specs || !o.spec_paths || !o.found || !o.type_files) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -245,7 +275,13 @@ int cmd_list(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+x:p:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'x': add_path(paths, &npaths, optarg); break;
+		case 'x':
+			if (find_path(&o, optarg, &paths[npaths]) < 0) {
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+			add_path(paths, &npaths, paths[npaths]);
+			break;
 		case 'p':
 			if (pid) {
 				ret = cli_usage_error("list", "-p can be given once");
@@ -273,8 +309,15 @@ int cmd_list(int argc, char **argv)
 		}
 		/* a glob for the binary filters the files listed, it names none to open */
 		if (sdt_spec__path(o.specs[o.nspecs]) &&
-		    !strpbrk(sdt_spec__path(o.specs[o.nspecs]), "*?["))
-			add_path(paths, &npaths, sdt_spec__path(o.specs[o.nspecs]));
+		    !strpbrk(sdt_spec__path(o.specs[o.nspecs]), "*?[")) {
+			if (find_path(&o, sdt_spec__path(o.specs[o.nspecs]), &paths[npaths]) < 0) {
+				o.nspecs++;
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+			o.spec_paths[o.nspecs] = paths[npaths];
+			add_path(paths, &npaths, paths[npaths]);
+		}
 		o.nspecs++;
 	}
 	if (!!pid + !!npaths + !!nbids > 1) {
@@ -297,8 +340,18 @@ int cmd_list(int argc, char **argv)
 	}
 	if (pid)
 		ret = list_pid(&o, pid);
-	for (i = 0; i < npaths; i++)
-		list_path(&o, paths[i], paths[i], false, NULL, NULL);
+	for (i = 0; i < npaths; i++) {
+		char *open_path = NULL;
+
+		/* under /proc/PID/root the kernel would read an absolute link from our root */
+		if (sdt_proc_root_prefix(paths[i]) && sdt_canonical_path(paths[i], &open_path)) {
+			cli_error("%s", sdt_errmsg());
+			o.errors = true;
+			continue;
+		}
+		list_path(&o, open_path ? open_path : paths[i], paths[i], false, NULL, NULL);
+		free(open_path);
+	}
 	for (i = 0; i < nbids; i++) {
 		char *open_path, *shown;
 
@@ -321,6 +374,10 @@ out:
 	for (i = 0; i < o.nspecs; i++)
 		sdt_spec__free(o.specs[i]);
 	free(o.specs);
+	free(o.spec_paths);
+	for (i = 0; i < o.nfound; i++)
+		free(o.found[i]);
+	free(o.found);
 	free(o.type_files);
 	free(bids);
 	sdt_types__free(o.types);

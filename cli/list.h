@@ -15,6 +15,9 @@
 
 struct list_opts {
 	struct sdt_spec **specs;
+	const char **spec_paths; /* each spec's binary as listed (a bare name: the file found) */
+	char **found;		 /* the files found for bare names, owned */
+	size_t nfound;
 	size_t nspecs;
 	bool verbose;
 	bool json;

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "names.h"
 #include "record-filter.h"
 #include "record-setup.h"
+#include "sdtrace/find.h"
 
 const char rec_setup_usage[] =
     "  -e, --event SPEC      what to probe: [PATH:]%provider:event, with globs\n"
@@ -36,7 +38,9 @@ const char rec_setup_usage[] =
     "                        argument by name or argN, pid, tid, comm, cpu; == != < <= >\n"
     "                        >= and ~ !~ (a glob): 'delta > 1000 && query ~ \"SELECT*\"'\n"
     "                        (FILTERS in sdtrace-report(1))\n"
-    "  -x, --exec PATH       look events up in this binary (scanned and cached now)\n"
+    "  -x, --exec PATH       look events up in this binary (scanned and cached now); a bare\n"
+    "                        NAME from here, $PATH, the ld.so cache (libstdc++.so.6), the\n"
+    "                        library dirs and trees (libjvm.so)\n"
     "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
     "      --duration SECS   stop after this long\n"
@@ -106,6 +110,18 @@ static int shared_option(struct rec_setup *s, int c, const char *arg)
 			goto nomem;
 		return 0;
 	case 'x':
+		/* a bare name as the user means it: from here, $PATH, the ld.so cache */
+		if (!strchr(arg, '/')) {
+			char *full;
+
+			if (cli_find_binary(arg, &full))
+				return EXIT_RUNTIME;
+			if (push(&s->found, &s->nfound, full)) {
+				free(full);
+				goto nomem;
+			}
+			arg = full;
+		}
 		if (push(&s->paths, &s->npaths, arg))
 			goto nomem;
 		return 0;
@@ -338,8 +354,8 @@ static int check_each_matched(struct rec_setup *s)
 
 		if (sdt_spec__parse(s->specs_text[i], &sp))
 			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
-		if (sdt_spec__path(sp))
-			own = realpath(sdt_spec__path(sp), NULL);
+		if (sdt_spec__path(sp) && sdt_find_binary(sdt_spec__path(sp), NULL, &own))
+			own = NULL;
 		for (j = 0; j < sdt_targets__count(s->targets) && !found; j++) {
 			const struct sdt_target *t = sdt_targets__target(s->targets, j);
 
@@ -563,6 +579,9 @@ void rec_setup_release(struct rec_setup *s)
 	free(s->specs);
 	free(s->specs_text);
 	free(s->paths);
+	for (i = 0; i < s->nfound; i++)
+		free(s->found[i]);
+	free(s->found);
 	free(s->pids);
 	memset(s, 0, sizeof(*s));
 }

@@ -19,8 +19,10 @@ struct rec_setup {
 	/* from the command line */
 	char **specs_text;
 	size_t nspecs;
-	char **paths; /* -x */
+	char **paths; /* -x, bare names replaced by the file found (owned: @found) */
 	size_t npaths;
+	char **found;
+	size_t nfound;
 	pid_t *pids;
 	size_t npids;
 	bool system_wide;

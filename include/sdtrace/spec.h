@@ -7,6 +7,7 @@
  *	%python:gc__*  *:gc__*      shell globs in either part
  *	%python                     every event of a provider (= %python:*)
  *	/usr/bin/python3.11:%python:gc__start    the binary named inline
+ *	libstdc++.so.6:%libstdcxx:throw          a bare name: searched (sdtrace/find.h)
  *	%python:function__entry(filename:string, funcname:string, lineno)
  *	                            names and types of the arguments, positional: each
  *	                            name[:type] (see sdtrace/types.h); name alone keeps the
@@ -39,7 +40,11 @@ SDT_API int sdt_spec__parse(const char *text, struct sdt_spec **out);
 SDT_API void sdt_spec__free(struct sdt_spec *s);
 /* Does provider:name match? perf's "sdt_" prefix on the spec's provider is also tried. */
 SDT_API bool sdt_spec__match(const struct sdt_spec *s, const char *provider, const char *name);
-/* The binary named inline, or NULL. Borrowed until sdt_spec__free(). */
+/*
+ * The binary named inline, or NULL: a path ("/usr/bin/app", "./app") or a bare name given before
+ * ":%" ("libstdc++.so.6:%libstdcxx:throw"), which the library finds as sdt_find_binary() does.
+ * Borrowed until sdt_spec__free().
+ */
 SDT_API const char *sdt_spec__path(const struct sdt_spec *s);
 /* The provider and event patterns ("*" when absent), and whether either has a glob. */
 SDT_API const char *sdt_spec__provider(const struct sdt_spec *s);

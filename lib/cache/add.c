@@ -21,6 +21,7 @@
 #include "scan/file.h"
 #include "cache/index.h"
 #include "util/lockfile.h"
+#include "scan/find.h"
 
 int sdt_cache_add_one(struct sdt_cache *c, const char *real, enum sdt_cache_result *res,
 		      bool *is_elf, bool *has_sdt)
@@ -66,9 +67,9 @@ int sdt_cache__add(struct sdt_cache *c, const char *path, enum sdt_cache_result 
 	bool is_elf, has_sdt;
 	int err;
 
-	real = realpath(path, NULL);
+	real = sdt_user_path(path, true);
 	if (!real)
-		return sdt_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+		return -errno; /* the message names the file, or where a bare name was looked for */
 	err = sdt_cache_add_one(c, real, &r, &is_elf, &has_sdt);
 	free(real);
 	if (!err && r == SDT_CACHE_ADDED)
@@ -188,7 +189,7 @@ static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, 
 		} else if (S_ISREG(st.st_mode)) {
 			err = push(w, child);
 		} else if (S_ISLNK(st.st_mode)) {
-			char *real = realpath(child, NULL);
+			char *real = sdt_user_path(child, false);
 			struct stat rst;
 
 			/* only a link to a regular file inside the trees given */
@@ -352,7 +353,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 	/* the real paths of the trees first: symlinks may lead anywhere inside them */
 	for (i = 0; i < n; i++) {
 		struct stat st;
-		char *real = realpath(paths[i], NULL);
+		char *real = sdt_user_path(paths[i], false);
 
 		if (real && !stat(real, &st) && S_ISDIR(st.st_mode))
 			w.roots[w.nroots++] = real;
@@ -360,7 +361,7 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 			free(real);
 	}
 	for (i = 0; i < n && !err; i++) {
-		char *real = realpath(paths[i], NULL);
+		char *real = sdt_user_path(paths[i], false);
 		struct stat st;
 
 		if (!real || stat(real, &st) < 0) {

@@ -21,6 +21,7 @@
 #include "util/lockfile.h"
 #include "cache/meta.h"
 #include "cache/probes_file.h"
+#include "scan/find.h"
 
 int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct sdt_cache **out)
 {
@@ -699,6 +700,13 @@ int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const c
 	size_t len;
 	int dfd = -1, lock = -1, err;
 
+	/*
+	 * A file read through another process's root (/proc/PID/root/usr/bin/app, a container's) is
+	 * cached under the path that process knows it by (/usr/bin/app), as perf does: the PID is
+	 * gone with the process, the build-id keys the entry, and the copy is the file itself.
+	 */
+	if (sdt_proc_root_prefix(path))
+		path = path[sdt_proc_root_prefix(path)] ? path + sdt_proc_root_prefix(path) : "/";
 	rel = sdt_cache_entry_rel(path, f->build_id);
 	if (!rel) {
 		err = -ENOMEM;

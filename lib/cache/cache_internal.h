@@ -115,7 +115,8 @@ int sdt_cache_scan(const char *path, struct sdt_file **f, struct stat *st, int *
 
 /*
  * Write (or refresh) the entry of the scanned @f; @fd is the open source file. Takes the entries
- * lock (shared), unless in a batch (c->defer: the batch holds it).
+ * lock (shared), unless in a batch (c->defer: the batch holds it). A @path under /proc/PID/root
+ * is cached under the rest of it, the path inside that process's root.
  */
 int sdt_cache_write_entry(struct sdt_cache *c, const struct sdt_file *f, const char *path,
 			  const struct stat *st, int fd, enum sdt_cache_result *res);

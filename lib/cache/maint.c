@@ -17,6 +17,7 @@
 #include "scan/file.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
+#include "scan/find.h"
 
 /* ---- remove, purge, update ---------------------------------------------------------------- */
 
@@ -55,7 +56,7 @@ int sdt_cache__remove(struct sdt_cache *c, const char *arg)
 			goto out;
 		}
 	} else {
-		real = realpath(arg, NULL);
+		real = sdt_user_path(arg, true);
 		if (!real)
 			real = sdt_strdup(arg); /* the file may be gone: its cached path */
 		if (!real) {

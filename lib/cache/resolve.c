@@ -37,6 +37,7 @@
 #include "cache/index.h"
 #include "cache/resolve.h"
 #include "cache/target.h"
+#include "scan/find.h"
 
 static int add_cand(struct resolver *r, const char *path, const char *bid, size_t spec)
 {
@@ -276,10 +277,10 @@ static int find_candidates(struct resolver *r, struct sdt_index *idx)
 			r->cur_spec = i;
 			err = sdt_index_each(idx, "b:", on_entry, r);
 		} else if (p) {
-			char *real = realpath(p, NULL);
+			char *real = sdt_user_path(p, true);
 
 			if (!real)
-				return sdt_err(-errno, "cannot open '%s': %s", p, strerror(errno));
+				return -errno;
 			err = add_cand(r, real, NULL, i);
 			free(real);
 		} else {

@@ -27,6 +27,7 @@
 #include "cache/probes_file.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
+#include "scan/find.h"
 
 #define PROBES_LOCK ".sdtrace-probes.lock"
 /* symbols with one name we keep apart when reporting an ambiguity */
@@ -365,11 +366,9 @@ int sdt_user_probe__define(const char *path, const char *name, const char *locat
 		return sdt_err(-EINVAL, "'%s': at most %d arguments", name, SDT_UPROBE_MAX_ARGS);
 	if (strnlen(location, 300) >= 300 || !location[0])
 		return sdt_err(-EINVAL, "'%s': a location is 1..299 bytes", name);
-	p.path = realpath(path, NULL);
-	if (!p.path) {
-		err = -errno;
-		return sdt_err(err, "cannot open '%s': %s", path, strerror(-err));
-	}
+	p.path = sdt_user_path(path, true);
+	if (!p.path)
+		return -errno;
 	if (!sdt_probes_path_ok(p.path)) {
 		err = sdt_err(-EINVAL, "'%s': the path has characters uprobe_events cannot take",
 			      p.path);
@@ -756,7 +755,7 @@ int sdt_cache__probe_remove(struct sdt_cache *c, const char *name, const char *p
 	int lock, err;
 
 	if (path) {
-		real = realpath(path, NULL);
+		real = sdt_user_path(path, true);
 		w.path = real ? real : path; /* a vanished file: its cached path as given */
 	}
 	lock = sdt_lock_take(c->rootfd, PROBES_LOCK);

@@ -31,6 +31,7 @@
 #include "cache/target.h"
 #include "scan/sdt_elf.h"
 #include "cache/userprobe.h"
+#include "scan/find.h"
 
 /* The build a target's probes are resolved in: its scan (the target's file) and its ELF. */
 struct verified {
@@ -484,7 +485,7 @@ static int resolve_spec(struct probe_targets *pt, struct sdt_cache *c, struct sd
 	int err;
 
 	if (path) {
-		real = realpath(path, NULL);
+		real = sdt_user_path(path, true);
 		if (!real)
 			return 0;
 	}

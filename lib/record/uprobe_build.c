@@ -14,6 +14,7 @@
 #include "record/uprobe_set.h"
 #include "trace/decode_float.h"
 #include "util/internal.h"
+#include "scan/find.h"
 
 /*
  * One site's arguments as the uprobe line will have them: names, fetches, and the description
@@ -376,9 +377,13 @@ int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f
 	/*
 	 * tracefs resolves the path in the writer's context: make it absolute. A path through
 	 * /proc/PID/root/ or /proc/PID/map_files/ stays as it is: it reaches the inode the process
-	 * runs (another mount namespace, a deleted file), which realpath() would lose.
+	 * runs (another mount namespace, a deleted file), which realpath() would lose; the rest of
+	 * a /proc/PID/root/ path is resolved inside that root (its absolute links are the
+	 * process's).
 	 */
-	path = strncmp(f->path, "/proc/", 6) ? realpath(f->path, NULL) : NULL;
+	path = strncmp(f->path, "/proc/", 6) || sdt_proc_root_prefix(f->path)
+		   ? sdt_user_path(f->path, false)
+		   : NULL;
 	if (!path)
 		path = sdt_strdup(f->path);
 	if (!path)

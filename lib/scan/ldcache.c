@@ -214,3 +214,20 @@ int32_t sdt_ldcache_flags_for(unsigned int machine, int elfclass)
 	default: return SDT_LDCACHE_ANY; /* arm hf/sf, riscv and mips float ABIs: not told apart */
 	}
 }
+
+int32_t sdt_ldcache_native_flags(void)
+{
+#if defined(__x86_64__)
+	return sdt_ldcache_flags_for(EM_X86_64, sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32);
+#elif defined(__aarch64__)
+	return sdt_ldcache_flags_for(EM_AARCH64, ELFCLASS64);
+#elif defined(__i386__)
+	return sdt_ldcache_flags_for(EM_386, ELFCLASS32);
+#elif defined(__powerpc64__)
+	return sdt_ldcache_flags_for(EM_PPC64, ELFCLASS64);
+#elif defined(__s390x__)
+	return sdt_ldcache_flags_for(EM_S390, ELFCLASS64);
+#else
+	return SDT_LDCACHE_ANY;
+#endif
+}

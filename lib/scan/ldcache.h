@@ -50,5 +50,7 @@ const char *sdt_ldcache__lookup(const struct sdt_ldcache *c, const char *soname,
  * 0x0003), SDT_LDCACHE_ANY when not known.
  */
 int32_t sdt_ldcache_flags_for(unsigned int machine, int elfclass);
+/* The flags of this build's own libraries (x86-64: 0x0303), SDT_LDCACHE_ANY if not known. */
+int32_t sdt_ldcache_native_flags(void);
 
 #endif

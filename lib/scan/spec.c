@@ -109,8 +109,10 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 	ev = text;
 
 	/*
-	 * A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev"; or a glob naming several
-	 * ("*:%prov:ev", "/usr/lib/jvm/<*>/libjvm.so:%prov:ev"): a provider holds no ":%".
+	 * A binary named inline: "/path/bin:%prov:ev" or "./bin:prov:ev"; a bare name before ":%"
+	 * ("libstdc++.so.6:%libstdcxx:throw", found as sdt_find_binary() finds it); or a glob naming
+	 * several ("*:%prov:ev", "/usr/lib/jvm/<*>/libjvm.so:%prov:ev"): a provider holds no ":%".
+	 * Without the '%' a bare "a:b" is provider:event, as perf reads it.
 	 */
 	if (text[0] == '/' || text[0] == '.' || (text[0] != '%' && strstr(text, ":%"))) {
 		/* the last ":%": a path may hold one ("/opt/a:%b/bin"), a provider:event not */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # sdtrace list -p PID: the probes of a running process's executable and libraries (prog-wait,
-# linked with libprog-lib.so), with paths as the process sees them; a process whose executable
+# linked with libprog-lib.so), with paths as the process sees them (under /proc/PID/root when
+# that path is not the same file here: another mount namespace); a process whose executable
 # was deleted after it started ("(deleted)", still listed through /proc/PID/map_files); a pid
 # that does not exist.
 . "$(dirname "$0")/lib.sh"
@@ -136,7 +137,7 @@ check_eq "newline in the path: escaped as \\x0a in text" "$T/new\x0aline:%wait:t
 check_eq "newline in the path: the real name in --json" "$NL" "$("$SDTRACE" list -p "$pid" --json '%wait:*' |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
 
-# ---- a process in another mount namespace: its paths, read through /proc/PID/root ------------
+# ---- a process in another mount namespace: read, and listed, through /proc/PID/root -----------
 if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
 	say "SKIP: the mount-namespace checks need root and unshare"
 else
@@ -158,8 +159,11 @@ EOS
 	else
 		check "namespace: the program is not visible from here" test ! -e "$T/nsview/prog-ns"
 		"$SDTRACE" list -p "$pid" '%wait:*' >"$T/out" 2>"$T/err"
-		check_eq "namespace: listed with the path the process sees" \
-			"$T/nsview/prog-ns:%wait:tick" "$(cat "$T/out" "$T/err")"
+		# the path it sees names nothing here: it is listed as reached from here, pasteable
+		check_eq "namespace: listed by /proc/PID/root and the path the process sees" \
+			"/proc/$pid/root$T/nsview/prog-ns:%wait:tick" "$(cat "$T/out" "$T/err")"
+		check_eq "namespace: the line pastes back" "$(cat "$T/out")" \
+			"$("$SDTRACE" list "$(cat "$T/out")" 2>&1)"
 	fi
 fi
 

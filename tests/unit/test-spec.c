@@ -110,6 +110,18 @@ static void test_inline_path(void **state)
 	assert_null(sdt_spec__path(s));
 	assert_string_equal(sdt_spec__provider(s), "*");
 	sdt_spec__free(s);
+	/* a bare name before ":%" is a binary (searched later); without the '%' it is not */
+	s = parse_ok("libstdc++.so.6:%libstdcxx:throw");
+	assert_string_equal(sdt_spec__path(s), "libstdc++.so.6");
+	assert_string_equal(sdt_spec__provider(s), "libstdcxx");
+	assert_string_equal(sdt_spec__event(s), "throw");
+	sdt_spec__free(s);
+	s = parse_ok("sdt_python:gc__start");
+	assert_null(sdt_spec__path(s));
+	sdt_spec__free(s);
+	s = parse_ok("%python:gc__start");
+	assert_null(sdt_spec__path(s));
+	sdt_spec__free(s);
 }
 
 static void test_bad(void **state)
