@@ -29,7 +29,7 @@ static const char report_usage[] =
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --count --by ARGS [--top N]\n"
     "                      [--json]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --format=chrome|csv\n"
-    "                      [--pair START,END]...\n"
+    "                      [--pair START,END]... [--slice-name ARGS]\n"
     "\n"
     "Print the events of a recording, one line each, oldest first as recorded. The file\n"
     "describes itself: no tracefs, no probed binary and no root are needed, so a recording\n"
@@ -67,6 +67,8 @@ static const char report_usage[] =
     "      --top N       the first N rows of --by; without --by, the N slowest single pairs\n"
     "                    with their start's and end's arguments (JSON: \"slowest\")\n"
     "      --count       with --by: count events per value instead of listing them\n"
+    "      --slice-name ARGS  with --format=chrome: name each slice by these arguments of\n"
+    "                    its start (the query text, the method); the pair is its category\n"
     "      --pair START,END  a pair of event specs (globs allowed); repeatable. Without it,\n"
     "                    pairs follow the naming conventions: an event ending in __start,\n"
     "                    __begin, __entry or _start opens, one ending in __done, __end,\n"
@@ -117,6 +119,7 @@ static const char report_usage[] =
     "  sdtrace report --latency --key filename,funcname --by funcname --top 10\n"
     "  sdtrace report --latency --top 5           the 5 slowest pairs, with their arguments\n"
     "  sdtrace report --count --by query --top 20\n"
+    "  sdtrace report --format=chrome --slice-name query -o trace.json\n"
     "  sdtrace report -i run1.data --stats         how many of each, and losses\n"
     "  sdtrace report --json | python3 -c 'import json,sys; [print(json.loads(l)[\"args\"]) "
     "for l in sys.stdin]'\n"
@@ -136,7 +139,7 @@ struct report_opts {
 	struct report_pairs pairs;
 	const char *filter_text;
 	struct sdt_filter *filter;
-	struct report_names key, by;
+	struct report_names key, by, slice;
 	size_t top;
 	bool count;
 	struct json j;
@@ -344,7 +347,7 @@ static int report(struct report_opts *o)
 	}
 	sdt_trace_reader__set_filter(r, o->filter);
 	if (o->format == FORMAT_CHROME) {
-		ret = report_chrome(r, &o->pairs, stdout);
+		ret = report_chrome(r, &o->pairs, o->slice.n ? &o->slice : NULL, stdout);
 		goto out;
 	}
 	if (o->format == FORMAT_CSV) {
@@ -477,21 +480,14 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"input", required_argument, NULL, 'i'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"stats", no_argument, NULL, 'S'},
-	    {"header", no_argument, NULL, 'H'},
-	    {"latency", no_argument, NULL, 'L'},
-	    {"pair", required_argument, NULL, 'P'},
-	    {"format", required_argument, NULL, 'F'},
-	    {"filter", required_argument, NULL, 'f'},
-	    {"key", required_argument, NULL, 'K'},
-	    {"by", required_argument, NULL, 'B'},
-	    {"top", required_argument, NULL, 'N'},
-	    {"count", no_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"input", required_argument, NULL, 'i'},  {"output", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'J'},	      {"stats", no_argument, NULL, 'S'},
+	    {"header", no_argument, NULL, 'H'},	      {"latency", no_argument, NULL, 'L'},
+	    {"pair", required_argument, NULL, 'P'},   {"format", required_argument, NULL, 'F'},
+	    {"filter", required_argument, NULL, 'f'}, {"key", required_argument, NULL, 'K'},
+	    {"by", required_argument, NULL, 'B'},     {"top", required_argument, NULL, 'N'},
+	    {"count", no_argument, NULL, 'C'},	      {"slice-name", required_argument, NULL, 'Z'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	struct report_opts o = {.input = "sdtrace.data"};
 	int c, ret;
@@ -548,6 +544,10 @@ int cmd_report(int argc, char **argv)
 		case 'C':
 			o.count = true;
 			break;
+		case 'Z':
+			if ((ret = report_names_parse("report", "--slice-name", optarg, &o.slice)))
+				goto out;
+			break;
 		case 'P':
 			ret = add_pair(&o.pairs, optarg);
 			if (ret)
@@ -597,6 +597,8 @@ int cmd_report(int argc, char **argv)
 			     o.format == FORMAT_CHROME || o.format == FORMAT_CSV))
 		ret = cli_usage_error("report",
 				      "--count goes with --by (and --top, --filter, --json)");
+	else if (o.slice.n && o.format != FORMAT_CHROME)
+		ret = cli_usage_error("report", "--slice-name is for --format=chrome");
 	else if (o.pairs.n && !o.latency && o.format != FORMAT_CHROME)
 		ret = cli_usage_error("report", "--pair is for --latency and --format=chrome");
 	if (!ret && o.filter_text)
@@ -607,6 +609,7 @@ out:
 	sdt_filter__free(o.filter);
 	report_names_free(&o.key);
 	report_names_free(&o.by);
+	report_names_free(&o.slice);
 	free_pairs(&o.pairs);
 	return ret;
 }

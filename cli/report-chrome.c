@@ -14,10 +14,10 @@
  * drained). Probe pairs (sdtrace/latency.h decides which) are B/E slices, every other event an
  * instant event on its thread; args carry the names the recording gives them. Timestamps are
  * microseconds from the start of the recording, fixed-point with 3 decimals (nanosecond
- * precision, never an exponent). Slices on a thread must nest (Perfetto's rule): an end without its start (the
- * recording began inside the pair) is dropped and counted; a start never ended is ended at the
- * last timestamp of the trace; when pairs cross (A, B, end of A), the slices opened inside A are
- * ended and begun again around A's end (counted as split). Process and thread names are metadata
+ * precision, never an exponent). Slices on a thread must nest (Perfetto's rule): an end without its
+ *start (the recording began inside the pair) is dropped and counted; a start never ended is ended
+ *at the last timestamp of the trace; when pairs cross (A, B, end of A), the slices opened inside A
+ *are ended and begun again around A's end (counted as split). Process and thread names are metadata
  * events, written when first seen and again when they change.
  *
  * This is formatting only: the pairing model is the library's (lib/trace/latency.c), shared with
@@ -49,7 +49,57 @@ struct chrome {
 	size_t nthreads, nprocs, threads_cap, procs_cap;
 	uint64_t events, instants, begins, ends, dropped_ends, closed_at_end, split;
 	int err;
+	/* --slice-name: the open slices' names, by tag - 1 (a free list through ->free) */
+	const struct report_names *slice;
+	char **names;
+	size_t *free_next, nnames, free_head;
+	struct report_text t;
 };
+
+/* A slice name kept until its end: its tag (index + 1), or 0 on no memory. */
+static uint64_t name_keep(struct chrome *c, const char *name)
+{
+	size_t i;
+	char *dup = strdup(name);
+
+	if (!dup)
+		return 0;
+	if (c->free_head) {
+		i = c->free_head - 1;
+		c->free_head = c->free_next[i];
+	} else {
+		char **n = realloc(c->names, (c->nnames + 1) * sizeof(*n));
+		size_t *f;
+
+		if (n)
+			c->names = n;
+		f = n ? realloc(c->free_next, (c->nnames + 1) * sizeof(*f)) : NULL;
+		if (!f) {
+			free(dup);
+			return 0;
+		}
+		c->free_next = f;
+		i = c->nnames++;
+	}
+	c->names[i] = dup;
+	return i + 1;
+}
+
+/* The slice name of @tag (NULL: none, the pair's name is used). */
+static const char *name_of(const struct chrome *c, uint64_t tag)
+{
+	return tag && tag <= c->nnames ? c->names[tag - 1] : NULL;
+}
+
+static void name_drop(struct chrome *c, uint64_t tag)
+{
+	if (!tag || tag > c->nnames)
+		return;
+	free(c->names[tag - 1]);
+	c->names[tag - 1] = NULL;
+	c->free_next[tag - 1] = c->free_head;
+	c->free_head = (size_t)tag;
+}
 
 static uint64_t hash_id(unsigned int v)
 {
@@ -219,10 +269,13 @@ static void head(struct chrome *c, const char *ph, const char *name, const char 
 }
 
 /* A B or E the trace did not record (a split or an end at the end): args say why. */
-static void synthetic(struct chrome *c, const char *ph, size_t pair, uint64_t t, unsigned int pid,
-		      unsigned int tid, const char *why)
+static void synthetic(struct chrome *c, const char *ph, const struct sdt_latency_open *o,
+		      uint64_t t, unsigned int pid, unsigned int tid, const char *why)
 {
-	head(c, ph, sdt_latency__pair_name(c->l, pair), "sdtrace", t, pid, tid);
+	const char *name = name_of(c, o->tag);
+
+	head(c, ph, name ? name : sdt_latency__pair_name(c->l, o->pair),
+	     name ? sdt_latency__pair_name(c->l, o->pair) : "sdtrace", t, pid, tid);
 	fprintf(c->out, ",\"args\":{\"sdtrace\":\"%s\"}}", why);
 	if (ph[0] == 'B')
 		c->begins++;
@@ -243,11 +296,24 @@ static int event(struct chrome *c, const struct report_event *ev)
 	if (t > c->last_ns)
 		c->last_ns = t;
 	c->events++;
-	if (names(c, ev) || sdt_latency__event(c->l, provider, evname, pid, tid, t, &step))
+	struct sdt_latency_event_opts eo = {.sz = sizeof(eo)};
+	const char *sname;
+
+	if (names(c, ev))
 		return -ENOMEM;
+	/* --slice-name: a start's values name its slice, the pair becomes its category */
+	if (c->slice && report_names_in(c->slice, ev->kind) &&
+	    (report_values_text(ev, c->slice, &c->t) || !(eo.tag = name_keep(c, c->t.buf))))
+		return -ENOMEM;
+	if (sdt_latency__event_opts(c->l, provider, evname, pid, tid, t, &eo, &step))
+		return -ENOMEM;
+	if (step.role != SDT_LATENCY_START)
+		name_drop(c, eo.tag);
 	switch (step.role) {
 	case SDT_LATENCY_START:
-		head(c, "B", sdt_latency__pair_name(c->l, step.pair), provider, t, pid, tid);
+		sname = name_of(c, eo.tag);
+		head(c, "B", sname ? sname : sdt_latency__pair_name(c->l, step.pair),
+		     sname ? sdt_latency__pair_name(c->l, step.pair) : provider, t, pid, tid);
 		c->begins++;
 		break;
 	case SDT_LATENCY_END:
@@ -255,14 +321,17 @@ static int event(struct chrome *c, const struct report_event *ev)
 			t = step.start_ns;
 		/* crossing slices: end them (top first), end this one, begin them again */
 		for (i = step.ncrossed; i > 0; i--)
-			synthetic(c, "E", step.crossed[i - 1].pair, t, pid, tid, "split");
-		head(c, "E", sdt_latency__pair_name(c->l, step.pair), provider, t, pid, tid);
+			synthetic(c, "E", &step.crossed[i - 1], t, pid, tid, "split");
+		sname = name_of(c, step.start_tag);
+		head(c, "E", sname ? sname : sdt_latency__pair_name(c->l, step.pair),
+		     sname ? sdt_latency__pair_name(c->l, step.pair) : provider, t, pid, tid);
+		name_drop(c, step.start_tag);
 		fputs(",\"args\":", c->out);
 		args(c, ev);
 		fputc('}', c->out);
 		c->ends++;
 		for (i = 0; i < step.ncrossed; i++)
-			synthetic(c, "B", step.crossed[i].pair, t, pid, tid, "split");
+			synthetic(c, "B", &step.crossed[i], t, pid, tid, "split");
 		c->split += step.ncrossed;
 		return 0;
 	case SDT_LATENCY_UNMATCHED:
@@ -290,15 +359,18 @@ static int close_at_end(void *ctx, unsigned int pid, unsigned int tid,
 {
 	struct chrome *c = ctx;
 
-	synthetic(c, "E", o->pair, c->last_ns > o->start_ns ? c->last_ns : o->start_ns, pid, tid,
+	synthetic(c, "E", o, c->last_ns > o->start_ns ? c->last_ns : o->start_ns, pid, tid,
 		  "not ended in the recording");
+	name_drop(c, o->tag);
 	c->closed_at_end++;
 	return 0;
 }
 
-int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs, FILE *out)
+int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs,
+		  const struct report_names *slice, FILE *out)
 {
-	struct chrome c = {.out = out, .first = true};
+	struct chrome c = {.out = out, .first = true, .slice = slice};
+	size_t k;
 	struct report_sorter *sorter = NULL;
 	const struct report_event *ev;
 	size_t shown = 0;
@@ -358,5 +430,10 @@ out:
 	sdt_latency__free(c.l);
 	free_named(c.threads, c.threads_cap);
 	free_named(c.procs, c.procs_cap);
+	for (k = 0; k < c.nnames; k++)
+		free(c.names[k]);
+	free(c.names);
+	free(c.free_next);
+	free(c.t.buf);
 	return ret;
 }

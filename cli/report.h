@@ -117,8 +117,12 @@ int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts 
 int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
 		    const struct sdt_filter *filter, size_t top, bool json, FILE *out);
 
-/* --format=chrome: the Chrome trace-event JSON of @r, streamed to @out. Returns the exit code. */
-int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs, FILE *out);
+/*
+ * --format=chrome: with @slice (--slice-name; NULL: none), a slice is named by those values of
+ * its start and its pair is the category. The Chrome trace-event JSON of @r, streamed to @out.
+ * Returns the exit code. */
+int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs,
+		  const struct report_names *slice, FILE *out);
 
 /*
  * --format=csv: a header line, then one row per event (RFC 4180). @input is read twice (the first

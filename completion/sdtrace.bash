@@ -25,7 +25,7 @@ _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a 
 _sdtrace_opts_stat='--json -o --output -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
-	--format= --filter --key --by --top --count -h --help'
+	--format= --filter --key --by --top --count --slice-name -h --help'
 _sdtrace_opts_cache='-h --help'
 _sdtrace_subcommands_cache='add remove list purge update check'
 _sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy --build-id -h --help'
@@ -53,7 +53,7 @@ _sdtrace_takes_value()
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
 		--duration | --semaphore | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
-		--pair | --format | --build-id | --filter | --key | --by | --top)
+		--pair | --format | --build-id | --filter | --key | --by | --top | --slice-name)
 		return 0 ;;
 	esac
 	return 1
