@@ -104,6 +104,7 @@ struct sdt_recorder_sink {
 	/*
 	 * Every ring was drained (at least every drain_interval_ms while recording): the moment to
 	 * write out what the samples produced, so that little is lost if sdtrace is killed.
+	 * When counting, the counters were just read: sdt_recorder__count() is current.
 	 */
 	void (*on_drained)(void *ctx);
 };
@@ -236,6 +237,8 @@ SDT_API int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
 SDT_API const char *sdt_silence__key(int reason);
 /* Records the kernel dropped (PERF_RECORD_LOST, all CPUs). */
 SDT_API uint64_t sdt_recorder__lost(const struct sdt_recorder *r);
+/* After run: how long it recorded, from every probe armed to the end (0: it never armed). */
+SDT_API uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r);
 /*
  * After run: where event @event's filter ran (enum sdt_filter_place), with *@why (may be NULL)
  * saying why not in the kernel (borrowed until sdt_recorder__free()); and how many of its hits

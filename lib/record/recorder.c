@@ -179,6 +179,11 @@ int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index)
 	return file_index < r->nadds ? r->adds[file_index].mapped : -1;
 }
 
+uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r)
+{
+	return r->armed_ns && r->ended_ns > r->armed_ns ? r->ended_ns - r->armed_ns : 0;
+}
+
 uint64_t sdt_recorder__lost(const struct sdt_recorder *r)
 {
 	return r->samples.lost;

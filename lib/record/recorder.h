@@ -200,6 +200,7 @@ struct sdt_recorder {
 	struct rec_child child;
 	struct rec_facts facts;
 	struct rec_filters filters;
+	uint64_t armed_ns, ended_ns; /* CLOCK_MONOTONIC: every probe armed; the recording over */
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */

@@ -39,6 +39,14 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* What epoll_pwait() returned: drain the rings, or note that a target exited. 0 or -errno. */
 static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int n,
 		      const struct sdt_ring_ops *ops)
@@ -80,11 +88,16 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			break;
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
 		if (now >= next_drain) {
-			if (!r->counting) {
+			if (!r->counting)
 				err = sdt_rec_perf_drain(&r->perf, ops);
-				if (err < 0)
-					return err;
-			}
+			else if (r->sink
+				     ->on_drained) /* live counts for the sink (stat --interval) */
+				err = sdt_rec_perf_read_counts(&r->perf, r->set, r->samples.counts,
+							       r->samples.nevents);
+			else
+				err = 0;
+			if (err < 0)
+				return err;
 			if (r->sink->on_drained)
 				r->sink->on_drained(r->sink->ctx);
 			next_drain = now + tick;
@@ -260,6 +273,7 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 			return err;
 	}
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	r->armed_ns = now_ns();
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)
@@ -282,6 +296,7 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	int err;
 
 	err = loop(r, ops);
+	r->ended_ns = now_ns();
 	/* while the probes are still armed and the semaphores raised: see recorder_silence.c */
 	if (!err)
 		err = sdt_rec_facts_gather(r);
