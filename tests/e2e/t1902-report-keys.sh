@@ -4,7 +4,8 @@
 # so without a key A's end closes B; with --key every pair's start and end have one key, and the
 # 100 ends that passed over another key's start are counted as mismatches. --by groups have the
 # program's counts and A's durations above 20 us, B's below; --top lists the slowest pairs
-# sorted; --count --by counts per value; --filter and --by go together.
+# sorted; --count --by counts per value; --filter and --by go together; --slice-name names the
+# timeline's slices.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-filter
 need_file "$P"
@@ -72,6 +73,15 @@ check_eq "--count --by query: 25 each" "25" \
 check_eq "--count: the rest lack the name" 500 "$(py "print(d['without_names'])" c.json)"
 "$SDTRACE" report --count --by nosuch >/dev/null 2>cn.err
 check_eq "--count --by a name no kind has: exit 2" 2 $?
+
+# --format=chrome --slice-name: slices named by the start's value, the pair as category
+"$SDTRACE" report --format=chrome --slice-name key -o tl.json 2>/dev/null
+check_eq "--slice-name key: 100 slices A and 100 B of category filt:op" "A 100 B 100" \
+	"$(py "import collections; c=collections.Counter(e['name'] for e in d['traceEvents'] if e['ph']=='B' and e.get('cat')=='filt:op'); print(' '.join('%s %d' % kv for kv in sorted(c.items())))" tl.json)"
+check_eq "--slice-name key: the job slices (no key) keep the pair's name" 100 \
+	"$(py "print(sum(1 for e in d['traceEvents'] if e['ph']=='B' and e['name']=='filt:job'))" tl.json)"
+"$SDTRACE" report --slice-name key >/dev/null 2>&1
+check_eq "--slice-name without --format=chrome: exit 2" 2 $?
 
 # usage
 "$SDTRACE" report --by query >/dev/null 2>&1
