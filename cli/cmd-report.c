@@ -58,7 +58,9 @@ static const char report_usage[] =
     "                    and with equal values of these arguments (NAME[,NAME...], by name\n"
     "                    or argN); an end whose pair's latest start had another key passes\n"
     "                    over it and is counted as a key mismatch, never paired silently.\n"
-    "                    An event that lacks a name pairs as without a key (a warning)\n"
+    "                    An event that lacks a name pairs as without a key (a warning).\n"
+    "                    Without --key, a provider file's `@sdtrace key:` note is the key\n"
+    "                    of its probe (CPython's function__entry/return: filename,funcname)\n"
     "      --by ARGS     with --latency: one row per value of these arguments of the start\n"
     "                    (or of the end, when the start lacks them): count, min, avg, p50,\n"
     "                    p90, p99 (exact), max and total, sorted by total time; in JSON a\n"
@@ -329,16 +331,26 @@ static int report(struct report_opts *o)
 		return EXIT_RUNTIME;
 	}
 	if (o->latency) {
+		struct sdt_types *types = NULL;
+
+		/* the provider files' `@sdtrace key:` notes: default keys (none if unreadable) */
+		if (!o->key.n &&
+		    (sdt_types__new(&types) || sdt_types__load_default(types, NULL, 0) < 0)) {
+			sdt_types__free(types);
+			types = NULL;
+		}
 		struct report_latency_opts lo = {
 		    .pairs = &o->pairs,
 		    .filter = o->filter,
 		    .key = o->key.n ? &o->key : NULL,
+		    .types = types,
 		    .by = o->by.n ? &o->by : NULL,
 		    .top = o->top,
 		    .json = o->json,
 		};
 
 		ret = report_latency(r, &lo, stdout);
+		sdt_types__free(types);
 		goto out;
 	}
 	if (o->count) {

@@ -254,8 +254,16 @@ struct lat_top {
 	char *start_args, *end_args;
 };
 
+/* A kind's default key (its provider note), remembered. */
+struct lat_kind_key {
+	const struct sdt_trace_kind *kind;
+	struct report_names names; /* n == 0: none */
+};
+
 /* One --latency run: the model, the groups per pair, the slowest pairs. */
 struct lat_run {
+	struct lat_kind_key *kkeys;
+	size_t nkkeys;
 	const struct report_latency_opts *o;
 	struct sdt_latency *l;
 	struct lat_slot *slots;
@@ -271,6 +279,9 @@ static void lat_run_free(struct lat_run *lr)
 {
 	size_t i;
 
+	for (i = 0; i < lr->nkkeys; i++)
+		report_names_free(&lr->kkeys[i].names);
+	free(lr->kkeys);
 	for (i = 0; i < lr->nslots; i++) {
 		free(lr->slots[i].by);
 		free(lr->slots[i].args);
@@ -386,6 +397,51 @@ static struct report_groups *groups_of(struct lat_run *lr, size_t pair)
 	return &lr->groups[pair];
 }
 
+/* The key names of @k: --key, else its `@sdtrace key:` note; NULL when none (or no memory). */
+static const struct report_names *key_of(struct lat_run *lr, const struct sdt_trace_kind *k)
+{
+	struct lat_kind_key *kk;
+	const char *note, *p;
+	size_t i;
+
+	if (lr->o->key)
+		return lr->o->key;
+	if (!lr->o->types)
+		return NULL;
+	for (i = 0; i < lr->nkkeys; i++)
+		if (lr->kkeys[i].kind == k)
+			return lr->kkeys[i].names.n ? &lr->kkeys[i].names : NULL;
+	kk = realloc(lr->kkeys, (lr->nkkeys + 1) * sizeof(*kk));
+	if (!kk)
+		return NULL;
+	lr->kkeys = kk;
+	kk = &kk[lr->nkkeys++];
+	memset(kk, 0, sizeof(*kk));
+	kk->kind = k;
+	note = sdt_types__note_text(lr->o->types, sdt_trace_kind__provider(k),
+				    sdt_trace_kind__name(k), "key");
+	for (p = note; p && *p;) {
+		const char *e = p + strcspn(p, ", ");
+		char **n;
+
+		if (e > p) {
+			n = realloc(kk->names.name, (kk->names.n + 1) * sizeof(*n));
+			if (!n || !(n[kk->names.n] = strndup(p, (size_t)(e - p)))) {
+				if (n)
+					kk->names.name = n;
+				break;
+			}
+			kk->names.name = n;
+			kk->names.n++;
+		}
+		p = e + strspn(e, ", ");
+	}
+	/* a note naming arguments the kind has not (another version): no key */
+	if (kk->names.n && !report_names_in(&kk->names, k))
+		report_names_free(&kk->names);
+	return kk->names.n ? &kk->names : NULL;
+}
+
 /* One event through the model, with its key, its slot and what its end adds. 0 or -ENOMEM. */
 static int lat_event(struct lat_run *lr, const struct report_event *ev)
 {
@@ -399,8 +455,10 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 	char *key = NULL;
 	int err;
 
-	if (o->key && report_names_in(o->key, ev->kind)) {
-		if (report_values_text(ev, o->key, &lr->t) || !(key = strdup(lr->t.buf)))
+	const struct report_names *kn = key_of(lr, ev->kind);
+
+	if (kn && report_names_in(kn, ev->kind)) {
+		if (report_values_text(ev, kn, &lr->t) || !(key = strdup(lr->t.buf)))
 			return -ENOMEM;
 		eo.keyed = true;
 		eo.key = key;

@@ -108,6 +108,7 @@ struct report_latency_opts {
 	const struct report_pairs *pairs;
 	const struct sdt_filter *filter; /* or NULL */
 	const struct report_names *key;	 /* --key: pair a start and an end of equal values */
+	const struct sdt_types *types;	 /* without --key: a kind's `@sdtrace key:` note */
 	const struct report_names *by;	 /* --by: one row per value of the start (else the end) */
 	size_t top;			 /* --top N: rows of --by, or the N slowest pairs */
 	bool json;

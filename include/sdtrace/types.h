@@ -157,6 +157,8 @@ SDT_API const char *sdt_types__origin(const struct sdt_types *t, const char *pro
  * Keys ([a-z][a-z0-9_-]*, at most 32 bytes) sdtrace uses:
  *	needs	a runtime switch the program must be started with, or the probe never fires
  *	fires	when it fires at all, when that is less often than its name says
+ *	key	the arguments (NAME[,NAME...]) that tell its pairs apart: `report --latency`
+ *		pairs a start and an end of equal values (its --key, by default)
  * Other keys are kept (and listed by `sdtrace list -v`): the vocabulary may grow. A note is at
  * most 1024 bytes of printable text, a probe has at most 16; a malformed `@sdtrace` line is a
  * FILE:LINE error of the file.

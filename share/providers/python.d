@@ -25,8 +25,10 @@ provider python {
 	 * @sdtrace fires: only on CPython 3.11's tracing path: while sys.setprofile() or
 	 *   sys.settrace() is set, or while %python:line is recorded too (then for every call);
 	 *   otherwise a handful of times at start-up
+	 * @sdtrace key: filename,funcname
 	 */
 	probe function__entry(const char *filename, const char *funcname, int lineno);
+	/* @sdtrace key: filename,funcname */
 	probe function__return(const char *filename, const char *funcname, int lineno);
 	/*
 	 * A Python line is about to run. Recording it sends every instruction through the
