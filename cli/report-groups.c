@@ -259,7 +259,8 @@ void report_groups_sort(struct report_groups *g)
 	for (i = 0; i < g->n; i++)
 		if (g->groups[i].d)
 			qsort(g->groups[i].d, g->groups[i].n, sizeof(uint64_t), cmp_u64);
-	qsort(g->groups, g->n, sizeof(*g->groups), cmp_group);
+	if (g->n) /* qsort's array may not be NULL, even for none */
+		qsort(g->groups, g->n, sizeof(*g->groups), cmp_group);
 	free(g->slots); /* the order changed: no more lookups */
 	g->slots = NULL;
 	g->nslots = 0;

@@ -652,7 +652,8 @@ static void print_top(const struct lat_run *lr, struct json *j, FILE *out)
 	char a[32];
 	size_t i;
 
-	qsort(lr->top, lr->ntop, sizeof(*lr->top), cmp_top);
+	if (lr->ntop)
+		qsort(lr->top, lr->ntop, sizeof(*lr->top), cmp_top);
 	if (j) {
 		json_key(j, "slowest");
 		json_begin_array(j);
