@@ -154,17 +154,27 @@ static bool data_loc(const struct sdt_trace_field *f, const uint8_t *raw, size_t
 	return true;
 }
 
-/* Where the kernel's page starts in the record: the first field that is not the probe's own. */
+/*
+ * Where the kernel's page starts in the record: after the probe's own fields (__probe_ip, or
+ * __probe_func and __probe_ret_ip), else at the first field (a shared event's member does not
+ * keep its ev field: the first one it keeps may lie further on).
+ */
 static uint32_t args_start(const struct sdt_trace_event_desc *d)
 {
-	uint32_t lo = UINT32_MAX;
+	uint32_t lo = UINT32_MAX, probe_end = 0;
 	size_t i;
 
-	for (i = 0; i < d->nfields; i++)
-		if (d->fields[i].name && strncmp(d->fields[i].name, "__probe_", 8) &&
-		    d->fields[i].offset < lo)
-			lo = d->fields[i].offset;
-	return lo;
+	for (i = 0; i < d->nfields; i++) {
+		const struct sdt_trace_field *f = &d->fields[i];
+
+		if (f->name && !strncmp(f->name, "__probe_", 8)) {
+			if (f->offset + f->size > probe_end)
+				probe_end = f->offset + f->size;
+		} else if (f->offset < lo) {
+			lo = f->offset;
+		}
+	}
+	return probe_end ? probe_end : lo;
 }
 
 /*
