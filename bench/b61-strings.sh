@@ -1,7 +1,8 @@
 #!/bin/sh
-# Issue 16: what fetching a string's first 512 bytes beside it (for strings the kernel's :string
-# gives nothing of, 4096 bytes and more) costs the common case: a short string (54-59 bytes, a
-# query__start's "SELECT ... aid = I;") at 200,000 hits (1,000,000 with FULL=1):
+# Issue 16: what the room of long strings (a `_sdt_room=$comm` field after the strings of an
+# event, lib/record/uprobe_defs.c; a string the kernel's :string gives nothing of, 4096 bytes and
+# more, takes it) costs the common case: a short string (54-59 bytes, a query__start's
+# "SELECT ... aid = I;") at 200,000 hits (1,000,000 with FULL=1; RUNS=N runs, default 3 or 5):
 #   sdtrace record -x LOOP -e '%h9bench:tickS(q:string, n:s32)' -o F -- LOOP N s 0 OUT
 # cost per event = (traced loop time - untraced loop time) / hits, bytes per event = file size /
 # events, and the kernel's record per hit (the event's format: fields + the string). With
@@ -12,6 +13,7 @@ loop=$(loop_bin)
 n=200000
 runs=3
 [ "$BENCH_MODE" = full ] && n=1000000 && runs=5
+runs=${RUNS:-$runs}
 loop_ns() { sed -n 's/^loop_ns=\([0-9]*\).*/\1/p' "$1"; }
 per_event() { python3 -c "print('%.0f' % (($1 - $2) / $3))"; }
 sc=$tmp/sc
