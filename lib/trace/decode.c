@@ -225,7 +225,8 @@ static void decode_string(const struct sdt_trace_event_desc *d, const struct sdt
 	out->len = (size_t)(nul - (raw + off));
 	/*
 	 * The kernel gives the string that finds no room of its own what is left of the budget, cut
-	 * to it (its last byte a NUL), and nothing to the fields after it: the room field among them.
+	 * to it (its last byte a NUL), and nothing to the fields after it: the room field among
+	 * them.
 	 */
 	if (taken && off + len == end) {
 		out->truncated = true;

@@ -111,8 +111,8 @@ static const char *check_event(const struct sdt_trace_event_desc *d)
 		return "event index too large";
 	if (!d->provider || !d->name)
 		return "no provider or name";
-	if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) ||
-	    !str_ok(d->build_id) || !str_ok(d->group) || !str_ok(d->event))
+	if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) || !str_ok(d->build_id) ||
+	    !str_ok(d->group) || !str_ok(d->event))
 		return "string too long";
 	if (d->nsites > SDT_TRACE_MAX_SITES || (d->nsites && !d->site_addrs))
 		return "bad site list";
@@ -131,9 +131,9 @@ static const char *check_field(const struct sdt_trace_field *f)
 {
 	if (!f->name || !str_ok(f->name))
 		return "field without a name";
-	if (f->is_data_loc ? f->size != 4
-			   : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8 ||
-			       f->size == 16))
+	if (f->is_data_loc
+		? f->size != 4
+		: !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8 || f->size == 16))
 		return "bad field size";
 	if (f->float_format > SDT_FLOAT_IBM128)
 		return "bad float format";
