@@ -1,8 +1,9 @@
 // The traced program of the per-event cost benchmarks: N hits of one SDT probe, with 1 or 4
-// arguments and optionally W ns of busy work between hits. It times its own loop with
+// arguments (or "s": a short string and its length, tickS) and optionally W ns of busy work
+// between hits. It times its own loop with
 // clock_gettime (so start-up and probe arming are excluded) and writes
 // "loop_ns=T n=N args=A work_ns=W" to OUTFILE (stdout if "-").
-// usage: loop N ARGS(1|4) WORK_NS OUTFILE
+// usage: loop N ARGS(1|4|s) WORK_NS OUTFILE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/sdt.h>
@@ -36,7 +37,19 @@ int main(int argc, char **argv)
 	nargs = atol(argv[2]);
 	work_ns = strtoull(argv[3], NULL, 10);
 	t0 = now_ns();
-	if (nargs == 4) {
+	if (argv[2][0] == 's') {
+		/* a short string, as a query__start passes it: "SELECT ... aid = I;" */
+		char q[96];
+
+		for (i = 0; i < n; i++) {
+			int len = snprintf(q, sizeof(q),
+					   "SELECT abalance FROM pgbench_accounts WHERE aid = %ld;", i);
+
+			STAP_PROBE2(h9bench, tickS, q, len);
+			if (work_ns)
+				work(work_ns);
+		}
+	} else if (nargs == 4) {
 		for (i = 0; i < n; i++) {
 			STAP_PROBE4(h9bench, tick4, i, i * 3, (int)i, (short)i);
 			if (work_ns)

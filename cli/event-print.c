@@ -7,43 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "event-print.h"
 #include "float-format.h"
-
-/* A string between quotes, with quotes, backslashes, control and non-ASCII bytes escaped. */
-static void put_quoted(const char *s, size_t len)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				printf("\\x%02x", c);
-			else
-				putchar(c);
-		}
-	}
-	putchar('"');
-}
 
 /* A character between single quotes, escaped like strings are. */
 static void put_char(unsigned char c)
@@ -89,7 +55,10 @@ static void text_value(const struct sdt_trace_value *v, enum sdt_type_kind type)
 		break;
 	}
 	case SDT_VALUE_STRING:
-		put_quoted(v->str, v->len);
+		/* a truncated one: the bytes that reached the recording, "…", the mark */
+		text_put_quoted(stdout, v->str, v->len, v->truncated);
+		if (v->truncated)
+			printf("(truncated, %zu+ bytes)", v->min_len);
 		break;
 	default:
 		fputs("<unavailable>", stdout);
@@ -188,6 +157,32 @@ static void print_fields(struct json *j, const struct sdt_trace_event *ev)
 		json_end_object(j);
 }
 
+/*
+ * "truncated": {name: bytes} of the strings that did not reach the recording whole (their value
+ * is their first bytes; bytes: the least length they had), when there are any.
+ */
+static void print_truncated(struct json *j, const struct sdt_trace_event *ev)
+{
+	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
+	struct sdt_trace_value v;
+	bool open = false;
+	size_t i;
+
+	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+		if (sdt_trace_event__arg(ev, i, &v) || v.kind != SDT_VALUE_STRING || !v.truncated)
+			continue;
+		if (!open) {
+			json_key(j, "truncated");
+			json_begin_object(j);
+			open = true;
+		}
+		json_key(j, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
+		json_uint(j, v.min_len);
+	}
+	if (open)
+		json_end_object(j);
+}
+
 void print_event_json(struct json *j, const struct sdt_trace_event *ev)
 {
 	struct sdt_trace_value v;
@@ -224,6 +219,7 @@ void print_event_json(struct json *j, const struct sdt_trace_event *ev)
 	}
 	json_end_array(j);
 	print_fields(j, ev);
+	print_truncated(j, ev);
 	json_end_object(j);
 	json_newline(j);
 }

@@ -10,8 +10,10 @@
  * positional, as many as the widest event has; a column is headed by the name the recording gives
  * that argument when every event kind having it agrees, else argN. Integers are decimal (rebased
  * addresses 0x-hex), floats the shortest decimal that reads back as the same double (as --json),
- *strings as they are (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an
- *empty field.
+ * strings as they are (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an
+ * empty field. A string the kernel did not hand back whole is its first bytes; when a recording
+ * has any, a last column "truncated" names them in each row with the least length each had:
+ * "query (4096+ bytes)" ("; " between two), empty in the rows that have none.
  *
  * The widest argument list is known only once every kind is described, so the file is read
  * twice; both passes stream.
@@ -109,6 +111,37 @@ static void value(FILE *out, const struct sdt_trace_value *v)
 	field(out, buf, false);
 }
 
+/*
+ * Has @ev a string the kernel did not hand back whole? With @out, its "truncated" cell: each such
+ * argument's name and the least length it had, "query (4096+ bytes)", "; " between.
+ */
+static bool truncated(const struct sdt_trace_event *ev, FILE *out)
+{
+	const struct sdt_trace_kind *k = sdt_trace_event__kind(ev);
+	struct sdt_trace_value v;
+	char cell[512] = "";
+	size_t i, len = 0;
+	bool any = false;
+
+	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
+		const char *name = sdt_trace_kind__arg_name(k, i);
+		int n;
+
+		if (sdt_trace_event__arg(ev, i, &v) || v.kind != SDT_VALUE_STRING || !v.truncated)
+			continue;
+		if (!out)
+			return true;
+		n = snprintf(cell + len, sizeof(cell) - len, "%s%s (%zu+ bytes)", any ? "; " : "",
+			     name ? name : "?", v.min_len);
+		if (n > 0 && (size_t)n < sizeof(cell) - len)
+			len += (size_t)n;
+		any = true;
+	}
+	if (out)
+		field(out, cell, false);
+	return any;
+}
+
 /* The header name of argument column @i: the name every kind having it agrees on, else argN. */
 static void column_name(const struct sdt_trace_reader *r, size_t i, char *buf, size_t size)
 {
@@ -140,12 +173,13 @@ int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_f
 	const struct sdt_trace_event *ev;
 	size_t nargs = 0, i;
 	uint64_t base = 0;
-	bool have_base = false;
+	bool have_base = false, any_cut = false;
 	int err;
 
-	/* pass 1: every kind, hence the widest argument list */
+	/* pass 1: every kind, hence the widest argument list; and whether a string was cut */
 	while ((err = sdt_trace_reader__next(r, &ev)) > 0)
-		;
+		if (!any_cut)
+			any_cut = truncated(ev, NULL);
 	if (err < 0)
 		goto out_err;
 	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
@@ -162,6 +196,8 @@ int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_f
 		column_name(r, i, name, sizeof(name));
 		field(out, name, false);
 	}
+	if (any_cut)
+		field(out, "truncated", false);
 	fputs("\r\n", out);
 
 	/* pass 2: the rows */
@@ -198,6 +234,8 @@ int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_f
 			else
 				fputc(',', out);
 		}
+		if (any_cut)
+			truncated(ev, out);
 		fputs("\r\n", out);
 	}
 	if (err < 0)

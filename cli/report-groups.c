@@ -79,7 +79,10 @@ bool report_names_in(const struct report_names *n, const struct sdt_trace_kind *
 	return n->n > 0;
 }
 
-/* One value as text: numbers as the report prints them, strings as they are. */
+/*
+ * One value as text: numbers as the report prints them, strings as they are (a truncated one
+ * with a "…", so that it is not grouped with the whole string its first bytes spell).
+ */
 static int value_text(struct report_text *t, const struct sdt_trace_value *v)
 {
 	char buf[64];
@@ -95,7 +98,9 @@ static int value_text(struct report_text *t, const struct sdt_trace_value *v)
 		float_format(buf, sizeof(buf), v);
 		break;
 	case SDT_VALUE_STRING:
-		return report_text_add(t, v->str, v->len);
+		if (report_text_add(t, v->str, v->len))
+			return -1;
+		return v->truncated ? report_text_add(t, "\xe2\x80\xa6", 3) : 0;
 	default:
 		snprintf(buf, sizeof(buf), "<unavailable>");
 		break;

@@ -73,6 +73,15 @@ enum sdt_value_kind {
 	SDT_VALUE_STRING,	   /* ->str, NUL-terminated, ->len bytes before the NUL */
 };
 
+/*
+ * A string the kernel did not hand back whole is SDT_VALUE_STRING with ->truncated: ->str holds
+ * its first ->len bytes, and it had at least ->min_len bytes. The kernel's :string fetch gives
+ * nothing of a string of 4096 bytes or more; the recorder gives each event with strings room
+ * the kernel lends such a string (lib/record/README.md, "Long strings"), so that its start is
+ * kept and it is known to be long. A hit's strings also share one page of the kernel's: the
+ * string that overflows it is cut at the page's end, and marked the same way.
+ */
+
 /* One decoded argument; filled by sdt_trace_event__arg() (caller-owned, strings borrowed). */
 struct sdt_trace_value {
 	enum sdt_value_kind kind;
@@ -84,6 +93,8 @@ struct sdt_trace_value {
 	const char *str;
 	size_t len;
 	const char *unavailable;
+	bool truncated; /* SDT_VALUE_STRING: only its first ->len bytes (above) */
+	size_t min_len; /* with ->truncated: the string had at least this many bytes */
 	/*
 	 * SDT_VALUE_FLOAT: the value as a long double. For a 16-byte long double (size 16) the
 	 * value itself, decoded from the probed architecture's format (x87 extended on x86,

@@ -181,6 +181,43 @@ bool sdt_uprobe_kev_shared(const struct sdt_uprobe_set *s, size_t ki)
 	return s->layout.nmembers[ki] > 1;
 }
 
+/*
+ * Long strings. The kernel's :string fetch counts each string's length first (strnlen_user(),
+ * at most MAX_STRING_SIZE = 4096 bytes) and copies them in a second pass into a budget of their
+ * sum; a string of 4096 bytes or more counts 0, and its copy then gets whatever the strings
+ * after it did not use yet, cut there (trace_probe_tmpl.h store_trace_args(), trace_uprobe.c
+ * fetch_store_string()). Alone it gets nothing: the value was lost. So every line with a string
+ * ends with a room field,
+ *
+ *	query=+0(%r12):string _sdt_room=$comm
+ *
+ * the thread's name (2..16 bytes: no user memory read, never a fault): a string too long for the
+ * kernel takes its room, comes back as its first bytes, and the room field comes back empty,
+ * which tells the reader to mark it truncated (lib/trace/decode.c); a string that faulted leaves
+ * the room as it was. What it costs a hit: one more field of a few bytes (BENCHMARKS.md).
+ */
+static bool is_string_type(const char *t)
+{
+	return t && (!strcmp(t, "string") || !strcmp(t, "ustring"));
+}
+
+/* Does the line of event @i (tracefs event @ki) fetch a string? */
+static bool line_has_string(const struct sdt_uprobe_set *s, size_t i, size_t ki)
+{
+	size_t a;
+
+	if (!sdt_uprobe_kev_shared(s, ki)) {
+		for (a = 0; a < s->events[i].nargs; a++)
+			if (is_string_type(s->extra[i].ftype[a]))
+				return true;
+		return false;
+	}
+	for (a = 0; a < s->layout.nslots[ki]; a++)
+		if (is_string_type(s->layout.slot_type[ki][a]))
+			return true;
+	return false;
+}
+
 /* The definition line of site @j of event @i. */
 static int site_line(struct sdt_uprobe_set *s, size_t i, size_t j, const size_t *arg_of_slot)
 {
@@ -201,6 +238,8 @@ static int site_line(struct sdt_uprobe_set *s, size_t i, size_t j, const size_t 
 		for (a = 0; !err && a < e->nargs; a++)
 			if (fetch && fetch[a])
 				err = sdt_buf_addf(l, " %s=%s", e->args[a].name, fetch[a]);
+		if (!err && line_has_string(s, i, ki))
+			err = sdt_buf_addstr(l, " " ROOM_FIELD "=$comm");
 		return err ? err : sdt_buf_addstr(l, "\n");
 	}
 	if (!err)
@@ -220,6 +259,8 @@ static int site_line(struct sdt_uprobe_set *s, size_t i, size_t j, const size_t 
 			err = sdt_buf_addf(l, " a%zu=\\0:%s", t + 1, type);
 		}
 	}
+	if (!err && line_has_string(s, i, ki))
+		err = sdt_buf_addstr(l, " " ROOM_FIELD "=$comm");
 	return err ? err : sdt_buf_addstr(l, "\n");
 }
 

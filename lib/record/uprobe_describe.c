@@ -13,6 +13,15 @@
 #include "trace/trace_event.h"
 #include "util/internal.h"
 
+/* Mark the room field of long strings (uprobe_defs.c), a __data_loc named ROOM_FIELD. */
+static void mark_room(struct sdt_trace_field *fields, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		fields[j].is_room = fields[j].is_data_loc && !strcmp(fields[j].name, ROOM_FIELD);
+}
+
 /* Map each argument to the field named like it. */
 static void map_args(struct sdt_trace_event_desc *e)
 {
@@ -120,6 +129,7 @@ int sdt_uprobe_describe(struct sdt_uprobe_set *s, struct kev *k)
 	free(text);
 	if (err)
 		return sdt_err_prefix(err, "'%s'", rel);
+	mark_room(fields, nfields);
 	if (!sdt_uprobe_kev_shared(s, (size_t)(k - s->kev))) {
 		struct sdt_trace_event_desc *e = &s->events[k->pub.event];
 

@@ -23,6 +23,8 @@
 #define SHARE_MAX_PATH	1024
 #define SHARE_MAX_FETCH 64
 #define DEMUX_FIELD	"ev"
+/* the room of long strings, last on every line with a string (uprobe_defs.c) */
+#define ROOM_FIELD "_sdt_room"
 
 /* What the set keeps per event beyond the shared description. */
 struct ev_extra {

@@ -231,6 +231,10 @@ int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i, struct sdt_
 			/* the reader's own buffer (parse_sample() rebuilt the record there) */
 			((char *)out->str)[n.u] = '\0';
 			out->len = (size_t)n.u;
+			out->truncated = false; /* every counted byte is there */
+		} else if ((n.kind == SDT_VALUE_UINT || (n.kind == SDT_VALUE_INT && n.i >= 0)) &&
+			   out->truncated && n.u > out->min_len) {
+			out->min_len = (size_t)n.u; /* the count says how long it was */
 		}
 	}
 	return 0;

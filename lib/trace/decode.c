@@ -131,22 +131,84 @@ static void unavailable(struct sdt_trace_value *out, const char *why)
 	out->unavailable = why;
 }
 
-/* A __data_loc char[] field: u32 (len << 16) | offset from the record's start; len has the NUL. */
-static void decode_string(const struct sdt_trace_field *f, const uint8_t *raw, size_t size,
-			  bool swap, struct sdt_trace_value *out)
-{
-	uint32_t loc, off, len;
-	const uint8_t *nul;
+/*
+ * The kernel's bounds on a :string fetch (kernel/trace/trace_uprobe.c, trace_probe_tmpl.h): a
+ * string of MAX_STRING_SIZE bytes or more counts 0 in the hit's string budget (its strnlen_user()
+ * finds no NUL in 4096 bytes), and a hit's fields and strings are built in one page
+ * (MAX_UCB_BUFFER_SIZE), the budget cut to what is left of it.
+ */
+#define KERNEL_MAX_STRING 4096u
+#define KERNEL_HIT_PAGE	  4096u
 
-	if (f->size != 4 || f->offset > size || size - f->offset < 4) {
+/* The __data_loc word of field @f: false when it lies outside the record. */
+static bool data_loc(const struct sdt_trace_field *f, const uint8_t *raw, size_t size, bool swap,
+		     uint32_t *off, uint32_t *len)
+{
+	uint32_t loc;
+
+	if (f->size != 4 || f->offset > size || size - f->offset < 4)
+		return false;
+	loc = (uint32_t)sdt_decode_uint(raw + f->offset, 4, swap);
+	*off = loc & 0xffff;
+	*len = loc >> 16;
+	return true;
+}
+
+/*
+ * Where the kernel's page starts in the record: after the probe's own fields (__probe_ip, or
+ * __probe_func and __probe_ret_ip), else at the first field (a shared event's member does not
+ * keep its ev field: the first one it keeps may lie further on).
+ */
+static uint32_t args_start(const struct sdt_trace_event_desc *d)
+{
+	uint32_t lo = UINT32_MAX, probe_end = 0;
+	size_t i;
+
+	for (i = 0; i < d->nfields; i++) {
+		const struct sdt_trace_field *f = &d->fields[i];
+
+		if (f->name && !strncmp(f->name, "__probe_", 8)) {
+			if (f->offset + f->size > probe_end)
+				probe_end = f->offset + f->size;
+		} else if (f->offset < lo) {
+			lo = f->offset;
+		}
+	}
+	return probe_end ? probe_end : lo;
+}
+
+/*
+ * The room field (trace_event.h) of @d in this record: false without one, else whether a string
+ * took it (it came back empty) and where the strings' bytes ended (*end).
+ */
+static bool room_taken(const struct sdt_trace_event_desc *d, const uint8_t *raw, size_t size,
+		       bool swap, uint32_t *end)
+{
+	int r = sdt_trace_room_field(d);
+	uint32_t len;
+
+	if (r < 0 || !data_loc(&d->fields[r], raw, size, swap, end, &len))
+		return false;
+	return len == 0;
+}
+
+/* A __data_loc char[] field: u32 (len << 16) | offset from the record's start; len has the NUL. */
+static void decode_string(const struct sdt_trace_event_desc *d, const struct sdt_trace_field *f,
+			  const uint8_t *raw, size_t size, bool swap, struct sdt_trace_value *out)
+{
+	uint32_t off, len, end = 0, start;
+	const uint8_t *nul;
+	bool taken;
+
+	if (!data_loc(f, raw, size, swap, &off, &len)) {
 		unavailable(out, "string location outside the record");
 		return;
 	}
-	loc = (uint32_t)sdt_decode_uint(raw + f->offset, 4, swap);
-	off = loc & 0xffff;
-	len = loc >> 16;
+	taken = room_taken(d, raw, size, swap, &end);
 	if (!len) {
-		unavailable(out, "the string could not be read (fault)");
+		/* with a room field that kept its room, no string was long: a fault */
+		unavailable(out, taken ? "no room left: a string before it had 4096 bytes or more"
+				       : "the string could not be read (fault)");
 		return;
 	}
 	if (off > size || size - off < len) {
@@ -161,6 +223,18 @@ static void decode_string(const struct sdt_trace_field *f, const uint8_t *raw, s
 	out->kind = SDT_VALUE_STRING;
 	out->str = (const char *)(raw + off);
 	out->len = (size_t)(nul - (raw + off));
+	/*
+	 * The kernel gives the string that finds no room of its own what is left of the budget, cut
+	 * to it (its last byte a NUL), and nothing to the fields after it: the room field among
+	 * them.
+	 */
+	if (taken && off + len == end) {
+		out->truncated = true;
+		start = args_start(d);
+		out->min_len = start != UINT32_MAX && end >= start && end - start >= KERNEL_HIT_PAGE
+				   ? out->len + 1 /* cut at the page's end */
+				   : KERNEL_MAX_STRING;
+	}
 }
 
 static void decode_float(uint64_t bits, size_t size, struct sdt_trace_value *out)
@@ -225,7 +299,7 @@ void sdt_decode_arg(const struct sdt_trace_event_desc *d, size_t i, const void *
 	}
 	f = &d->fields[a->field];
 	if (f->is_data_loc) {
-		decode_string(f, raw, size, swap, out);
+		decode_string(d, f, raw, size, swap, out);
 		return;
 	}
 	if (a->is_string) {

@@ -111,8 +111,8 @@ static const char *check_event(const struct sdt_trace_event_desc *d)
 		return "event index too large";
 	if (!d->provider || !d->name)
 		return "no provider or name";
-	if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) ||
-	    !str_ok(d->build_id) || !str_ok(d->group) || !str_ok(d->event))
+	if (!str_ok(d->provider) || !str_ok(d->name) || !str_ok(d->path) || !str_ok(d->build_id) ||
+	    !str_ok(d->group) || !str_ok(d->event))
 		return "string too long";
 	if (d->nsites > SDT_TRACE_MAX_SITES || (d->nsites && !d->site_addrs))
 		return "bad site list";
@@ -131,12 +131,14 @@ static const char *check_field(const struct sdt_trace_field *f)
 {
 	if (!f->name || !str_ok(f->name))
 		return "field without a name";
-	if (f->is_data_loc ? f->size != 4
-			   : !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8 ||
-			       f->size == 16))
+	if (f->is_data_loc
+		? f->size != 4
+		: !(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8 || f->size == 16))
 		return "bad field size";
 	if (f->float_format > SDT_FLOAT_IBM128)
 		return "bad float format";
+	if (f->is_room && !f->is_data_loc)
+		return "a room field that is no __data_loc";
 	if (f->offset > SDT_TRACE_MAX_RAW || SDT_TRACE_MAX_RAW - f->offset < f->size)
 		return "field outside the record";
 	return NULL;
@@ -163,16 +165,37 @@ int sdt_trace_desc_check(const struct sdt_trace_event_desc *d)
 		what = check_field(&d->fields[i]);
 	for (i = 0; !what && i < d->nargs; i++)
 		what = check_arg(d, &d->args[i]);
+	for (i = 0; !what && i < d->nargs; i++)
+		if (d->args[i].field >= 0 && d->fields[d->args[i].field].is_room)
+			what = "an argument in the room field";
+	if (!what && sdt_trace_room_field(d) == -2)
+		what = "two room fields";
 	if (what)
 		return sdt_err(-EINVAL, "event %u (%s:%s): %s", d->index,
 			       d->provider ? d->provider : "?", d->name ? d->name : "?", what);
 	return 0;
 }
 
+int sdt_trace_room_field(const struct sdt_trace_event_desc *d)
+{
+	int room = -1;
+	size_t i;
+
+	for (i = 0; i < d->nfields; i++) {
+		if (!d->fields[i].is_room)
+			continue;
+		if (room >= 0)
+			return -2;
+		room = (int)i;
+	}
+	return room;
+}
+
 /*
  * Where a sample's stored bytes start and where its fixed fields end. The common header before
  * the first field is not stored; both sides compute the same layout from the desc. The offsets
- * of the __data_loc fields say where the strings after the fixed fields end.
+ * of the __data_loc fields say where the strings after the fixed fields end; the room field's
+ * string is not among them (not stored: only its __data_loc word is read).
  */
 int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_event_desc *d)
 {
@@ -185,7 +208,7 @@ int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_eve
 			lo = d->fields[i].offset;
 		if (d->fields[i].offset + d->fields[i].size > hi)
 			hi = d->fields[i].offset + d->fields[i].size;
-		l->ndl += d->fields[i].is_data_loc;
+		l->ndl += d->fields[i].is_data_loc && !d->fields[i].is_room;
 	}
 	if (hi < lo)
 		hi = lo;
@@ -200,7 +223,7 @@ int sdt_trace_layout_init(struct sdt_trace_layout *l, const struct sdt_trace_eve
 	}
 	l->ndl = 0;
 	for (i = 0; i < d->nfields; i++) {
-		if (d->fields[i].is_data_loc)
+		if (d->fields[i].is_data_loc && !d->fields[i].is_room)
 			l->dl_offsets[l->ndl++] = d->fields[i].offset;
 	}
 	return 0;

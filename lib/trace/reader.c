@@ -194,8 +194,8 @@ static int parse_meta(struct sdt_trace_reader *r, struct cur *c)
 	return c->bad ? -EINVAL : 0;
 }
 
-/* One field of an EVENT record: str name, offset, size, u8 flags. */
-static void parse_field(struct cur *c, struct sdt_trace_field *f)
+/* One field of an EVENT record: str name, offset, size, u8 flags (FIELD_ROOM: version 2). */
+static void parse_field(struct cur *c, uint32_t version, struct sdt_trace_field *f)
 {
 	uint8_t fl;
 
@@ -206,6 +206,7 @@ static void parse_field(struct cur *c, struct sdt_trace_field *f)
 	f->is_signed = fl & FIELD_SIGNED;
 	f->is_data_loc = fl & FIELD_DATA_LOC;
 	f->float_format = (uint8_t)((fl & FIELD_FLOAT_MASK) >> FIELD_FLOAT_SHIFT);
+	f->is_room = version >= 2 && (fl & FIELD_ROOM);
 }
 
 /* One argument of an EVENT record: str name, str spec, size, u8 flags, zigzag field, str why. */
@@ -241,7 +242,7 @@ static void parse_names(struct cur *c, struct sdt_trace_event_desc *d)
 }
 
 /* An EVENT record's body -> @d: 0, -EINVAL (malformed), -ENOMEM. */
-static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
+static int parse_desc(struct cur *c, uint32_t version, struct sdt_trace_event_desc *d)
 {
 	size_t i;
 
@@ -263,7 +264,7 @@ static int parse_desc(struct cur *c, struct sdt_trace_event_desc *d)
 	if (!d->fields)
 		return -ENOMEM;
 	for (i = 0; i < d->nfields && !c->bad; i++)
-		parse_field(c, &d->fields[i]);
+		parse_field(c, version, &d->fields[i]);
 	d->ip_field = (int)unzigzag(get_bounded(c, 2 * SDT_TRACE_MAX_FIELDS));
 	d->nargs = (size_t)get_bounded(c, SDT_MAX_ARGS);
 	if (c->bad)
@@ -284,7 +285,7 @@ static int add_kind(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return sdt_err(-ENOMEM, "out of memory");
-	err = parse_desc(c, &k->d);
+	err = parse_desc(c, r->version, &k->d);
 	if (err == -ENOMEM) {
 		sdt_trace_kind_free(k);
 		return sdt_err(-ENOMEM, "out of memory");
@@ -511,6 +512,7 @@ static int reader_start(struct sdt_trace_reader *r)
 	if (hdr[12] != ORDER_LITTLE && hdr[12] != ORDER_BIG)
 		return sdt_err(-EINVAL, "'%s': corrupt recording: bad byte order", r->name);
 	r->dec.swap = hdr[12] != host_order();
+	r->version = version;
 	ret = read_record(r, &type, &len);
 	if (ret < 0)
 		return ret;

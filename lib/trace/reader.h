@@ -20,6 +20,7 @@ struct sdt_trace_reader {
 	uint8_t *ibuf; /* fd input: buffer, position, fill */
 	size_t ipos, ilen;
 	uint64_t off; /* file offset of the next byte */
+	uint32_t version; /* of the file's format */
 	char *cmdline, *hostname, *kernel;
 	uint64_t start_rt, start_mono;
 	uint64_t *lost_cpu;

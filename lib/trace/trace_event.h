@@ -33,6 +33,13 @@ struct sdt_trace_field {
 	bool is_data_loc; /* __data_loc char[] (a :string fetch): u32 = (len << 16) | offset */
 	/* a 16-byte field (an x64[2] array fetch of a long double): how to read its bytes */
 	uint8_t float_format; /* enum sdt_float_format */
+	/*
+	 * The room field (a __data_loc, `_sdt_room=$comm`, after every string of the event): its
+	 * length in the kernel's string budget is lent to a string of 4096 bytes or more, which
+	 * the kernel then cuts at the budget's end; the field comes back empty when that happened
+	 * (decode.c). Its own bytes are not stored (trace_file.h).
+	 */
+	bool is_room;
 };
 
 /* One SDT argument of the event, in note order: every note argument has one, fetchable or not. */
@@ -71,5 +78,7 @@ struct sdt_trace_event_desc {
 };
 
 void sdt_trace_event_desc_release(struct sdt_trace_event_desc *d);
+/* The index of @d's room field (is_room), -1 without one, -2 with more than one (desc.c). */
+int sdt_trace_room_field(const struct sdt_trace_event_desc *d);
 
 #endif

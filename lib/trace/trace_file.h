@@ -6,7 +6,7 @@
  * recording made on one machine is reported on another. Layout (integers are LEB128 varints
  * unless said otherwise; "str" is varint (length + 1) then the bytes, 0 meaning NULL):
  *
- *	header   8 bytes magic "\x89SDTRACE", u32 LE version (1), u8 byte order of the raw
+ *	header   8 bytes magic "\x89SDTRACE", u32 LE version (2; 1 is read too), u8 byte order of the raw
  *	         payloads (1 little, 2 big: the recording host's), 3 bytes zero
  *	records  u8 type, varint body length, body
  *
@@ -16,7 +16,8 @@
  *	                index, str provider, str name, str path, str build_id, str group,
  *	                str event, tp_id, nsites, nsites x site address, nfields, per field
  *	                {str name, offset, size, u8 flags (1 signed, 2 __data_loc, bits 2-3
- *	                the float format of a 16-byte field: enum sdt_float_format)},
+ *	                the float format of a 16-byte field: enum sdt_float_format, 0x10 the
+ *	                room field of long strings: version 2)},
  *	                zigzag ip_field, nargs, per arg {str name, str spec, size, u8 flags
  *	                (1 signed, 2 float, 4 string, 8 rebase, bits 4-6 the type kind to show
  *	                it as (enum sdt_type_kind), 0x80 named by a type), zigzag field,
@@ -26,11 +27,18 @@
  *	type 3 SAMPLE   event, zigzag time delta (to the previous sample), cpu, pid,
  *	                zigzag (tid - pid), then the raw tracefs record from its first field on:
  *	                the 8-byte common header is not stored, the record ends with the last
- *	                field or __data_loc string (the PERF_SAMPLE_RAW padding is trimmed)
+ *	                field or __data_loc string (the PERF_SAMPLE_RAW padding is trimmed);
+ *	                the bytes of the room field's string are not stored (it is last: they
+ *	                are trimmed with the padding; its __data_loc word is, and says it all)
  *	type 4 SAMPLE_SAME_TASK   the same without cpu, pid, tid: equal to the previous sample's
  *	type 5 COMM     pid, zigzag (tid - pid), str comm (at most 15 bytes)
  *	type 6 LOST     cpu, count
  *	type 7 END      zigzag exit status, samples written, events lost (last record)
+ *
+ * Version 2 adds the room field (struct sdt_trace_field's is_room): a string that took its room
+ * is cut and marked truncated. A version-1 file reads as before. A version-1 reader refuses a
+ * version-2 file (-ENOTSUP, "newer than this sdtrace reads"): it would show such a string's
+ * first bytes as the whole string.
  *
  * A sample of a one-argument event costs 21-27 bytes (perf.data: 80). Record types from 64 up
  * may be skipped by readers that do not know them; an unknown type below 64 is corruption.
@@ -54,7 +62,7 @@
 #include "trace/trace_event.h"
 
 #define SDT_TRACE_MAGIC	      "\x89SDTRACE"
-#define SDT_TRACE_VERSION     1
+#define SDT_TRACE_VERSION     2
 #define SDT_TRACE_HEADER_SIZE 16
 
 /* Bounds the reader enforces (and the writer refuses to exceed). */
@@ -87,6 +95,8 @@ enum rec_type {
 /* Added within version 1: the float format of a 16-byte field in bits 2-3. */
 #define FIELD_FLOAT_SHIFT 2
 #define FIELD_FLOAT_MASK  0x0c
+/* Version 2: the room field of long strings. */
+#define FIELD_ROOM 0x10
 #define ARG_SIGNED     1
 #define ARG_FLOAT      2
 #define ARG_STRING     4

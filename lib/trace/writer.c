@@ -259,7 +259,8 @@ static int encode_field(struct sdt_buf *b, const struct sdt_trace_field *f)
 	err = err ?: b_byte(b, (uint8_t)((f->is_signed ? FIELD_SIGNED : 0) |
 					 (f->is_data_loc ? FIELD_DATA_LOC : 0) |
 					 ((f->float_format << FIELD_FLOAT_SHIFT) &
-					  FIELD_FLOAT_MASK)));
+					  FIELD_FLOAT_MASK) |
+					 (f->is_room ? FIELD_ROOM : 0)));
 	return err;
 }
 

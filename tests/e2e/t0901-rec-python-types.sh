@@ -80,14 +80,14 @@ done
 check_eq "uprobe lines: the events share one tracefs event" 1 \
 	"$(sed 's/ .*//' plain.lines | sort -u | wc -l)"
 check "uprobe lines: function__entry's pointers are read as strings, lineno from a register" \
-	grep -Eq ' ev=\\[0-9]+:u16( a[0-9]=(\+0\(%[a-z0-9]+\):string|%[a-z0-9]+:u64)){3}$' plain.lines
+	grep -Eq ' ev=\\[0-9]+:u16( a[0-9]=(\+0\(%[a-z0-9]+\):string|%[a-z0-9]+:u64)){3} _sdt_room=\$comm$' plain.lines
 check "uprobe lines: gc__start's generation in the u64 slot, the string slots empty" \
-	grep -Eq ' ev=\\[0-9]+:u16( a[0-9]=(\\"":string|[^\\ ][^ ]*:u64)){3}$' plain.lines
+	grep -Eq ' ev=\\[0-9]+:u16( a[0-9]=(\\"":string|[^\\ ][^ ]*:u64)){3} _sdt_room=\$comm$' plain.lines
 # an event alone keeps the plain form, with the .d names
 "$SDTRACE" record -o alone.data -x "$PY" -e '%python:function__entry' -- \
 	sh -c "grep -F ' $PY:' $TRACEFS/uprobe_events >alone.lines; exec $PY -c 1" >/dev/null 2>&1
 check "uprobe lines: alone, function__entry's line carries the .d names" \
-	grep -Eq '/python_function__entry .* filename=\+0\(%[a-z0-9]+\):string funcname=\+0\(%[a-z0-9]+\):string lineno=%[a-z0-9]+:s32$' alone.lines
+	grep -Eq '/python_function__entry .* filename=\+0\(%[a-z0-9]+\):string funcname=\+0\(%[a-z0-9]+\):string lineno=%[a-z0-9]+:s32 _sdt_room=\$comm$' alone.lines
 check "text: funcname=\"leaf\" lineno=6 on function__return" \
 	grep -q 'python:function__return: filename="[^"]*/p.py" funcname="leaf" lineno=6$' plain.txt
 

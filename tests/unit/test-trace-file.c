@@ -374,12 +374,12 @@ static void test_mutations(void **state)
 	assert_int_equal(read_all(buf, len, NULL), -EINVAL);
 	assert_non_null(strstr(sdt_errmsg(), "not a sdtrace recording"));
 	buf[0] ^= 1;
-	buf[8] = 2;
+	buf[8] = 3;
 	assert_int_equal(read_all(buf, len, NULL), -ENOTSUP);
-	assert_non_null(strstr(sdt_errmsg(), "version 2"));
+	assert_non_null(strstr(sdt_errmsg(), "version 3"));
 	buf[8] = 0;
 	assert_int_equal(read_all(buf, len, NULL), -EINVAL);
-	buf[8] = 1;
+	buf[8] = 2;
 	buf[12] = 9;
 	assert_int_equal(read_all(buf, len, NULL), -EINVAL);
 	free(buf);

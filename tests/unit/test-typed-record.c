@@ -107,8 +107,10 @@ static void lines_and_descriptions(void **state)
 	assert_int_equal(sdt_uprobe_set__new(&o, &s), 0);
 	assert_int_equal(sdt_uprobe_set__add_typed(s, f, all, 4, types), 0);
 	snprintf(expect, sizeof(expect),
-		 "p:sdtrace_test/tp_msg %1$s:0x100 text=+0(%%r12):string len=%%ax:x32\n"
-		 "p:sdtrace_test/tp_msg %1$s:0x200 text=+0(%%bx):string len=%%cx:x32\n"
+		 "p:sdtrace_test/tp_msg %1$s:0x100 text=+0(%%r12):string len=%%ax:x32"
+		 " _sdt_room=$comm\n"
+		 "p:sdtrace_test/tp_msg %1$s:0x200 text=+0(%%bx):string len=%%cx:x32"
+		 " _sdt_room=$comm\n"
 		 "p:sdtrace_test/tp_msg_2 %1$s:0x300 text=\\0:u64 len=%%cx:x32\n"
 		 "p:sdtrace_test/tp_val %1$s:0x400 v=%%ax:u64 c=%%cx:s32\n",
 		 path);
