@@ -66,11 +66,17 @@ struct sdt_cache_opts {
 	size_t sz;
 	/* Do not store the binary as `elf` in new entries (perf's probes work without it). */
 	bool no_copy;
+	/*
+	 * Only look (list, cache list, check without repair): nothing is created or written, not
+	 * the directory, not the event index (built in memory when there is none or it is out of
+	 * date). A missing directory is an empty cache. What would write fails with -EROFS.
+	 */
+	bool read_only;
 };
 
 /*
- * Open (creating the directory if needed) the cache at @root, or the default root when NULL.
- * Returns 0 and *out (free with sdt_cache__free()), or -errno.
+ * Open (creating the directory if needed, unless read_only) the cache at @root, or the default
+ * root when NULL. Returns 0 and *out (free with sdt_cache__free()), or -errno.
  */
 SDT_API int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts,
 			    struct sdt_cache **out);
@@ -333,6 +339,14 @@ struct sdt_resolve_target {
 SDT_API int sdt_cache__resolve_target(struct sdt_cache *c, struct sdt_spec *const *specs,
 				      size_t nspecs, const struct sdt_resolve_target *target,
 				      const struct sdt_resolve_opts *opts, struct sdt_targets **out);
+
+/*
+ * Every SDT event name of the cache ("python:gc__start"), from its event index: sorted, each
+ * once, for a "did you mean" (sdt_spec__suggest()). 0 with *names (an array of *n strings;
+ * free with sdt_cache_names__free()), or -errno. An empty cache has none (*n = 0).
+ */
+SDT_API int sdt_cache__event_names(struct sdt_cache *c, char ***names, size_t *n);
+SDT_API void sdt_cache_names__free(char **names, size_t n);
 
 #ifdef __cplusplus
 }
