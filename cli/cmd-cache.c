@@ -105,10 +105,10 @@ static const char check_usage[] =
     "  sdtrace cache check\n"
     "  sdtrace cache check --repair\n";
 
-/* @read_only: a subcommand that only looks creates nothing (a missing cache is an empty one). */
-static int open_cache(struct sdt_cache **c, bool no_copy, bool read_only)
+/* @no_create: a subcommand that only looks creates nothing (a missing cache is an empty one). */
+static int open_cache(struct sdt_cache **c, bool no_copy, bool no_create)
 {
-	SDT_OPTS(sdt_cache_opts, o, .no_copy = no_copy, .read_only = read_only);
+	SDT_OPTS(sdt_cache_opts, o, .no_copy = no_copy, .no_create = no_create);
 
 	const char *su = getenv("SUDO_USER");
 	struct stat st;

@@ -29,10 +29,10 @@ static const char probe_usage[] =
     "  sdtrace probe list --json\n"
     "  sdtrace probe remove work work_ret\n";
 
-/* @read_only: probe list creates nothing (a missing cache is an empty one). */
-static int open_cache(struct sdt_cache **c, bool read_only)
+/* @no_create: probe list creates nothing (a missing cache is an empty one). */
+static int open_cache(struct sdt_cache **c, bool no_create)
 {
-	SDT_OPTS(sdt_cache_opts, o, .read_only = read_only);
+	SDT_OPTS(sdt_cache_opts, o, .no_create = no_create);
 
 	if (sdt_cache__open(cli.cache_dir, &o, c)) {
 		cli_error("%s", sdt_errmsg());

@@ -80,7 +80,7 @@ static bool file_has_build_id(const char *path, const char *bid)
 
 int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 {
-	SDT_OPTS(sdt_cache_opts, ro, .read_only = true); /* only looking: it creates nothing */
+	SDT_OPTS(sdt_cache_opts, ro, .no_create = true); /* only looking: it creates nothing */
 	struct sdt_cache_entries *l = NULL;
 	struct sdt_cache *c = NULL;
 	char *path = NULL, *orig = NULL;

@@ -88,7 +88,7 @@ int list_cache(struct list_opts *o)
 	SDT_OPTS(sdt_resolve_opts, ro, .all_matches = true, .skip_missing = true,
 		 .allow_empty = true, .notify = notify);
 	/* only looking: a missing cache is an empty one, and nothing is created */
-	SDT_OPTS(sdt_cache_opts, co, .read_only = true);
+	SDT_OPTS(sdt_cache_opts, co, .no_create = true);
 	struct sdt_spec *all = NULL;
 	struct sdt_targets *t = NULL;
 	struct sdt_cache *c = NULL;
@@ -143,8 +143,10 @@ int list_cache(struct list_opts *o)
 
 		struct list_site ls = row_site(tt, rows[i].i);
 
-		/* which patterns matched, for those that did not */
+		/* which patterns matched, for those that did not (a user probe's by its name) */
 		list_wanted(o, sdt_site__provider(s), sdt_site__name(s), NULL);
+		if (o->nspecs)
+			o->matched[sdt_target__spec(tt, rows[i].i)] = true;
 		if (o->json) {
 			list_site_json(o, &ls);
 			o->listed++;

@@ -67,15 +67,16 @@ struct sdt_cache_opts {
 	/* Do not store the binary as `elf` in new entries (perf's probes work without it). */
 	bool no_copy;
 	/*
-	 * Only look (list, cache list, check without repair): nothing is created or written, not
-	 * the directory, not the event index (built in memory when there is none or it is out of
-	 * date). A missing directory is an empty cache. What would write fails with -EROFS.
+	 * For a reader (list, cache list, check without repair): create nothing. A missing
+	 * directory is an empty cache (and stays missing); a cache without an event index gets
+	 * none on disk (one is built in memory for this process). What is there is kept up to date
+	 * as by any lookup: an existing index out of date is rebuilt, a changed binary re-cached.
 	 */
-	bool read_only;
+	bool no_create;
 };
 
 /*
- * Open (creating the directory if needed, unless read_only) the cache at @root, or the default
+ * Open (creating the directory if needed, unless no_create) the cache at @root, or the default
  * root when NULL. Returns 0 and *out (free with sdt_cache__free()), or -errno.
  */
 SDT_API int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts,

@@ -62,7 +62,7 @@ struct sdt_cache {
 	char *root;
 	int rootfd; /* -1: a read-only cache whose directory does not exist (empty) */
 	bool no_copy;
-	bool read_only; /* sdt_cache_opts.read_only: every lock (so every write) is -EROFS */
+	bool no_create; /* sdt_cache_opts.no_create: no directory, no index file is created */
 	/* set during sdt_cache__add_paths(): write entries without fsync and link them later */
 	struct sdt_deferred *defer;
 };
@@ -80,7 +80,8 @@ struct sdt_cache {
 int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive);
 /*
  * Take lock file @name of the cache root (sdt_lock_take()): every writer of the cache takes one
- * first, so a read-only cache refuses them all here (-EROFS). The fd or -errno.
+ * first, so a no_create cache without a directory refuses them all here (-ENOENT). The fd or
+ * -errno.
  */
 int sdt_cache_lock(const struct sdt_cache *c, const char *name, bool exclusive);
 

@@ -564,10 +564,20 @@ static bool cannot_write(int err)
 	return err == -EACCES || err == -EPERM || err == -EROFS;
 }
 
+/* May the index file be written? Not by a no_create cache where there is none yet. */
+static bool may_create_index(const struct sdt_cache *c)
+{
+	return !c->no_create ||
+	       (c->rootfd >= 0 && !faccessat(c->rootfd, SDT_INDEX_NAME, F_OK, AT_SYMLINK_NOFOLLOW));
+}
+
 static int rebuild(struct sdt_cache *c, bool reuse)
 {
 	int lock, err;
 
+	if (!may_create_index(c))
+		return sdt_err(-EROFS, "'%s': opened to create nothing: no event index is written",
+			       c->root);
 	lock = sdt_cache_lock(c, SDT_INDEX_LOCK, true);
 	if (lock < 0)
 		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
@@ -771,9 +781,9 @@ static int try_open(const struct sdt_cache *c, struct sdt_index **out)
 
 	/*
 	 * Fresh but racy: worth rebuilding if we may (the caller does, under the lock); a cache we
-	 * cannot (or must not) write is used as it is rather than indexed in memory at every lookup.
+	 * cannot write is used as it is rather than indexed in memory at every lookup.
 	 */
-	if (err == -EAGAIN && (c->read_only || faccessat(c->rootfd, ".", W_OK, AT_EACCESS)))
+	if (err == -EAGAIN && faccessat(c->rootfd, ".", W_OK, AT_EACCESS))
 		err = try_open_stamp(c, out, false);
 	return err;
 }
@@ -814,8 +824,8 @@ int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
 		*rebuilt = false;
 	if (!try_open(c, out))
 		return 0;
-	if (c->read_only) {
-		/* only looking: none, or out of date, is built in memory, never written */
+	if (!may_create_index(c)) {
+		/* a reader that creates nothing, and there is no index: one in memory */
 		err = open_private_index(c, out);
 		if (err)
 			return sdt_err(err, "'%s': cannot read the cache: %s", c->root,
