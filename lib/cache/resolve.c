@@ -424,9 +424,11 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	if (r->tf && (!sdt_spec__path(spec) || sdt_resolve_glob(sdt_spec__path(spec)))) {
 		const struct target_files *t = r->tf;
 
+		/* the target's own events and the cache's: the cache is looked in too */
+		hint = files ? sdt_miss_near(spec, r->idx, files, nfiles) : NULL;
 		err = sdt_err(-ENOENT,
 			      "no SDT event matches '%s' in %s, nor in the cache: %s%zu file%s with "
-			      "SDT notes%s%s%s, %zu without%s%s",
+			      "SDT notes%s%s%s, %zu without%s%s%s",
 			      txt ? txt : "?", t->desc ? t->desc : "the target",
 			      sdt_spec__path(spec) ? "among the files it names, " : "it runs ",
 			      t->nwith, t->nwith == 1 ? "" : "s", t->nwith ? " (" : "",
@@ -434,7 +436,9 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 			      t->nunread ? " and some it could not read" : "",
 			      t->f && t->n ? "; libraries it dlopen()s later are not known before "
 					     "they are loaded"
-					   : "");
+					   : "",
+			      hint ? hint : "");
+		free(hint);
 		free(files);
 		free(txt);
 		return err;

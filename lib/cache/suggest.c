@@ -62,6 +62,60 @@ static bool has_provider(struct sdt_index *idx, const char *prov)
 	return yes;
 }
 
+/* The names of @files, then those of @idx (when not NULL) after them: one array. */
+static int both_names(const struct sdt_file *const *files, size_t nfiles, struct sdt_index *idx,
+		      char ***out, size_t *n)
+{
+	char **a = NULL, **b = NULL, **v;
+	size_t na = 0, nb = 0;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = file_names(files, nfiles, &a, &na);
+	if (!err && idx)
+		err = sdt_index_event_names(idx, &b, &nb);
+	if (!err && nb) {
+		v = realloc(a, (na + nb) * sizeof(*v));
+		if (!v) {
+			err = -ENOMEM;
+		} else {
+			memcpy(v + na, b, nb * sizeof(*v));
+			free(b);
+			b = NULL;
+			a = v;
+			na += nb;
+			nb = 0;
+		}
+	}
+	if (err) {
+		sdt_cache_names__free(a, na);
+		sdt_cache_names__free(b, nb);
+		return err;
+	}
+	*out = a;
+	*n = na;
+	return 0;
+}
+
+char *sdt_miss_near(const struct sdt_spec *spec, struct sdt_index *idx,
+		    const struct sdt_file *const *files, size_t nfiles)
+{
+	char **names = NULL, *near = NULL, *hint;
+	size_t n = 0;
+	int err;
+
+	err = both_names(files, nfiles, idx, &names, &n);
+	if (!err)
+		err = sdt_spec__suggest(spec, (const char *const *)names, n, &near);
+	sdt_cache_names__free(names, n);
+	if (err == -ENOMEM)
+		return NULL;
+	hint = near ? sdt_asprintf("; did you mean %s?", near) : sdt_strdup("");
+	free(near);
+	return hint;
+}
+
 char *sdt_miss_hint(const struct sdt_spec *spec, struct sdt_index *idx,
 		    const struct sdt_file *const *files, size_t nfiles)
 {

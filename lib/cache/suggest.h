@@ -20,4 +20,13 @@ struct sdt_index;
 char *sdt_miss_hint(const struct sdt_spec *spec, struct sdt_index *idx,
 		    const struct sdt_file *const *files, size_t nfiles);
 
+/*
+ * The end of a miss by the target: "; did you mean %python:gc__start?" with the nearest names
+ * of @files (the target's own files scanned for @spec) first, then of @idx (NULL: none; a cached
+ * build the target runs was not decoded, its events are in the index), else "". Malloc'ed;
+ * NULL when out of memory.
+ */
+char *sdt_miss_near(const struct sdt_spec *spec, struct sdt_index *idx,
+		    const struct sdt_file *const *files, size_t nfiles);
+
 #endif

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Typos get "did you mean": an -e spec of record, trace and stat that matches nothing names the
-# nearest events of the cache's index (and, with -x, of the file itself), and says "add binaries"
-# only when the cache has nothing close (of that provider); report --pair with a spec that
+# nearest events: with -a of the cache's index, and says "add binaries" only when the cache has
+# nothing close (of that provider); with -x of the file itself; with -- CMD or -p of the files
+# the target runs (cached or not: its executable, its libraries), then of the cache; report --pair with a spec that
 # matches no event of the recording is an error naming the recording's nearest events, not a
 # pair of count 0. A stray argument after -p PID or -a is named as such. Each is one error line,
 # nothing on stdout, no file written, nothing left in uprobe_events.
@@ -29,34 +30,97 @@ fails() {
 
 check "cache add" "$SDTRACE" cache add "$P/prog-sizes" "$P/prog-const"
 
-# ---- -e: the nearest events of the cache, no "add binaries" when the provider is there ------
+# ---- -e with -a: the nearest events of the cache, no "add binaries" when the provider is there
 for cmd in "record -o $T/t.data" trace stat; do
 	# shellcheck disable=SC2086
-	fails "$cmd -e %sizes:mn" 1 \
+	fails "$cmd -e %sizes:mn -a" 1 \
 		"sdtrace: error: no SDT event matches '%sizes:mn' in the cache '$C'; did you mean %sizes:min?" \
-		"$SDTRACE" $cmd -e %sizes:mn -- "$P/prog-sizes"
+		"$SDTRACE" $cmd -e %sizes:mn -a
 done
 check "record: no data file" test ! -e "$T/t.data"
-fails "-e with the provider's typo" 1 \
+fails "-a, the provider's typo" 1 \
 	"sdtrace: error: no SDT event matches '%size:max' in the cache '$C'; did you mean %sizes:max?" \
-	"$SDTRACE" trace -e %size:max -- "$P/prog-sizes"
-fails "-e, a glob with a typo" 1 \
+	"$SDTRACE" trace -e %size:max -a
+fails "-a, a glob with a typo" 1 \
 	"sdtrace: error: no SDT event matches '%cosnt:*' in the cache '$C'; did you mean %const:*?" \
-	"$SDTRACE" trace -e '%cosnt:*' -- "$P/prog-const"
-fails "-e, nothing close, provider cached" 1 \
+	"$SDTRACE" trace -e '%cosnt:*' -a
+fails "-a, nothing close, provider cached" 1 \
 	"sdtrace: error: no SDT event matches '%sizes:nothing_like_it' in the cache '$C' (it has provider 'sizes': 'sdtrace list %sizes:*' lists its events)" \
-	"$SDTRACE" trace -e %sizes:nothing_like_it -- "$P/prog-sizes"
-fails "-e, nothing close at all: add binaries" 1 \
+	"$SDTRACE" trace -e %sizes:nothing_like_it -a
+fails "-a, nothing close at all: add binaries" 1 \
 	"sdtrace: error: no SDT event matches '%nosuch:event' in the cache '$C' (add binaries with 'sdtrace cache add PATH')" \
-	"$SDTRACE" trace -e %nosuch:event -- "$P/prog-sizes"
+	"$SDTRACE" trace -e %nosuch:event -a
+
+# ---- -e with -- CMD or -p: the nearest of the target's own events, then the cache's ---------
+# misses NAME SPEC-TEXT WHERE HINT CMD...: exit 1, one line on stderr: no SDT event matches
+# 'SPEC-TEXT' in WHERE (what the target runs), ending with HINT (empty: no "did you mean").
+misses() {
+	_n=$1 _spec=$2 _where=$3 _hint=$4
+	shift 4
+	"$@" >"$T/out" 2>"$T/err"
+	check_eq "$_n: exit 1" 1 "$?"
+	check_eq "$_n: one line" 1 "$(wc -l <"$T/err" | tr -d ' ')"
+	_e=$(cat "$T/err")
+	case $_e in
+	"sdtrace: error: no SDT event matches '$_spec' in $_where"*", nor in the cache: it runs "*"$_hint")
+		case $_hint:$_e in
+		:*"did you mean"*) fail "$_n: the message" "no did you mean expected: $_e" ;;
+		*) pass "$_n: the message" ;;
+		esac ;;
+	*) fail "$_n: the message" "expected: ... '$_spec' in $_where ...$_hint" "actual:   $_e" ;;
+	esac
+	check_eq "$_n: nothing on stdout" "" "$(cat "$T/out")"
+}
+for cmd in "record -o $T/t.data" trace stat; do
+	# shellcheck disable=SC2086
+	misses "$cmd -e %sizes:mn -- CMD (cached)" %sizes:mn "'$P/prog-sizes'" \
+		"; did you mean %sizes:min?" "$SDTRACE" $cmd -e %sizes:mn -- "$P/prog-sizes"
+done
+check "record -- CMD: no data file" test ! -e "$T/t.data"
+misses "-- CMD, a glob with a typo" '%cosnt:*' "'$P/prog-const'" "; did you mean %const:*?" \
+	"$SDTRACE" trace -e '%cosnt:*' -- "$P/prog-const"
+misses "-- CMD, an event of the cache only" %const:valeus "'$P/prog-sizes'" \
+	"; did you mean %const:values?" "$SDTRACE" trace -e %const:valeus -- "$P/prog-sizes"
+misses "-- CMD, nothing close" %sizes:nothing_like_it "'$P/prog-sizes'" "" \
+	"$SDTRACE" trace -e %sizes:nothing_like_it -- "$P/prog-sizes"
+# not cached: the command's executable is the only place the name is
+C2=$T/c2
+misses "-- CMD not cached, typo: the executable's names" %const:valeus "'$P/prog-const'" \
+	"; did you mean %const:values?" "$SDTRACE" --cache-dir "$C2" trace -e %const:valeus -- \
+	"$P/prog-const"
+misses "-- CMD not cached, typo of a library's event" %lib:cal "'$P/prog-uselib'" \
+	"; did you mean %lib:call?" "$SDTRACE" --cache-dir "$C2" trace -e %lib:cal -- \
+	"$P/prog-uselib"
+W=$P/prog-wait
+if [ -x "$W" ]; then
+	"$W" "$T/w.pid" >"$T/w.out" 2>&1 &
+	wpid=$!
+	at_exit "kill -9 $wpid 2>/dev/null"
+	_n=0
+	while [ ! -s "$T/w.pid" ] && [ "$_n" -lt 100 ]; do
+		sleep 0.05
+		_n=$((_n + 1))
+	done
+	misses "-p not cached, typo: the process's names" %wait:tik "process $wpid (prog-wait)" \
+		"; did you mean %wait:tick?" "$SDTRACE" --cache-dir "$C2" stat -e %wait:tik -p "$wpid"
+	misses "-p not cached, typo of its library's event" %lib:gatd "process $wpid (prog-wait)" \
+		"; did you mean %lib:gated?" "$SDTRACE" --cache-dir "$C2" stat -e %lib:gatd -p "$wpid"
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+else
+	say "no $W: the -p cases are not run"
+fi
 PY=/usr/bin/python3.11
 if [ -x "$PY" ]; then
+	misses "-e %python:gc_start -- python3.11 (not cached)" %python:gc_start "'$PY'" \
+		"; did you mean %python:gc__start?" "$SDTRACE" --cache-dir "$C2" trace \
+		-e %python:gc_start -- "$PY" -c pass
 	check "cache add python" "$SDTRACE" cache add "$PY"
-	fails "-e %python:gc_start, python cached" 1 \
+	fails "-a -e %python:gc_start, python cached" 1 \
 		"sdtrace: error: no SDT event matches '%python:gc_start' in the cache '$C'; did you mean %python:gc__start?" \
-		"$SDTRACE" trace -e %python:gc_start -- "$PY" -c pass
+		"$SDTRACE" trace -e %python:gc_start -a
 else
-	say "no $PY: the python case is not run"
+	say "no $PY: the python cases are not run"
 fi
 
 # ---- -x: the file's own events ---------------------------------------------------------------
@@ -70,11 +134,6 @@ fails "two -x, typo" 1 \
 	"sdtrace: error: no SDT event matches '%const:zer' in any of the 2 -x binaries; did you mean %const:zero?" \
 	"$SDTRACE" stat -x "$P/prog-sizes" -x "$P/prog-const" -e '%sizes:*' -e %const:zer -- \
 	"$P/prog-sizes"
-# not cached, found in the command's executable
-C2=$T/c2
-fails "-- CMD not cached, typo: the executable's names" 1 \
-	"sdtrace: error: no SDT event matches '$P/prog-const:%const:valeus' in '$P/prog-const'; did you mean %const:values?" \
-	"$SDTRACE" --cache-dir "$C2" trace -e %const:valeus -- "$P/prog-const"
 
 # ---- a stray argument after -p PID or -a ----------------------------------------------------
 for cmd in record trace stat; do
