@@ -93,7 +93,37 @@ check_eq "-x a missing file: exit 2" 2 "$rc"
 run list -x "$T/missing" -x "$INLINE"
 check_eq "an error and a listing: exit 2" 2 "$rc"
 
+# ---- -p: the nearest names of the files the process maps -----------------------------------
+W=$PROGS_DIR/prog-wait
+if [ -x "$W" ]; then
+	"$W" "$T/w.pid" >"$T/w.out" 2>&1 &
+	wpid=$!
+	at_exit "kill -9 $wpid 2>/dev/null"
+	_n=0
+	while [ ! -s "$T/w.pid" ] && [ "$_n" -lt 100 ]; do
+		sleep 0.05
+		_n=$((_n + 1))
+	done
+	run --cache-dir "$T/nocache" list -p "$wpid" '%wait:tik'
+	outcome "-p typo of the executable's event" 1 "" \
+		"sdtrace: no SDT event matches '%wait:tik' in the files process $wpid maps; did you mean %wait:tick?"
+	run --cache-dir "$T/nocache" list -p "$wpid" '%lib:cal'
+	outcome "-p typo of a library's event" 1 "" \
+		"sdtrace: no SDT event matches '%lib:cal' in the files process $wpid maps; did you mean %lib:call?"
+	run --cache-dir "$T/nocache" list -p "$wpid" '%zzz:q'
+	outcome "-p, nothing close" 1 "" \
+		"sdtrace: no SDT event matches '%zzz:q' in the files process $wpid maps"
+	check "-p: no cache directory created" test ! -e "$T/nocache"
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+else
+	say "no $W: the -p cases are not run"
+fi
+
 # ---- documented ------------------------------------------------------------------------------
 run list --help
 check "list --help: the exit status" grep -q "^Exit status: 0 .*, 1 .*, 2 " "$T/out"
+check "sdtrace-list(1): the exit status, as grep's" sh -c \
+	"sed -n '/^# EXIT STATUS/,/^# /p' '$SRC_DIR/man/sdtrace-list.1.scd' | tr '\n' ' ' |
+	grep -q 'grep\\*(1): 0 when something was listed, 1 when nothing matched.* 2 on an error'"
 finish
