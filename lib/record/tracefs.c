@@ -123,9 +123,11 @@ static int open_rel(const char *rel, int flags, char *path, size_t size)
 		return err;
 	snprintf(path, size, "%s/%s", dir, rel);
 	fd = open(path, flags | O_CLOEXEC);
-	if (fd < 0)
-		return sdt_err(-errno, "cannot open '%s': %s%s", path, strerror(errno),
-			       why_refused(-errno));
+	if (fd < 0) {
+		int e = errno;
+
+		return sdt_err(-e, "cannot open '%s': %s%s", path, strerror(e), why_refused(-e));
+	}
 	return fd;
 }
 
