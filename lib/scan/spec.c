@@ -243,10 +243,16 @@ struct tok {
 	size_t len;
 };
 
+/*
+ * The positions of @pat into @t (at most @max), or SIZE_MAX for a pattern longer than @max
+ * characters: then no position (a bracket expression) is longer than @max either.
+ */
 static size_t tokenize(const char *pat, struct tok *t, size_t max)
 {
 	size_t n = 0, i = 0, len = strlen(pat);
 
+	if (len > max)
+		return SIZE_MAX;
 	while (i < len) {
 		size_t e = i + 1;
 
@@ -280,6 +286,7 @@ static bool tok_eq(const struct tok *t, char c)
 {
 	char one[2] = {c, '\0'}, pat[SUGGEST_LEN + 1];
 
+	/* tokenize() keeps every position within SUGGEST_LEN */
 	if (t->len == 1)
 		return t->p[0] == '?' || t->p[0] == '*' ||
 		       tolower((unsigned char)t->p[0]) == tolower((unsigned char)c);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -278,6 +279,16 @@ static void test_suggest(void **state)
 	suggest_is("%q:z", ab, 5, NULL);
 	suggest_is("%python:gc__start", py, n, NULL);
 	suggest_is("%python:gc_start", py, 0, NULL);
+	/* a part longer than 128 characters is compared with nothing (a bracket as long: found
+	 * by fuzz-spec, it overran the copy of one position) */
+	{
+		char big[300];
+
+		snprintf(big, sizeof(big), "!:[y[!y]!y[![%0140d]", 0);
+		suggest_is(big, py, n, NULL);
+		snprintf(big, sizeof(big), "%%python:[%0130d]", 0);
+		suggest_is(big, py, n, NULL);
+	}
 }
 
 int main(void)
