@@ -105,9 +105,10 @@ static const char check_usage[] =
     "  sdtrace cache check\n"
     "  sdtrace cache check --repair\n";
 
-static int open_cache(struct sdt_cache **c, bool no_copy)
+/* @no_create: a subcommand that only looks creates nothing (a missing cache is an empty one). */
+static int open_cache(struct sdt_cache **c, bool no_copy, bool no_create)
 {
-	SDT_OPTS(sdt_cache_opts, o, .no_copy = no_copy);
+	SDT_OPTS(sdt_cache_opts, o, .no_copy = no_copy, .no_create = no_create);
 
 	const char *su = getenv("SUDO_USER");
 	struct stat st;
@@ -230,7 +231,7 @@ static int cache_add(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("cache", "add: name at least one file or directory");
-	ret = open_cache(&c, no_copy);
+	ret = open_cache(&c, no_copy, false);
 	if (ret)
 		return ret;
 	if (by_build_id) {
@@ -279,7 +280,7 @@ static int cache_remove(int argc, char **argv)
 	}
 	if (argc < 2)
 		return cli_usage_error("cache", "remove: name a file or a build-id");
-	ret = open_cache(&c, false);
+	ret = open_cache(&c, false, false);
 	if (ret)
 		return ret;
 	for (i = 1; i < argc; i++) {
@@ -325,7 +326,7 @@ static int cache_list(int argc, char **argv)
 	ret = simple_opts(argc, argv, list_usage, "--json", &json);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	ret = open_cache(&c, false);
+	ret = open_cache(&c, false, true);
 	if (ret)
 		return ret;
 	if (sdt_cache__entries(c, &l)) {
@@ -395,7 +396,7 @@ static int cache_maint(int argc, char **argv, const char *usage, int which)
 	ret = simple_opts(argc, argv, usage, which == 2 ? "--repair" : NULL, &repair);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	ret = open_cache(&c, false);
+	ret = open_cache(&c, false, which == 2 && !repair);
 	if (ret)
 		return ret;
 	if (which == 0)

@@ -39,6 +39,10 @@ static const char list_usage[] =
 	"                    '/usr/lib/jvm/*/libjvm.so:%hotspot:*' (a glob for the binary too),\n"
 	"                    sdt_python:gc__start (perf's form); typed: '%python:line(file:string)'\n"
 	"\n"
+	"A pattern that matches nothing is said on stderr, with the nearest names (\"did you mean\").\n"
+	"The cache is only read: a missing one is empty, and nothing is created in it.\n"
+	"Exit status: 0 something was listed, 1 nothing matched, 2 an error (usage errors too).\n"
+	"\n"
 	"examples:\n"
 	"  sdtrace list -x /usr/bin/python3.11              every probe of python\n"
 	"  sdtrace list -x /usr/bin/python3.11 -v '%python:gc__*'\n"
@@ -48,22 +52,39 @@ static const char list_usage[] =
 	"  sdtrace list -x libjvm.so --json                 or the library trees: the JDK of $PATH's\n"
 	"                                                   java, one JSON object per site\n";
 
-/* Does a pattern match @s of the file listed as @shown? A pattern naming a binary
- * (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
-static bool wanted(const struct list_opts *o, const struct sdt_site *s, const char *shown)
+/* A pattern naming a binary (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
+bool list_wanted(struct list_opts *o, const char *provider, const char *name, const char *path)
 {
-	const char *path;
+	const char *p;
+	bool any = false;
 	size_t i;
 
 	if (!o->nspecs)
 		return true;
 	for (i = 0; i < o->nspecs; i++) {
 		/* a glob for the binary matches the path shown; a name, the file found for it */
-		path = sdt_spec__path(o->specs[i]);
-		if (path && (strpbrk(path, "*?[") ? fnmatch(path, shown, 0) != 0
-						  : strcmp(o->spec_paths[i], shown) != 0))
+		p = sdt_spec__path(o->specs[i]);
+		if (p && path &&
+		    (strpbrk(p, "*?[") ? fnmatch(p, path, 0) != 0
+				       : strcmp(o->spec_paths[i] ? o->spec_paths[i] : p, path) != 0))
 			continue;
-		if (sdt_spec__match(o->specs[i], sdt_site__provider(s), sdt_site__name(s)))
+		if (sdt_spec__match(o->specs[i], provider, name)) {
+			o->matched[i] = true;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* Does the pattern name provider @prov? (in "provider:event" @names) */
+static bool has_provider(const char *const *names, size_t n, const char *prov)
+{
+	size_t i, pl = strlen(prov);
+
+	if (!strncmp(prov, "sdt_", 4) && !has_provider(names, n, prov + 4))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!strncmp(names[i], prov, pl) && names[i][pl] == ':')
 			return true;
 	}
 	return false;
@@ -85,6 +106,48 @@ static int find_path(struct list_opts *o, const char *name, const char **path)
 	o->found[o->nfound++] = full;
 	*path = full;
 	return 0;
+}
+
+void list_say_unmatched(const struct list_opts *o, const char *const *names, size_t n,
+			const char *where, bool cache)
+{
+	size_t i;
+
+	for (i = 0; i < o->nspecs; i++) {
+		char *hint;
+
+		if (o->matched[i])
+			continue;
+		hint = cli_hint(o->specs[i], names, n);
+		if (!hint && cache && !has_provider(names, n, sdt_spec__provider(o->specs[i])))
+			hint = strdup(" (add binaries with 'sdtrace cache add PATH')");
+		cli_note("no SDT event matches '%s' %s%s", o->spec_text[i], where,
+			 hint ? hint : "");
+		free(hint);
+	}
+}
+
+/* Keep "provider:event" of every site of @f, for "did you mean" (a failure only loses it). */
+static void keep_names(struct list_opts *o, const struct sdt_file *f)
+{
+	size_t i, n = sdt_file__site_count(f);
+	char **v;
+
+	for (i = 0; i < n; i++) {
+		const struct sdt_site *s = sdt_file__site(f, i);
+
+		if (o->nnames == o->names_cap) {
+			o->names_cap = o->names_cap ? 2 * o->names_cap : 64;
+			v = realloc(o->names, o->names_cap * sizeof(*v));
+			if (!v)
+				return;
+			o->names = v;
+		}
+		if (asprintf(&o->names[o->nnames], "%s:%s", sdt_site__provider(s),
+			     sdt_site__name(s)) < 0)
+			return;
+		o->nnames++;
+	}
 }
 
 /* Add @path to @paths unless it is there already (-x P and a pattern P:%prov:ev list P once). */
@@ -135,14 +198,16 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 
 		struct list_site ls = {.path = shown, .build_id = sdt_file__build_id(f), .f = f, .s = s};
 
-		if (!wanted(o, s, shown))
+		if (!list_wanted(o, sdt_site__provider(s), sdt_site__name(s), shown))
 			continue;
 		if (o->json) {
 			list_site_json(o, &ls);
+			o->listed++;
 			continue;
 		}
 		if (!prev || strcmp(sdt_site__provider(prev), sdt_site__provider(s)) ||
 		    strcmp(sdt_site__name(prev), sdt_site__name(s))) {
+			o->listed++;
 			cli_put_escaped(stdout, shown);
 			printf(":%%%s:%s\n", sdt_site__provider(s), sdt_site__name(s));
 			if (o->verbose)
@@ -197,6 +262,10 @@ static void list_path(struct list_opts *o, const char *open_path, const char *sh
 	if (warning)
 		cli_warn("%s", warning);
 	report_diags(o, f, shown);
+	keep_names(o, f);
+	/* -x FILE that has none: say so (not of each library of -p) */
+	if (!quiet_non_elf && !o->nspecs && !sdt_file__site_count(f))
+		cli_note("'%s' has no SDT probes", shown);
 	list_file(o, f, shown);
 	sdt_file__free(f);
 }
@@ -214,7 +283,7 @@ static int list_pid(struct list_opts *o, const char *arg)
 	/* the files a resolution by the target looks at: what it maps executable, what it loads */
 	if (sdt_proc__exec_files((pid_t)pid, &files, &n)) {
 		cli_error("%s", sdt_errmsg());
-		return EXIT_RUNTIME;
+		return LIST_ERROR;
 	}
 	for (i = 0; i < n; i++) {
 		/* a file this mount namespace does not have there: its /proc/PID/root path */
@@ -244,6 +313,26 @@ static int list_pid(struct list_opts *o, const char *arg)
 	return 0;
 }
 
+/* After listing files: each pattern that matched nothing, with the nearest names of the files. */
+static void list_say_where(const struct list_opts *o, const char *pid, const char **paths,
+			   size_t npaths, size_t nbids)
+{
+	char where[4096];
+
+	if (!o->nspecs) {
+		if (pid && !o->listed)
+			cli_note("process %s maps no file with SDT probes", pid);
+		return;
+	}
+	if (pid)
+		snprintf(where, sizeof(where), "in the files process %s maps", pid);
+	else if (npaths == 1 && !nbids)
+		snprintf(where, sizeof(where), "in '%s'", paths[0]);
+	else
+		snprintf(where, sizeof(where), "in the %zu files given", npaths + nbids);
+	list_say_unmatched(o, (const char *const *)o->names, o->nnames, where, false);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -266,10 +355,15 @@ int cmd_list(int argc, char **argv)
 	o.specs = calloc((size_t)argc, sizeof(*o.specs));
 	o.spec_paths = calloc((size_t)argc, sizeof(*o.spec_paths));
 	o.found = calloc((size_t)argc, sizeof(*o.found));
+	o.spec_text = calloc((size_t)argc, sizeof(*o.spec_text));
+	o.matched = calloc((size_t)argc, sizeof(*o.matched));
 	o.type_files = calloc((size_t)argc, sizeof(*o.type_files));
-	if (!paths || !bids || !o.specs || !o.spec_paths || !o.found || !o.type_files) {
+	/* as grep: 2 for an error, also output that cannot be written */
+	cli.exit_error = LIST_ERROR;
+	if (!paths || !bids || !o.specs || !o.spec_paths || !o.found || !o.spec_text ||
+	    !o.matched || !o.type_files) {
 		cli_error("out of memory");
-		ret = EXIT_RUNTIME;
+		ret = LIST_ERROR;
 		goto out;
 	}
 	optind = 1;
@@ -277,7 +371,7 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'x':
 			if (find_path(&o, optarg, &paths[npaths]) < 0) {
-				ret = EXIT_RUNTIME;
+				ret = LIST_ERROR;
 				goto out;
 			}
 			add_path(paths, &npaths, paths[npaths]);
@@ -308,11 +402,12 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 		/* a glob for the binary filters the files listed, it names none to open */
+		o.spec_text[o.nspecs] = argv[i];
 		if (sdt_spec__path(o.specs[o.nspecs]) &&
 		    !strpbrk(sdt_spec__path(o.specs[o.nspecs]), "*?[")) {
 			if (find_path(&o, sdt_spec__path(o.specs[o.nspecs]), &paths[npaths]) < 0) {
 				o.nspecs++;
-				ret = EXIT_RUNTIME;
+				ret = LIST_ERROR;
 				goto out;
 			}
 			o.spec_paths[o.nspecs] = paths[npaths];
@@ -326,7 +421,7 @@ int cmd_list(int argc, char **argv)
 	}
 	/* the names and types of the arguments, for -v and --json */
 	if (o.verbose || o.json || o.ntype_files) {
-		ret = list_load_types(&o);
+		ret = list_load_types(&o) ? LIST_ERROR : 0;
 		if (ret)
 			goto out;
 	}
@@ -368,8 +463,10 @@ int cmd_list(int argc, char **argv)
 		json_end_array(&o.j);
 		json_newline(&o.j);
 	}
-	if (!ret && o.errors)
-		ret = EXIT_RUNTIME;
+	if (!ret)
+		list_say_where(&o, pid, paths, npaths, nbids);
+	if (!ret)
+		ret = o.errors ? LIST_ERROR : o.listed ? LIST_FOUND : LIST_NOTHING;
 out:
 	for (i = 0; i < o.nspecs; i++)
 		sdt_spec__free(o.specs[i]);
@@ -378,6 +475,11 @@ out:
 	for (i = 0; i < o.nfound; i++)
 		free(o.found[i]);
 	free(o.found);
+	free(o.spec_text);
+	free(o.matched);
+	for (i = 0; i < o.nnames; i++)
+		free(o.names[i]);
+	free(o.names);
 	free(o.type_files);
 	free(bids);
 	sdt_types__free(o.types);

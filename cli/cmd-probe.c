@@ -29,9 +29,12 @@ static const char probe_usage[] =
     "  sdtrace probe list --json\n"
     "  sdtrace probe remove work work_ret\n";
 
-static int open_cache(struct sdt_cache **c)
+/* @no_create: probe list creates nothing (a missing cache is an empty one). */
+static int open_cache(struct sdt_cache **c, bool no_create)
 {
-	if (sdt_cache__open(cli.cache_dir, NULL, c)) {
+	SDT_OPTS(sdt_cache_opts, o, .no_create = no_create);
+
+	if (sdt_cache__open(cli.cache_dir, &o, c)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
@@ -127,7 +130,7 @@ static int probe_add(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	free(name);
-	ret = open_cache(&c);
+	ret = open_cache(&c, false);
 	if (!ret && sdt_cache__probe_add(c, p)) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
@@ -179,7 +182,7 @@ static int probe_list(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error("probe", "list: one PATTERN at most");
-	ret = open_cache(&c);
+	ret = open_cache(&c, true);
 	if (ret)
 		return ret;
 	if (sdt_cache__probes(c, optind < argc ? argv[optind] : NULL, &l)) {
@@ -249,7 +252,7 @@ static int probe_remove(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("probe", "remove: NAME is required");
-	ret = open_cache(&c);
+	ret = open_cache(&c, false);
 	if (ret)
 		return ret;
 	for (i = optind; i < argc && !ret; i++) {

@@ -379,6 +379,8 @@ static int report(struct report_opts *o)
 			print_event_json(&o->j, ev);
 		else
 			print_event_text(ev);
+		if (ferror(stdout))
+			break; /* | head had enough, or the disk is full: main() tells which */
 	}
 	if (err < 0) {
 		cli_error("%s", sdt_errmsg());
@@ -387,6 +389,11 @@ static int report(struct report_opts *o)
 		ret = stats(o, r);
 	}
 out:
+	/* a reader that went away (| head) wanted no more: not of the file's state either */
+	if (ferror(stdout) && cli_stdout_closed()) {
+		sdt_trace_reader__free(r);
+		return ret;
+	}
 	/* the kinds are all known once the file was read */
 	if (o->filter && !ret)
 		ret = cli_filter_check_kinds("report", o->filter, r, o->latency);

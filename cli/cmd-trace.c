@@ -44,7 +44,7 @@ struct trace_ctx {
 	struct sdt_recorder *rec;
 	struct json j;
 	bool json;
-	bool stopped; /* stdout failed (| head): nothing more is printed */
+	bool stopped; /* stdout failed (| head, a full disk): nothing more is printed */
 	int err;
 	char msg[512]; /* the first failure's message, as the decoder gave it */
 };
@@ -163,6 +163,12 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc)
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 	}
+	/*
+	 * The reader went away (| head): it had what it wanted, and the probes are gone already;
+	 * end quietly with 0, as perf and git do (the command was stopped because of it).
+	 */
+	if (!ret && tc->stopped && cli_stdout_closed())
+		return 0;
 	trace_summary(s, status, ret);
 	/* the command's status, unless sdtrace itself failed */
 	return rec_exit_code(s, ret);

@@ -80,6 +80,7 @@ static bool file_has_build_id(const char *path, const char *bid)
 
 int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 {
+	SDT_OPTS(sdt_cache_opts, ro, .no_create = true); /* only looking: it creates nothing */
 	struct sdt_cache_entries *l = NULL;
 	struct sdt_cache *c = NULL;
 	char *path = NULL, *orig = NULL;
@@ -88,7 +89,7 @@ int cli_find_build_id(const char *build_id, char **open_path, char **shown)
 
 	*open_path = *shown = NULL;
 	/* the local cache first: the file it was cached from, else the cached copy */
-	if (!sdt_cache__open(cli.cache_dir, NULL, &c) && !sdt_cache__entries(c, &l)) {
+	if (!sdt_cache__open(cli.cache_dir, &ro, &c) && !sdt_cache__entries(c, &l)) {
 		for (i = 0; i < sdt_cache_entries__count(l); i++) {
 			const struct sdt_cache_entry *e = sdt_cache_entries__entry(l, i);
 			const char *bid = sdt_cache_entry__build_id(e);

@@ -53,12 +53,42 @@ static struct list_site row_site(const struct sdt_target *t, size_t k)
 	};
 }
 
+/* What matched nothing: an empty cache says so; a pattern, with the nearest names of the index. */
+static void say_unmatched(struct list_opts *o, struct sdt_cache *c)
+{
+	char **names = NULL, where[4096];
+	size_t n = 0, i;
+	bool all = !o->nspecs;
+
+	for (i = 0; i < o->nspecs && o->matched[i]; i++)
+		;
+	if (!all && i == o->nspecs)
+		return;
+	if (all && o->listed)
+		return;
+	if (sdt_cache__event_names(c, &names, &n)) {
+		cli_error("%s", sdt_errmsg());
+		o->errors = true;
+		return;
+	}
+	if (!n && !o->listed) {
+		cli_note("the cache '%s' is empty: add binaries with 'sdtrace cache add PATH'",
+			 sdt_cache__root(c));
+	} else if (!all) {
+		snprintf(where, sizeof(where), "in the cache '%s'", sdt_cache__root(c));
+		list_say_unmatched(o, (const char *const *)names, n, where, true);
+	}
+	sdt_cache_names__free(names, n);
+}
+
 int list_cache(struct list_opts *o)
 {
 	struct sdt_spec **specs = o->specs;
 	size_t nspecs = o->nspecs;
 	SDT_OPTS(sdt_resolve_opts, ro, .all_matches = true, .skip_missing = true,
 		 .allow_empty = true, .notify = notify);
+	/* only looking: a missing cache is an empty one, and nothing is created */
+	SDT_OPTS(sdt_cache_opts, co, .no_create = true);
 	struct sdt_spec *all = NULL;
 	struct sdt_targets *t = NULL;
 	struct sdt_cache *c = NULL;
@@ -66,14 +96,14 @@ int list_cache(struct list_opts *o)
 	size_t nrows = 0, i, j, site_no = 0;
 	int ret = 0;
 
-	if (sdt_cache__open(cli.cache_dir, NULL, &c)) {
+	if (sdt_cache__open(cli.cache_dir, &co, &c)) {
 		cli_error("%s", sdt_errmsg());
-		return EXIT_RUNTIME;
+		return LIST_ERROR;
 	}
 	if (!nspecs) {
 		if (sdt_spec__parse("*:*", &all)) {
 			cli_error("%s", sdt_errmsg());
-			ret = EXIT_RUNTIME;
+			ret = LIST_ERROR;
 			goto out;
 		}
 		specs = &all;
@@ -81,7 +111,7 @@ int list_cache(struct list_opts *o)
 	}
 	if (sdt_cache__resolve(c, specs, nspecs, &ro, &t)) {
 		cli_error("%s", sdt_errmsg());
-		ret = EXIT_RUNTIME;
+		ret = LIST_ERROR;
 		goto out;
 	}
 	for (i = 0; i < sdt_targets__count(t); i++)
@@ -89,7 +119,7 @@ int list_cache(struct list_opts *o)
 	rows = calloc(nrows ? nrows : 1, sizeof(*rows));
 	if (!rows) {
 		cli_error("out of memory");
-		ret = EXIT_RUNTIME;
+		ret = LIST_ERROR;
 		goto out;
 	}
 	nrows = 0;
@@ -113,12 +143,18 @@ int list_cache(struct list_opts *o)
 
 		struct list_site ls = row_site(tt, rows[i].i);
 
+		/* which patterns matched, for those that did not (a user probe's by its name) */
+		list_wanted(o, sdt_site__provider(s), sdt_site__name(s), NULL);
+		if (o->nspecs)
+			o->matched[sdt_target__spec(tt, rows[i].i)] = true;
 		if (o->json) {
 			list_site_json(o, &ls);
+			o->listed++;
 			continue;
 		}
 		if (!p || strcmp(sdt_site__provider(p), sdt_site__provider(s)) ||
 		    strcmp(sdt_site__name(p), sdt_site__name(s))) {
+			o->listed++;
 			cli_put_escaped(stdout, sdt_target__path(tt));
 			printf(":%%%s:%s", sdt_site__provider(s), sdt_site__name(s));
 			if (o->verbose)
@@ -135,7 +171,8 @@ int list_cache(struct list_opts *o)
 		json_end_array(&o->j);
 		json_newline(&o->j);
 	}
-	ret = o->errors ? EXIT_RUNTIME : 0;
+	say_unmatched(o, c);
+	ret = o->errors ? LIST_ERROR : o->listed ? LIST_FOUND : LIST_NOTHING;
 out:
 	free(rows);
 	sdt_targets__free(t);

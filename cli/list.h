@@ -22,7 +22,12 @@ struct list_opts {
 	bool verbose;
 	bool json;
 	struct json j;
-	bool errors; /* something went wrong: exit 1 at the end */
+	bool errors; /* something went wrong: exit 2 at the end */
+	const char **spec_text; /* per spec: as given */
+	bool *matched;		/* per spec: did it match a site listed? */
+	size_t listed; /* provider:event lines (or JSON sites) printed */
+	char **names;  /* "provider:event" of every site scanned (-x, -p): for "did you mean" */
+	size_t nnames, names_cap;
 	const char **type_files; /* --types */
 	size_t ntype_files;
 	struct sdt_types *types;
@@ -38,8 +43,25 @@ struct list_site {
 	size_t nprobe_types;
 };
 
+/* Exit codes of list, as grep's: something listed, nothing matched, an error. */
+#define LIST_FOUND 0
+#define LIST_NOTHING 1
+#define LIST_ERROR 2
+
 /* sdtrace list from the cache (list-cache.c), for @o's patterns. Returns the exit code. */
 int list_cache(struct list_opts *o);
+/*
+ * Does @o want site provider:@name (no patterns: every site)? Marks each pattern that matches.
+ * @path: the file the site is listed under (a pattern naming a binary matches only there).
+ */
+bool list_wanted(struct list_opts *o, const char *provider, const char *name, const char *path);
+/*
+ * Say on stderr, for each pattern that matched nothing, that it did not, with the nearest of
+ * @names ("did you mean"); @where: "in the cache 'DIR'", "in 'FILE'"; @cache: tell how to add
+ * binaries when no name of the pattern's provider is there.
+ */
+void list_say_unmatched(const struct list_opts *o, const char *const *names, size_t n,
+			const char *where, bool cache);
 
 /* Load the provider type files into o->types (--types, then the default directories). */
 int list_load_types(struct list_opts *o);

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace: the command table and the global options. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "sdtrace/sdtrace.h"
 
-struct cli_global cli;
+struct cli_global cli = {.exit_error = EXIT_RUNTIME};
 
 /* "+name" for each feature compiled in, "-name" for each left out (CMakeLists.txt). */
 #ifndef SDTRACE_FEATURES
@@ -71,6 +73,18 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("sdtrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -83,15 +97,32 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-/* Flush stdout and report a write error (a full disk, a closed pipe); returns @code or 1. */
+bool cli_stdout_closed(void)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	/* a pipe without readers polls as POLLERR, a socket whose peer left as POLLHUP */
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/*
+ * Flush stdout and report a write error (a full disk); returns @code, or cli.exit_error when
+ * the command had succeeded. A reader that went away (sdtrace list | head) is no error: errno
+ * may no longer say EPIPE by now (stdio keeps only that the stream failed), so stdout itself is
+ * asked whether its reader is gone.
+ */
 static int cli_finish(int code)
 {
 	if (fflush(stdout) || ferror(stdout)) {
-		/* a closed pipe (sdtrace list | head) is not worth a message */
-		if (errno != EPIPE)
-			fprintf(stderr, "sdtrace: error: cannot write output: %s\n",
-				strerror(errno));
-		return code ? code : EXIT_RUNTIME;
+		int e = errno;
+
+		if (e == EPIPE || cli_stdout_closed())
+			return code;
+		fprintf(stderr, "sdtrace: error: cannot write output: %s\n", strerror(e));
+		return code ? code : cli.exit_error;
 	}
 	return code;
 }

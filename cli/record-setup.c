@@ -350,6 +350,35 @@ static int cache_named(struct sdt_cache *c, struct rec_setup *s, bool quiet)
 	return 0;
 }
 
+/* "; did you mean ...?" for @sp among the events of the -x binaries (scanned again), or NULL. */
+static char *paths_hint(const struct sdt_spec *sp, char **paths, size_t npaths)
+{
+	char **names = NULL, **nn, *hint;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < npaths; i++) {
+		struct sdt_file *f;
+
+		if (sdt_file__open(paths[i], NULL, &f))
+			continue;
+		nn = realloc(names, (n + sdt_file__site_count(f) + 1) * sizeof(*names));
+		if (nn)
+			names = nn;
+		for (j = 0; nn && j < sdt_file__site_count(f); j++) {
+			const struct sdt_site *s = sdt_file__site(f, j);
+
+			if (asprintf(&names[n], "%s:%s", sdt_site__provider(s), sdt_site__name(s)) >= 0)
+				n++;
+		}
+		sdt_file__free(f);
+	}
+	hint = cli_hint(sp, (const char *const *)names, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return hint;
+}
+
 /*
  * With several -x binaries a spec without a binary is looked up in each of them, and must match
  * in at least one (not in every one): resolve with allow_empty, then check each spec here.
@@ -379,11 +408,19 @@ static int check_each_matched(struct rec_setup *s)
 							sdt_site__name(site));
 			}
 		}
-		if (!found && sdt_spec__path(sp))
-			cli_error("no SDT event matches '%s'", s->specs_text[i]);
-		else if (!found)
-			cli_error("no SDT event matches '%s' in any of the %zu -x binaries",
-				  s->specs_text[i], s->npaths);
+		if (!found) {
+			char *hint = sdt_spec__path(sp) ? paths_hint(sp, (char **)&own, own ? 1 : 0)
+							: paths_hint(sp, s->paths, s->npaths);
+
+			if (sdt_spec__path(sp))
+				cli_error("no SDT event matches '%s'%s", s->specs_text[i],
+					  hint ? hint : "");
+			else
+				cli_error("no SDT event matches '%s' in any of the %zu -x "
+					  "binaries%s",
+					  s->specs_text[i], s->npaths, hint ? hint : "");
+			free(hint);
+		}
 		sdt_spec__free(sp);
 		free(own);
 		if (!found)
@@ -812,6 +849,13 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	size_t i;
 	int n, ret;
 
+	/*
+	 * A command comes after "--" (without one it is still taken, alone); next to -p or -a an
+	 * argument that is not after "--" is a stray one (-p 1 2), not a command to run.
+	 */
+	if (optind < argc && (s->npids || s->system_wide) && strcmp(argv[optind - 1], "--"))
+		return cli_usage_error(s->cmd, "unexpected argument '%s' (a command goes after --)",
+				       argv[optind]);
 	if (optind < argc)
 		s->argv = argv + optind;
 	if (!s->nspecs)

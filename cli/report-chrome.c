@@ -405,6 +405,10 @@ int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	/* streamed: only now are all the kinds known (with -o the file is left as it was) */
+	ret = report_pairs_check(r, pairs);
+	if (ret)
+		goto out;
 	sdt_latency__finish(c.l, close_at_end, &c);
 	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{", out);
 	fprintf(out,

@@ -33,6 +33,59 @@ int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **ou
 	return 0;
 }
 
+/* Does @text (a valid spec: sdt_latency__add_pair() took it) match a kind of @r? Else say so. */
+static int check_spec(const struct sdt_trace_reader *r, const char *text, const char *pair_start,
+		      const char *pair_end, char **names, size_t n)
+{
+	struct sdt_spec *sp;
+	char *hint;
+	size_t i;
+
+	if (sdt_spec__parse(text, &sp))
+		return 0;
+	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
+		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, i);
+
+		if (sdt_spec__match(sp, sdt_trace_kind__provider(k), sdt_trace_kind__name(k))) {
+			sdt_spec__free(sp);
+			return 0;
+		}
+	}
+	hint = cli_hint(sp, (const char *const *)names, n);
+	cli_error("--pair '%s,%s': no event of the recording matches '%s'%s", pair_start,
+		  pair_end, text, hint ? hint : " (see 'sdtrace report --stats')");
+	free(hint);
+	sdt_spec__free(sp);
+	return EXIT_RUNTIME;
+}
+
+int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pairs *pairs)
+{
+	size_t n = sdt_trace_reader__kind_count(r), i, k = 0;
+	char **names;
+	int ret = 0;
+
+	if (!pairs || !pairs->n)
+		return 0;
+	names = calloc(n ? n : 1, sizeof(*names));
+	for (i = 0; names && i < n; i++) {
+		const struct sdt_trace_kind *kd = sdt_trace_reader__kind(r, i);
+
+		if (asprintf(&names[k], "%s:%s", sdt_trace_kind__provider(kd),
+			     sdt_trace_kind__name(kd)) >= 0)
+			k++;
+	}
+	for (i = 0; i < pairs->n && !ret; i++) {
+		ret = check_spec(r, pairs->start[i], pairs->start[i], pairs->end[i], names, k);
+		if (!ret)
+			ret = check_spec(r, pairs->end[i], pairs->start[i], pairs->end[i], names, k);
+	}
+	for (i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
 int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l, size_t *shown)
 {
 	size_t n = sdt_trace_reader__kind_count(r);
@@ -725,6 +778,9 @@ int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts 
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	ret = report_pairs_check(r, o->pairs);
+	if (ret)
+		goto out;
 	if (report_sorter_late(sorter))
 		cli_warn("%" PRIu64
 			 " events came more than 1 s after newer ones: paired out of order",

@@ -96,6 +96,13 @@ void report_groups_free(struct report_groups *g);
 /* Make the latency model with the pairs given (none: the naming conventions). Exit code. */
 int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **out);
 
+/*
+ * Once @r was read: does every spec of @pairs match an event kind of the recording? Else an
+ * error that names the spec and the nearest events of the recording ("did you mean"): a pair
+ * that can never match is a typo, not a pair of count 0. Returns 0 or EXIT_RUNTIME.
+ */
+int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pairs *pairs);
+
 /* Describe to @l the kinds @r described since *@shown (call before each event). Exit code. */
 int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l, size_t *shown);
 

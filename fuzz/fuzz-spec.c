@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: an event spec ("[PATH:][%]provider[:event][(name[:type], ...)]") through the spec
- * parser, then matched against a few names; also the bytes as a bare typed argument list. What is
- * accepted must hold only what a tracefs name or glob may hold, and names uprobe_events can take.
+ * parser, then matched against a few names and asked for the nearest of them; also the bytes as a
+ * bare typed argument list. What is accepted must hold only what a tracefs name or glob may hold,
+ * and names uprobe_events can take.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -39,9 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    {"a", "b"},
 	    {"", ""},
 	};
+	static const char *const known[] = {"python:gc__start", "sdt_python:gc__start", "a:b",
+					    ":", "x", "p:[!]*?"};
 	struct sdt_arg_type *types;
 	struct sdt_spec *s;
-	char *text;
+	char *text, *hint;
 	size_t i, n;
 
 	if (size > 8192)
@@ -65,6 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			(void)sdt_spec__match(s, names[i][0], names[i][1]);
 		(void)sdt_spec__match(s, prov, ev);
+		/* the suggestion's edit distance, on the same names ("did you mean") */
+		if (sdt_spec__suggest(s, known, sizeof(known) / sizeof(known[0]), &hint) == 0) {
+			if (hint && hint[0] != '%')
+				__builtin_trap();
+			free(hint);
+		}
 		n = sdt_spec__type_count(s);
 		if (n && !sdt_spec__has_types(s))
 			__builtin_trap();

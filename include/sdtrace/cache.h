@@ -66,11 +66,18 @@ struct sdt_cache_opts {
 	size_t sz;
 	/* Do not store the binary as `elf` in new entries (perf's probes work without it). */
 	bool no_copy;
+	/*
+	 * For a reader (list, cache list, check without repair): create nothing. A missing
+	 * directory is an empty cache (and stays missing); a cache without an event index gets
+	 * none on disk (one is built in memory for this process). What is there is kept up to date
+	 * as by any lookup: an existing index out of date is rebuilt, a changed binary re-cached.
+	 */
+	bool no_create;
 };
 
 /*
- * Open (creating the directory if needed) the cache at @root, or the default root when NULL.
- * Returns 0 and *out (free with sdt_cache__free()), or -errno.
+ * Open (creating the directory if needed, unless no_create) the cache at @root, or the default
+ * root when NULL. Returns 0 and *out (free with sdt_cache__free()), or -errno.
  */
 SDT_API int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts,
 			    struct sdt_cache **out);
@@ -333,6 +340,14 @@ struct sdt_resolve_target {
 SDT_API int sdt_cache__resolve_target(struct sdt_cache *c, struct sdt_spec *const *specs,
 				      size_t nspecs, const struct sdt_resolve_target *target,
 				      const struct sdt_resolve_opts *opts, struct sdt_targets **out);
+
+/*
+ * Every SDT event name of the cache ("python:gc__start"), from its event index: sorted, each
+ * once, for a "did you mean" (sdt_spec__suggest()). 0 with *names (an array of *n strings;
+ * free with sdt_cache_names__free()), or -errno. An empty cache has none (*n = 0).
+ */
+SDT_API int sdt_cache__event_names(struct sdt_cache *c, char ***names, size_t *n);
+SDT_API void sdt_cache_names__free(char **names, size_t n);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,18 @@ SDT_API bool sdt_spec__has_types(const struct sdt_spec *s);
 SDT_API size_t sdt_spec__type_count(const struct sdt_spec *s);
 SDT_API const struct sdt_arg_type *sdt_spec__types(const struct sdt_spec *s);
 SDT_API const struct sdt_arg_type *sdt_spec__type(const struct sdt_spec *s, size_t i);
+/*
+ * "Did you mean": the names among @names ("provider:event", e.g. sdt_cache__event_names(), the
+ * sites of a file, the events of a recording) nearest to what @s asks for, those @s matches
+ * left out. Near: an edit distance (insert, delete, replace or swap two neighbours; case is
+ * free) on provider and event of at most a quarter of the characters typed, one at least, where
+ * a glob of @s takes what it matches at no cost. The nearest (up to 3, in @names' order) are
+ * written as specs, a glob of @s kept where it matched ("%python:*"), joined as in a sentence:
+ * "%python:gc__start", "%a:b or %a:c", "%a:b, %a:c or %a:d".
+ * Returns 0 with *out (free() it; NULL when nothing is near enough) or -ENOMEM.
+ */
+SDT_API int sdt_spec__suggest(const struct sdt_spec *s, const char *const *names, size_t n,
+			      char **out);
 
 #ifdef __cplusplus
 }

@@ -59,12 +59,18 @@ int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct 
 		goto fail;
 	}
 	c->no_copy = o.no_copy;
-	if (mkdir(c->root, 0777) < 0 && errno != EEXIST) {
+	c->no_create = o.no_create;
+	if (!c->no_create && mkdir(c->root, 0777) < 0 && errno != EEXIST) {
 		err = sdt_err(-errno, "cannot create the cache directory '%s': %s", c->root,
 			      strerror(errno));
 		goto fail;
 	}
 	c->rootfd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->rootfd < 0 && errno == ENOENT && c->no_create) {
+		/* nothing cached yet: an empty cache, looked at without creating it */
+		*out = c;
+		return 0;
+	}
 	if (c->rootfd < 0) {
 		err = sdt_err(-errno, "cannot open the cache directory '%s': %s", c->root,
 			      strerror(errno));
@@ -92,10 +98,16 @@ const char *sdt_cache__root(const struct sdt_cache *c)
 	return c->root;
 }
 
+int sdt_cache_lock(const struct sdt_cache *c, const char *name, bool exclusive)
+{
+	if (c->rootfd < 0)
+		return -ENOENT; /* no_create, and there is no cache */
+	return exclusive ? sdt_lock_take(c->rootfd, name) : sdt_lock_take_shared(c->rootfd, name);
+}
+
 int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive)
 {
-	return exclusive ? sdt_lock_take(c->rootfd, SDT_ENTRIES_LOCK)
-			 : sdt_lock_take_shared(c->rootfd, SDT_ENTRIES_LOCK);
+	return sdt_cache_lock(c, SDT_ENTRIES_LOCK, exclusive);
 }
 
 bool sdt_valid_build_id(const char *s)
@@ -169,6 +181,8 @@ int sdt_cache_openat(const struct sdt_cache *c, const char *rel, int flags)
 	};
 	long fd;
 
+	if (c->rootfd < 0)
+		return -ENOENT; /* a no_create cache without a directory holds nothing */
 	if (flags & O_CREAT)
 		how.mode = 0666;
 	fd = syscall(SYS_openat2, c->rootfd, rel, &how, sizeof(how));

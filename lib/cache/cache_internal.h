@@ -60,8 +60,9 @@ struct sdt_deferred {
 
 struct sdt_cache {
 	char *root;
-	int rootfd;
+	int rootfd; /* -1: a read-only cache whose directory does not exist (empty) */
 	bool no_copy;
+	bool no_create; /* sdt_cache_opts.no_create: no directory, no index file is created */
 	/* set during sdt_cache__add_paths(): write entries without fsync and link them later */
 	struct sdt_deferred *defer;
 };
@@ -77,6 +78,12 @@ struct sdt_cache {
  */
 #define SDT_ENTRIES_LOCK ".sdtrace-entries.lock"
 int sdt_cache_lock_entries(const struct sdt_cache *c, bool exclusive);
+/*
+ * Take lock file @name of the cache root (sdt_lock_take()): every writer of the cache takes one
+ * first, so a no_create cache without a directory refuses them all here (-ENOENT). The fd or
+ * -errno.
+ */
+int sdt_cache_lock(const struct sdt_cache *c, const char *name, bool exclusive);
 
 #define SDT_BUILD_ID_DIR ".build-id"
 /* Longest build-id we accept, in hex (perf's BUILD_ID_SIZE is 20 bytes; allow some room). */

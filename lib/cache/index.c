@@ -119,7 +119,9 @@ static int walk(const struct sdt_cache *c, sdt_link_fn fn, sdt_bad_link_fn bad, 
 	DIR *dir = NULL;
 	int bfd, dfd, err;
 
-	bfd = openat(c->rootfd, SDT_BUILD_ID_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bfd = c->rootfd < 0 ? (errno = ENOENT, -1)
+			    : openat(c->rootfd, SDT_BUILD_ID_DIR,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (bfd < 0) {
 		if (errno == ENOENT)
 			return stamp ? sdt_buf_addstr(stamp, "none\n") : 0;
@@ -562,11 +564,21 @@ static bool cannot_write(int err)
 	return err == -EACCES || err == -EPERM || err == -EROFS;
 }
 
+/* May the index file be written? Not by a no_create cache where there is none yet. */
+static bool may_create_index(const struct sdt_cache *c)
+{
+	return !c->no_create ||
+	       (c->rootfd >= 0 && !faccessat(c->rootfd, SDT_INDEX_NAME, F_OK, AT_SYMLINK_NOFOLLOW));
+}
+
 static int rebuild(struct sdt_cache *c, bool reuse)
 {
 	int lock, err;
 
-	lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+	if (!may_create_index(c))
+		return sdt_err(-EROFS, "'%s': opened to create nothing: no event index is written",
+			       c->root);
+	lock = sdt_cache_lock(c, SDT_INDEX_LOCK, true);
 	if (lock < 0)
 		return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
 			       strerror(-lock));
@@ -724,6 +736,8 @@ static int try_open_stamp(const struct sdt_cache *c, struct sdt_index **out, boo
 	unsigned len;
 	int err;
 
+	if (c->rootfd < 0)
+		return -ENOENT;
 	idx = calloc(1, sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
@@ -810,6 +824,16 @@ int sdt_index_open(struct sdt_cache *c, struct sdt_index **out, bool *rebuilt)
 		*rebuilt = false;
 	if (!try_open(c, out))
 		return 0;
+	if (!may_create_index(c)) {
+		/* a reader that creates nothing, and there is no index: one in memory */
+		err = open_private_index(c, out);
+		if (err)
+			return sdt_err(err, "'%s': cannot read the cache: %s", c->root,
+				       strerror(-err));
+		if (rebuilt)
+			*rebuilt = true;
+		return 0;
+	}
 	lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
 	if (lock < 0 && cannot_write(lock) && !open_private_index(c, out)) {
 		if (rebuilt)
@@ -940,4 +964,89 @@ out:
 	records_free(&have);
 	sdt_buf_free(&stamp);
 	return err;
+}
+
+/* ---- the names it holds -------------------------------------------------------------------- */
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+/* "e:PROV:EVENT" -> "PROV:EVENT" (once per value: duplicates go after the sort) */
+static int on_event_key(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
+{
+	struct names *nm = ctx;
+	char *name;
+
+	(void)val;
+	(void)vlen;
+	if (klen < 5 || klen - 2 > 2 * SDT_MAX_EVENT_NAME + 1)
+		return 0;
+	name = sdt_strndup(key + 2, klen - 2);
+	if (!name || sdt_grow((void **)&nm->v, &nm->cap, nm->n + 1, sizeof(*nm->v))) {
+		free(name);
+		return -ENOMEM;
+	}
+	nm->v[nm->n++] = name;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sdt_index_event_names(struct sdt_index *idx, char ***names, size_t *n)
+{
+	struct names nm = {0};
+	size_t i, k = 0;
+	int err;
+
+	*names = NULL;
+	*n = 0;
+	err = sdt_index_each(idx, "e:", on_event_key, &nm);
+	if (err) {
+		sdt_cache_names__free(nm.v, nm.n);
+		return err;
+	}
+	if (nm.n)
+		qsort(nm.v, nm.n, sizeof(*nm.v), cmp_name);
+	for (i = 0; i < nm.n; i++) {
+		if (k && !strcmp(nm.v[k - 1], nm.v[i]))
+			free(nm.v[i]);
+		else
+			nm.v[k++] = nm.v[i];
+	}
+	*names = nm.v;
+	*n = k;
+	return 0;
+}
+
+int sdt_cache__event_names(struct sdt_cache *c, char ***names, size_t *n)
+{
+	struct sdt_index *idx;
+	int err;
+
+	*names = NULL;
+	*n = 0;
+	err = sdt_index_open(c, &idx, NULL);
+	if (err)
+		return err;
+	err = sdt_index_event_names(idx, names, n);
+	sdt_index_close(idx);
+	if (err == -EINVAL)
+		return sdt_err(err, "'%s': the event index is corrupt: run 'sdtrace cache check "
+				    "--repair'",
+			       c->root);
+	return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+}
+
+void sdt_cache_names__free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }

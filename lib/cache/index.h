@@ -70,5 +70,7 @@ int sdt_index_find(struct sdt_index *idx, const char *key, sdt_value_fn fn, void
 /* Each record whose key starts with @prefix. */
 typedef int (*sdt_record_fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx);
 int sdt_index_each(struct sdt_index *idx, const char *prefix, sdt_record_fn fn, void *ctx);
+/* Every "PROV:EVENT" of the "e:" records, sorted, each once (sdt_cache__event_names()). */
+int sdt_index_event_names(struct sdt_index *idx, char ***names, size_t *n);
 
 #endif

@@ -633,9 +633,14 @@ int sdt_cache__check(struct sdt_cache *c, bool repair, sdt_cache_report_fn fn, v
 	size_t i;
 	int err, lock = -1;
 
+	if (c->rootfd < 0) {
+		/* read-only, and no directory: nothing to check */
+		report(fn, ctx, "'%s' does not exist: an empty cache", c->root);
+		return 0;
+	}
 	if (repair) {
 		/* no adder may rebuild the index from a half-repaired cache */
-		lock = sdt_lock_take(c->rootfd, SDT_INDEX_LOCK);
+		lock = sdt_cache_lock(c, SDT_INDEX_LOCK, true);
 		if (lock < 0)
 			return sdt_err(lock, "'%s': cannot lock the event index: %s", c->root,
 				       strerror(-lock));

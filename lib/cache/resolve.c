@@ -36,6 +36,7 @@
 #include "scan/file.h"
 #include "cache/index.h"
 #include "cache/resolve.h"
+#include "cache/suggest.h"
 #include "cache/target.h"
 #include "scan/find.h"
 
@@ -400,8 +401,9 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 			 const struct sdt_resolve_opts *o, size_t k)
 {
 	const struct sdt_spec *spec = r->specs[k];
-	size_t i, j;
-	char *txt;
+	const struct sdt_file **files;
+	size_t i, j, nfiles = 0;
+	char *txt, *hint;
 	int err;
 
 	for (i = 0; i < sc->n; i++) {
@@ -412,13 +414,21 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 	}
 	if (o->allow_empty)
 		return 0;
+	/* the files scanned for it (its own binary) give the nearest names, else the index */
+	files = calloc(sc->n ? sc->n : 1, sizeof(*files));
+	for (i = 0; files && i < sc->n; i++) {
+		if (sc->wt[i].specs[k])
+			files[nfiles++] = sc->wt[i].t.file;
+	}
 	txt = spec_text(spec);
 	if (r->tf && (!sdt_spec__path(spec) || sdt_resolve_glob(sdt_spec__path(spec)))) {
 		const struct target_files *t = r->tf;
 
+		/* the target's own events and the cache's: the cache is looked in too */
+		hint = files ? sdt_miss_near(spec, r->idx, files, nfiles) : NULL;
 		err = sdt_err(-ENOENT,
 			      "no SDT event matches '%s' in %s, nor in the cache: %s%zu file%s with "
-			      "SDT notes%s%s%s, %zu without%s%s",
+			      "SDT notes%s%s%s, %zu without%s%s%s",
 			      txt ? txt : "?", t->desc ? t->desc : "the target",
 			      sdt_spec__path(spec) ? "among the files it names, " : "it runs ",
 			      t->nwith, t->nwith == 1 ? "" : "s", t->nwith ? " (" : "",
@@ -426,15 +436,19 @@ static int check_matched(const struct scanned *sc, const struct resolver *r,
 			      t->nunread ? " and some it could not read" : "",
 			      t->f && t->n ? "; libraries it dlopen()s later are not known before "
 					     "they are loaded"
-					   : "");
+					   : "",
+			      hint ? hint : "");
+		free(hint);
+		free(files);
 		free(txt);
 		return err;
 	}
-	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s%s", txt ? txt : "?",
+	hint = files ? sdt_miss_hint(spec, r->idx, files, nfiles) : NULL;
+	err = sdt_err(-ENOENT, "no SDT event matches '%s' in %s%s'%s", txt ? txt : "?",
 		      sdt_spec__path(spec) ? "'" : "the cache '",
-		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root,
-		      sdt_spec__path(spec) ? "'"
-					   : "' (add binaries with 'sdtrace cache add PATH')");
+		      sdt_spec__path(spec) ? sdt_spec__path(spec) : r->c->root, hint ? hint : "");
+	free(hint);
+	free(files);
 	free(txt);
 	return err;
 }
@@ -693,7 +707,7 @@ static int resolve_sdt(struct sdt_cache *c, struct sdt_index *idx, struct sdt_sp
 		       size_t nspecs, const struct sdt_resolve_opts *o, struct target_files *tf,
 		       struct sdt_target **out, size_t *nout)
 {
-	struct resolver r = {.c = c, .tf = tf, .specs = specs, .nspecs = nspecs};
+	struct resolver r = {.c = c, .idx = idx, .tf = tf, .specs = specs, .nspecs = nspecs};
 	struct scanned sc = {0};
 	int err;
 

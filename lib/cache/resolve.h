@@ -36,6 +36,7 @@ struct target_files {
 
 struct resolver {
 	struct sdt_cache *c;
+	struct sdt_index *idx;	 /* NULL: none opened (every spec names its binary) */
 	struct target_files *tf; /* NULL: by the cache alone */
 	struct sdt_spec *const *specs;
 	size_t nspecs;

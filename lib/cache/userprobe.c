@@ -501,7 +501,7 @@ int sdt_cache__probe_add(struct sdt_cache *c, const struct sdt_user_probe *up)
 			      up->build_id, linked);
 		goto out;
 	}
-	lock = sdt_lock_take(c->rootfd, PROBES_LOCK);
+	lock = sdt_cache_lock(c, PROBES_LOCK, true);
 	if (lock < 0) {
 		err = sdt_err(lock, "'%s': cannot lock: %s", c->root, strerror(-lock));
 		goto out;
@@ -758,7 +758,7 @@ int sdt_cache__probe_remove(struct sdt_cache *c, const char *name, const char *p
 		real = sdt_user_path(path, true);
 		w.path = real ? real : path; /* a vanished file: its cached path as given */
 	}
-	lock = sdt_lock_take(c->rootfd, PROBES_LOCK);
+	lock = sdt_cache_lock(c, PROBES_LOCK, true);
 	if (lock < 0) {
 		free(real);
 		return sdt_err(lock, "'%s': cannot lock: %s", c->root, strerror(-lock));

@@ -22,37 +22,90 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *found_dir;
 static int has_ref_ctr = -1;
 
-static bool has_uprobe_events(const char *dir)
+/* Is @dir/uprobe_events there? 0, or -errno of the look (-EACCES: there may be, not for us). */
+static int has_uprobe_events(const char *dir)
 {
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
-	return access(path, F_OK) == 0;
+	return access(path, F_OK) == 0 ? 0 : -errno;
+}
+
+/* ": not root (...)" when that is why a tracefs file is refused, else "". */
+static const char *why_refused(int err)
+{
+	if ((err == -EACCES || err == -EPERM) && geteuid() != 0)
+		return ": not root (placing uprobes needs root, or CAP_SYS_ADMIN and access to "
+		       "tracefs)";
+	return "";
+}
+
+/*
+ * Neither place has uprobe_events and mounting failed with -@merr (or worked, @mounted, and
+ * still has none): say which, as each needs its own fix.
+ */
+static int not_found(int merr, bool mounted)
+{
+	const char *t = candidates[0], *d = candidates[1];
+
+	if (mounted)
+		return sdt_err(-ENOENT,
+			       "tracefs at %s has no uprobe_events: this kernel was built without "
+			       "CONFIG_UPROBE_EVENTS",
+			       t);
+	if (merr == -EPERM && geteuid() != 0)
+		return sdt_err(-EPERM,
+			       "no tracefs with uprobe_events (tried %s and %s): not mounted, and "
+			       "mounting it needs root: not root (as root: mount -t tracefs nodev %s)",
+			       t, d, t);
+	if (merr == -EPERM)
+		return sdt_err(-EPERM,
+			       "no tracefs with uprobe_events (tried %s and %s): not mounted, and "
+			       "mounting it was refused (a container without CAP_SYS_ADMIN?): mount "
+			       "-t tracefs nodev %s where it is allowed",
+			       t, d, t);
+	if (merr == -ENOENT)
+		return sdt_err(-ENOENT,
+			       "no tracefs with uprobe_events (tried %s and %s): not mounted, and "
+			       "its mount point %s does not exist (is sysfs mounted at /sys?)",
+			       t, d, t);
+	return sdt_err(merr,
+		       "no tracefs with uprobe_events (tried %s and %s): not mounted, and 'mount -t "
+		       "tracefs nodev %s' failed: %s",
+		       t, d, t, strerror(-merr));
 }
 
 int sdt_tracefs_dir(const char **dir)
 {
-	int err = 0;
+	int err = 0, e;
 	size_t i;
 
 	pthread_mutex_lock(&lock);
 	if (found_dir)
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(candidates); i++) {
-		if (has_uprobe_events(candidates[i])) {
+		e = has_uprobe_events(candidates[i]);
+		if (!e) {
 			found_dir = candidates[i];
 			goto out;
 		}
+		/* there, maybe, but not for us: mounting another one would not help */
+		if (e == -EACCES) {
+			err = sdt_err(e, "cannot use tracefs: permission denied on '%s'%s",
+				      candidates[i], why_refused(e));
+			goto out;
+		}
 	}
-	if (mount("nodev", candidates[0], "tracefs", 0, NULL) == 0 &&
-	    has_uprobe_events(candidates[0])) {
-		found_dir = candidates[0];
+	if (mount("nodev", candidates[0], "tracefs", 0, NULL) == 0) {
+		e = has_uprobe_events(candidates[0]);
+		if (!e) {
+			found_dir = candidates[0];
+			goto out;
+		}
+		err = not_found(e, true);
 		goto out;
 	}
-	err = sdt_err(errno == EPERM ? -EPERM : -ENOENT,
-		      "no tracefs with uprobe_events (tried %s and %s; mounting it needs root: "
-		      "mount -t tracefs nodev %s)",
-		      candidates[0], candidates[1], candidates[0]);
+	err = not_found(-errno, false);
 out:
 	if (!err)
 		*dir = found_dir;
@@ -70,8 +123,11 @@ static int open_rel(const char *rel, int flags, char *path, size_t size)
 		return err;
 	snprintf(path, size, "%s/%s", dir, rel);
 	fd = open(path, flags | O_CLOEXEC);
-	if (fd < 0)
-		return sdt_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+	if (fd < 0) {
+		int e = errno;
+
+		return sdt_err(-e, "cannot open '%s': %s%s", path, strerror(e), why_refused(-e));
+	}
 	return fd;
 }
 

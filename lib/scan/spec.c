@@ -3,7 +3,9 @@
  * Event specs ("[PATH:][%]provider[:event][(name[:type], ...)]" with globs): parsing and
  * matching. See spec.h; the typed argument list is parsed by types.c.
  */
+#include <ctype.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -226,4 +228,211 @@ const struct sdt_arg_type *sdt_spec__types(const struct sdt_spec *s)
 const struct sdt_arg_type *sdt_spec__type(const struct sdt_spec *s, size_t i)
 {
 	return i < s->ntypes ? &s->types[i] : NULL;
+}
+
+/* ---- "did you mean" --------------------------------------------------------------------- */
+
+/* Longest provider or event part compared; longer ones are never suggested (or suggested to). */
+#define SUGGEST_LEN 128
+/* Most names a suggestion offers. */
+#define SUGGEST_MAX 3
+
+/* One position of a pattern: a character, '?', '*' or a bracket expression "[...]". */
+struct tok {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * The positions of @pat into @t (at most @max), or SIZE_MAX for a pattern longer than @max
+ * characters: then no position (a bracket expression) is longer than @max either.
+ */
+static size_t tokenize(const char *pat, struct tok *t, size_t max)
+{
+	size_t n = 0, i = 0, len = strlen(pat);
+
+	if (len > max)
+		return SIZE_MAX;
+	while (i < len) {
+		size_t e = i + 1;
+
+		if (n == max)
+			return SIZE_MAX;
+		if (pat[i] == '[') {
+			/* as fnmatch reads it: '!' or '^' first, then ']' may be a member */
+			if (e < len && (pat[e] == '!' || pat[e] == '^'))
+				e++;
+			if (e < len && pat[e] == ']')
+				e++;
+			while (e < len && pat[e] != ']')
+				e++;
+			e = e < len ? e + 1 : i + 1; /* no closing ']': a plain '[' */
+		}
+		t[n].p = pat + i;
+		t[n].len = e - i;
+		n++;
+		i = e;
+	}
+	return n;
+}
+
+static bool tok_star(const struct tok *t)
+{
+	return t->len == 1 && t->p[0] == '*';
+}
+
+/* Does position @t take character @c at no cost? Case is not a typo worth a cost. */
+static bool tok_eq(const struct tok *t, char c)
+{
+	char one[2] = {c, '\0'}, pat[SUGGEST_LEN + 1];
+
+	/* tokenize() keeps every position within SUGGEST_LEN */
+	if (t->len == 1)
+		return t->p[0] == '?' || t->p[0] == '*' ||
+		       tolower((unsigned char)t->p[0]) == tolower((unsigned char)c);
+	memcpy(pat, t->p, t->len);
+	pat[t->len] = '\0';
+	return !fnmatch(pat, one, FNM_CASEFOLD);
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+
+/*
+ * The edit distance from pattern @pat to @text (insertions, deletions, substitutions and
+ * swaps of two neighbours, each 1; Damerau's "optimal string alignment"), where '*' takes any
+ * run and '?' or a bracket any character it matches, at no cost. SIZE_MAX when too long.
+ */
+static size_t glob_distance(const char *pat, const char *text)
+{
+	size_t rows[3][SUGGEST_LEN + 1], *pp, *prev, *cur, *tmp, np, nt = strlen(text), i, j;
+	struct tok t[SUGGEST_LEN];
+
+	np = tokenize(pat, t, SUGGEST_LEN);
+	if (np == SIZE_MAX || nt > SUGGEST_LEN)
+		return SIZE_MAX;
+	pp = rows[0];
+	prev = rows[1];
+	cur = rows[2];
+	for (j = 0; j <= nt; j++)
+		prev[j] = j;
+	for (i = 1; i <= np; i++) {
+		const struct tok *k = &t[i - 1];
+		bool star = tok_star(k);
+
+		cur[0] = prev[0] + !star;
+		for (j = 1; j <= nt; j++) {
+			if (star) {
+				/* '*' matches nothing more, or one more character */
+				cur[j] = prev[j] < cur[j - 1] ? prev[j] : cur[j - 1];
+				continue;
+			}
+			cur[j] = min3(prev[j - 1] + !tok_eq(k, text[j - 1]), prev[j] + 1,
+				      cur[j - 1] + 1);
+			if (i > 1 && j > 1 && k->len == 1 && t[i - 2].len == 1 &&
+			    !tok_star(&t[i - 2]) && tok_eq(k, text[j - 2]) &&
+			    tok_eq(&t[i - 2], text[j - 1]) && pp[j - 2] + 1 < cur[j])
+				cur[j] = pp[j - 2] + 1;
+		}
+		tmp = pp;
+		pp = prev;
+		prev = cur;
+		cur = tmp;
+	}
+	return prev[nt];
+}
+
+/* The characters of @pat a name has to have ('*' stands for none). */
+static size_t pattern_weight(const char *pat)
+{
+	size_t n = 0;
+
+	for (; *pat; pat++)
+		n += *pat != '*';
+	return n;
+}
+
+/* Distance from @s to provider @prov, event @ev: perf's "sdt_" group prefix is no typo. */
+static size_t spec_distance(const struct sdt_spec *s, const char *prov, const char *ev)
+{
+	size_t dp = glob_distance(s->provider, prov), de;
+
+	if (!strncmp(s->provider, "sdt_", 4)) {
+		size_t d4 = glob_distance(s->provider + 4, prov);
+
+		dp = d4 < dp ? d4 : dp;
+	}
+	de = glob_distance(s->event, ev);
+	if (dp == SIZE_MAX || de == SIZE_MAX)
+		return SIZE_MAX;
+	return dp + de;
+}
+
+/* The spec a suggestion offers: the name, keeping a glob of @s where it matched the name. */
+static char *suggestion_text(const struct sdt_spec *s, const char *prov, const char *ev)
+{
+	bool keep_prov = has_glob(s->provider) && !fnmatch(s->provider, prov, 0);
+	bool keep_ev = has_glob(s->event) && !fnmatch(s->event, ev, 0);
+
+	return sdt_asprintf("%%%s:%s", keep_prov ? s->provider : prov, keep_ev ? s->event : ev);
+}
+
+int sdt_spec__suggest(const struct sdt_spec *s, const char *const *names, size_t n, char **out)
+{
+	char *best[SUGGEST_MAX] = {0}, prov[SUGGEST_LEN + 1];
+	size_t nbest = 0, dbest = SIZE_MAX, limit, i, k;
+	struct sdt_buf b = {0};
+	int err = 0;
+
+	*out = NULL;
+	/* a quarter of what was typed may be wrong, one character at least */
+	limit = (pattern_weight(s->provider) + pattern_weight(s->event)) / 4;
+	if (limit < 1)
+		limit = 1;
+	for (i = 0; i < n && !err; i++) {
+		const char *colon = names[i] ? strchr(names[i], ':') : NULL;
+		size_t d, pl;
+		char *text;
+
+		if (!colon || (pl = (size_t)(colon - names[i])) > SUGGEST_LEN)
+			continue;
+		memcpy(prov, names[i], pl);
+		prov[pl] = '\0';
+		if (sdt_spec__match(s, prov, colon + 1))
+			continue; /* not a typo: it matches */
+		d = spec_distance(s, prov, colon + 1);
+		if (d > limit || d > dbest)
+			continue;
+		text = suggestion_text(s, prov, colon + 1);
+		if (!text) {
+			err = -ENOMEM;
+			break;
+		}
+		if (d < dbest) {
+			for (k = 0; k < nbest; k++)
+				free(best[k]);
+			nbest = 0;
+			dbest = d;
+		}
+		for (k = 0; k < nbest && strcmp(best[k], text); k++)
+			;
+		if (k < nbest || nbest == SUGGEST_MAX)
+			free(text);
+		else
+			best[nbest++] = text;
+	}
+	for (k = 0; k < nbest && !err; k++) {
+		if (sdt_buf_addf(&b, "%s%s", k ? (k + 1 == nbest ? " or " : ", ") : "", best[k]))
+			err = -ENOMEM;
+	}
+	for (k = 0; k < nbest; k++)
+		free(best[k]);
+	if (err) {
+		sdt_buf_free(&b);
+		return sdt_err(err, "out of memory");
+	}
+	*out = nbest ? sdt_buf_take(&b) : NULL;
+	return 0;
 }

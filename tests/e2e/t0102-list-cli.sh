@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # sdtrace list, the command line: text lines that can be given back as patterns, globs and perf's
 # sdt_ prefix, -v (sites, arguments, reasons), --json (valid, exactly the documented keys), exit
-# codes (0 ok, 1 runtime error, 2 usage error), one error line per failure, --help, and a closed
-# pipe.
+# codes as grep's (0 something listed, 1 nothing matched, 2 an error, usage errors too), one
+# error line per failure, --help, and a closed pipe.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 PY=/usr/bin/python3.11
@@ -70,8 +70,11 @@ check_eq "pattern python:gc__* (no %)" "$gc" "$("$SDTRACE" list -x "$PY" 'python
 check_eq "pattern sdt_python:gc__start (perf's group)" "$PY:%python:gc__start" \
 	"$("$SDTRACE" list -x "$PY" sdt_python:gc__start)"
 check_eq "pattern %python alone lists all 8" 8 "$("$SDTRACE" list -x "$PY" %python | wc -l)"
-check_eq "pattern %python:line__* matches nothing, exit 0" ":0" \
-	"$("$SDTRACE" list -x "$PY" '%python:line__*'):$?"
+run "$T/out" "$T/err" list -x "$PY" '%python:line__*'
+check_eq "pattern %python:line__* matches nothing, exit 1" ":1" "$(cat "$T/out"):$rc"
+check_eq "pattern %python:line__* matches nothing, said so" \
+	"sdtrace: no SDT event matches '%python:line__*' in '$PY'; did you mean %python:line?" \
+	"$(cat "$T/err")"
 check_eq "two patterns: the union" "$PY:%python:gc__start
 $PY:%python:line" "$("$SDTRACE" list -x "$PY" %python:gc__start %python:line)"
 check_eq "pattern with the binary inline" "$PY:%python:gc__start" \
@@ -174,23 +177,25 @@ check_eq "--json, nothing matches: an empty array" "[]" "$(tr -d ' \n' <"$T/j")"
 
 # ---- files without probes, missing files, non-ELF files -----------------------------------------
 run "$T/out" "$T/err" list -x "$PROGS_DIR/prog-nonotes"
-check_eq "no notes: exit 0" 0 "$rc"
-check_eq "no notes: empty output" "" "$(cat "$T/out" "$T/err")"
+check_eq "no notes: exit 1 (nothing listed)" 1 "$rc"
+check_eq "no notes: nothing on stdout" "" "$(cat "$T/out")"
+check_eq "no notes: says so on stderr" "sdtrace: '$PROGS_DIR/prog-nonotes' has no SDT probes" \
+	"$(cat "$T/err")"
 run "$T/out" "$T/err" list -x "$T/missing"
-check_eq "missing file: exit 1" 1 "$rc"
+check_eq "missing file: exit 2" 2 "$rc"
 check_eq "missing file: nothing on stdout" "" "$(cat "$T/out")"
 check_eq "missing file: one error line" 1 "$(lines "$T/err")"
 check "missing file: the error names the file" grep -q "^sdtrace: error: .*'$T/missing'" "$T/err"
 printf 'not an ELF file\n' >"$T/text"
 run "$T/out" "$T/err" list -x "$T/text"
-check_eq "non-ELF file: exit 1" 1 "$rc"
+check_eq "non-ELF file: exit 2" 2 "$rc"
 check_eq "non-ELF file: one error line" 1 "$(lines "$T/err")"
 check "non-ELF file: the error names the file" grep -q "^sdtrace: error: .*'$T/text'" "$T/err"
 run "$T/out" "$T/err" list -x "$T/missing" -x "$PY" %python:gc__start
-check_eq "missing file then a good one: exit 1, the good one still listed" \
-	"1 $PY:%python:gc__start" "$rc $(cat "$T/out")"
+check_eq "missing file then a good one: exit 2, the good one still listed" \
+	"2 $PY:%python:gc__start" "$rc $(cat "$T/out")"
 run "$T/out" "$T/err" list -x "$T"
-check_eq "a directory: exit 1" 1 "$rc"
+check_eq "a directory: exit 2" 2 "$rc"
 
 # ---- usage errors: exit 2, nothing on stdout ----------------------------------------------------
 for args in "-x $PY a\ b" "-x $PY %py:x:y:z" "-p notanumber" "-p 0" "-p 1 -x $PY" "-x" \
@@ -202,7 +207,7 @@ for args in "-x $PY a\ b" "-x $PY %py:x:y:z" "-p notanumber" "-p 0" "-p 1 -x $PY
 done
 # With neither -x nor -p, list reads the cache (SDTRACE_CACHE_DIR=$T/cache, empty here).
 run "$T/out" "$T/err" list
-check_eq "no -x/-p: the (empty) cache, exit 0" "0:" "$rc:$(cat "$T/out")"
+check_eq "no -x/-p: the (empty) cache, exit 1" "1:" "$rc:$(cat "$T/out")"
 
 # ---- help ----------------------------------------------------------------------------------------
 run "$T/help" "$T/err" list --help

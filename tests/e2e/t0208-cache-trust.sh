@@ -34,7 +34,7 @@ check "... naming the entry and the build-id its elf has" \
 # with the binary gone, the entry's elf is what `list --build-id` would read
 mv "$T/bins/bin-0001" "$T/bin-0001.away"
 sdt list --build-id "$BID1" >"$T/l.out" 2>"$T/l.err"
-check_eq "list --build-id of the swapped entry fails" 1 "$?"
+check_eq "list --build-id of the swapped entry fails (exit 2)" 2 "$?"
 check_eq "... listing nothing" "" "$(cat "$T/l.out")"
 check "... saying why" grep -q "elf' is not the binary of build-id $BID1: not used" "$T/l.err"
 mv "$T/bin-0001.away" "$T/bins/bin-0001"

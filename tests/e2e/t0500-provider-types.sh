@@ -100,7 +100,7 @@ if [ -e "$PY" ]; then
 	check "--types comes first" grep -q '^    arg1  cli:string  ' "$T/list"
 	printf 'provider python {\n probe broken(;\n};\n' >"$T/broken.d"
 	"$SDTRACE" list -x "$PY" -v --types "$T/broken.d" >"$T/list" 2>"$T/err"
-	check_eq "a broken type file fails with exit 1" "1" "$?"
+	check_eq "a broken type file fails with exit 2 (list's error, as grep)" "2" "$?"
 	check "... naming file:line" grep -q "broken.d:2" "$T/err"
 	check_fails "a missing --types file fails" "$SDTRACE" list -x "$PY" --types "$T/nope.d"
 	export SDTRACE_PROVIDERS_DIR="$T/no-shipped"
@@ -114,7 +114,7 @@ if [ -e "$PY" ]; then
 		grep -qE '^    arg2  g:u64  8@%r12 -> %r12:u64$' "$T/list"
 	check "spec types: hex" grep -qE '^    arg3  l:x32  -4@%eax -> %ax:x32$' "$T/list"
 	"$SDTRACE" list -x "$PY" -v '%python:function__entry(a, b, c:string)' >"$T/list" 2>"$T/err"
-	check_eq "spec types: a size mismatch fails with exit 1" "1" "$?"
+	check_eq "spec types: a size mismatch fails with exit 2 (list's error)" "2" "$?"
 	check "... naming provider:event, the argument and both sizes" \
 		grep -q "python:function__entry: argument 3 (c:string) is a string, which needs a 8-byte pointer, but the note's argument '-4@%eax' has 4 bytes" "$T/err"
 	"$SDTRACE" list -x "$PY" -v '%python:gc__start(a:nosuch)' >/dev/null 2>"$T/err"

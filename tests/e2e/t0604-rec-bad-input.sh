@@ -102,12 +102,12 @@ if nobody_prepare "$P/prog-sizes"; then
 	chmod 777 "$N"
 	NB_ENV="HOME=$N SDTRACE_CACHE_DIR=$N/cache"
 	# shellcheck disable=SC2086
-	fails_cleanly "not root" "no tracefs with uprobe_events .*needs root" \
+	fails_cleanly "not root" "cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root" \
 		as_nobody $NB_ENV "$NB_SDTRACE" record -o "$N/bad.data" -x "$NB/prog-sizes" \
 		-e '%sizes:*' -- "$NB/prog-sizes"
 	check "not root: no data file in its directory" test ! -e "$N/bad.data"
 	# shellcheck disable=SC2086
-	fails_cleanly "not root, stat" "no tracefs with uprobe_events .*needs root" \
+	fails_cleanly "not root, stat" "cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root" \
 		as_nobody $NB_ENV "$NB_SDTRACE" stat -x "$NB/prog-sizes" -e '%sizes:*' -- \
 		"$NB/prog-sizes"
 	echo previous >"$N/keep.data"

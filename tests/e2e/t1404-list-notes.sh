@@ -38,7 +38,7 @@ check_eq "without -v: no notes" "$P/prog-sizes:%sizes:min" "$(cat n.out)"
 
 printf 'provider sizes {\n\t/* @sdtrace needs */\n\tprobe min();\n};\n' >bad.d
 "$SDTRACE" list -v --types bad.d -x "$P/prog-sizes" >b.out 2>b.err
-check_eq "a malformed note: exit 1" 1 $?
+check_eq "a malformed note: exit 2 (list's error, as grep)" 2 $?
 check "the error names FILE:LINE" grep -q "bad.d:2: expected '@sdtrace KEY: TEXT'" b.err
 
 JVM=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so

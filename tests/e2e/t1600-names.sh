@@ -113,7 +113,7 @@ if [ -x "$JDK/bin/java" ] && [ -f "$JDK/lib/server/libjvm.so" ]; then
 	PATH="$T/empty" "$SDTRACE" list -x libjvm.so '%hotspot:vm__init__begin' >jvm0.list 2>jvm0.err
 	rc=$?
 	if [ "$njvm" -gt 1 ]; then
-		check_eq "two JVMs, \$PATH runs neither: exit 1" 1 "$rc"
+		check_eq "two JVMs, \$PATH runs neither: exit 2 (list's error, as grep)" 2 "$rc"
 		check "two JVMs, \$PATH runs neither: both named" grep -q "$jvm" jvm0.err
 		check "two JVMs, \$PATH runs neither: give the path" grep -q "give the path" jvm0.err
 	else
@@ -125,7 +125,7 @@ fi
 
 # ---- names found nowhere --------------------------------------------------------------------------
 "$SDTRACE" list -x libsdt-t1600-nowhere.so >none.out 2>none.err
-check_eq "a name found nowhere: exit 1" 1 $?
+check_eq "a name found nowhere: exit 2 (list's error, as grep)" 2 $?
 check "it says where it looked" grep -q "no such file in the current directory, \$PATH, /etc/ld.so.cache" none.err
 check "and that a full path finds it" grep -q "give its full path" none.err
 if [ -n "$lib" ]; then

@@ -82,7 +82,11 @@ int main(int argc, char **argv)
 }
 CEOF
 mkdir -p a b blue lib
-cc -O1 -g -o tick tick.c -DVARIANT=1 && cc -O1 -g -o a/tick tick.c -DVARIANT=1 &&
+# a/tick from its own copy of the source: the same code as tick, but another build-id (built
+# from tick.c it is the same file, which the cache keeps under one path: tick's or a/tick's,
+# as the threads of cache add finish)
+cp tick.c a/tick.c
+cc -O1 -g -o tick tick.c -DVARIANT=1 && cc -O1 -g -o a/tick a/tick.c -DVARIANT=1 &&
 	cc -O1 -g -o b/tick tick.c -DVARIANT=2 &&
 	cc -O1 -g -fPIC -shared -o lib/libdup.so dup-lib.c &&
 	cc -O1 -g -o dupmain dup-main.c -Llib -ldup -Wl,-rpath,"$T/lib" &&
@@ -126,6 +130,12 @@ stat_pid() {
 	"$2" "$3" "$T/$1.go" &
 	_tp=$!
 	at_exit "kill -9 $_tp 2>/dev/null"
+	# the pid is the shell's fork until it execs PROG: -p would resolve against the shell
+	_n=0
+	while [ "$(readlink "/proc/$_tp/exe")" != "$(readlink -f "$2")" ] && [ "$_n" -lt 100 ]; do
+		sleep 0.05
+		_n=$((_n + 1))
+	done
 	"$SDTRACE" stat -p "$_tp" -e "${4:-%myapp:tick}" >"$1.out" 2>"$1.err" &
 	_sp=$!
 	if armed "$_sp" "$(readlink -f "$2")"; then

@@ -524,6 +524,82 @@ static void test_opts_read(void **state)
 	assert_null(fetched);
 }
 
+/*
+ * A cache that creates nothing (list, cache list): a missing directory is an empty cache and
+ * stays missing (writes fail); an existing one without an index gets none on disk (one is built
+ * in memory); an existing index is kept up to date. A miss says how near it came: "did you mean"
+ * from the index, else how to add binaries.
+ */
+static void test_no_create(void **state)
+{
+	SDT_OPTS(sdt_cache_opts, ro, .no_create = true);
+	SDT_OPTS(sdt_resolve_opts, quiet, .allow_empty = true);
+	struct sdt_cache_entries *l = NULL;
+	struct sdt_targets *t = NULL;
+	struct sdt_cache *c = NULL;
+	char path[400], **names = NULL;
+	struct stat st;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(sdt_cache__open(root, &ro, &c), 0);
+	assert_int_equal(entries(c, &l, &n), 0);
+	assert_int_equal(n, 0);
+	sdt_cache_entries__free(l);
+	assert_int_equal(sdt_cache__event_names(c, &names, &n), 0);
+	assert_int_equal(n, 0);
+	sdt_cache_names__free(names, n);
+	assert_int_equal(resolve1(c, "%h4test:one", NULL, &t, &n), -ENOENT);
+	assert_non_null(strstr(sdt_errmsg(), "add binaries"));
+	sdt_targets__free(t);
+	assert_int_equal(resolve1(c, "%h4test:one", &quiet, &t, &n), 0);
+	assert_int_equal(n, 0);
+	sdt_targets__free(t);
+	assert_int_equal(sdt_cache__check(c, false, NULL, NULL), 0);
+	assert_true(sdt_cache__add(c, self, NULL) < 0);
+	assert_int_equal(sdt_cache__reindex(c), -EROFS);
+	sdt_cache__free(c);
+	assert_int_equal(stat(root, &st), -1);
+
+	/* cached, its index removed: read-only lookups find it and write no index */
+	assert_int_equal(sdt_cache__open(root, NULL, &c), 0);
+	assert_int_equal(sdt_cache__add(c, self, NULL), 0);
+	sdt_cache__free(c);
+	snprintf(path, sizeof(path), "%s/" SDT_INDEX_NAME, root);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sdt_cache__open(root, &ro, &c), 0);
+	assert_int_equal(resolve1(c, "%h4test:one", NULL, &t, &n), 0);
+	assert_int_equal(n, 1);
+	sdt_targets__free(t);
+	assert_int_equal(sdt_cache__event_names(c, &names, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "h4test:one");
+	assert_string_equal(names[1], "h4test:two");
+	sdt_cache_names__free(names, n);
+	assert_int_equal(resolve1(c, "%h4test:on", NULL, &t, &n), -ENOENT);
+	assert_non_null(strstr(sdt_errmsg(), "did you mean %h4test:one?"));
+	assert_null(strstr(sdt_errmsg(), "add binaries"));
+	sdt_targets__free(t);
+	assert_int_equal(resolve1(c, "%h4test:nothing_like_it", NULL, &t, &n), -ENOENT);
+	assert_non_null(strstr(sdt_errmsg(), "it has provider 'h4test'"));
+	sdt_targets__free(t);
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(sdt_cache__reindex(c), -EROFS);
+	assert_int_equal(stat(path, &st), -1);
+	sdt_cache__free(c);
+
+	/* an index that is there is kept up to date, also by a reader */
+	assert_int_equal(sdt_cache__open(root, NULL, &c), 0);
+	assert_int_equal(sdt_cache__reindex(c), 0);
+	sdt_cache__free(c);
+	assert_int_equal(truncate(path, 10), 0);
+	assert_int_equal(sdt_cache__open(root, &ro, &c), 0);
+	assert_int_equal(resolve1(c, "%h4test:one", NULL, &t, &n), 0);
+	sdt_targets__free(t);
+	assert_int_equal(sdt_cache__check(c, false, NULL, NULL), 0);
+	sdt_cache__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +612,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_perf_foreign_entries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_opts_read, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_create, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
