@@ -111,14 +111,11 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 	memset(f->sem, -1, n ? n : 1);
 	gather_mapped(r);
 	for (e = 0; e < n; e++) {
-		const struct sdt_uprobe_set *set;
 		bool read_one = false;
-		size_t le;
 
 		if (r->samples.counts && r->samples.counts[e])
 			continue; /* hit: nothing to explain */
-		set = sdt_rec_event_set(r, e, &le);
-		if (!set || !sdt_uprobe_set__event_has_semaphore(set, le))
+		if (!sdt_uprobe_set__event_has_semaphore(r->set, e))
 			continue;
 		for (i = 0; i < r->targets.nwatch; i++) {
 			pid_t pid = r->targets.watch[i].pid;
@@ -126,7 +123,7 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 
 			if (r->targets.watch[i].done)
 				continue;
-			st = sdt_uprobe_set__semaphore_state(set, le, pid);
+			st = sdt_uprobe_set__semaphore_state(r->set, e, pid);
 			if (st == 1) {
 				f->sem[e] = 1;
 				break;
@@ -137,10 +134,10 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 				read_one = true;
 			}
 		}
-		/* poking reaches what is mapped at the start: a library loaded later (or a set armed
-		 * during the run) is not poked */
+		/* poking reaches what is mapped at the start: a library loaded later is not poked
+		 */
 		if (f->sem[e] < 0 && r->sem_method && !strcmp(r->sem_method, "poke") &&
-		    !sdt_uprobe_set__event_poked(set, le))
+		    !sdt_uprobe_set__event_poked(r->set, e))
 			f->sem[e] = 0;
 	}
 	return 0;
@@ -156,14 +153,8 @@ void sdt_rec_facts_release(struct rec_facts *f)
 /* The index in r->adds of event @e's file, or r->nadds. */
 static size_t event_add(const struct sdt_recorder *r, size_t e)
 {
-	const struct sdt_uprobe_set *set;
-	const struct sdt_file *file;
-	size_t a, le;
-
-	set = sdt_rec_event_set(r, e, &le);
-	if (!set)
-		return r->nadds;
-	file = sdt_uprobe_set__event_file(set, le);
+	const struct sdt_file *file = sdt_uprobe_set__event_file(r->set, e);
+	size_t a;
 
 	for (a = 0; a < r->nadds; a++)
 		if (r->adds[a].f == file)
@@ -189,10 +180,8 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 			  char *text, size_t size)
 {
 	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
-	size_t le;
-	const struct sdt_uprobe_set *set =
-	    event < r->samples.nevents ? sdt_rec_event_set(r, event, &le) : NULL;
-	const struct sdt_trace_event_desc *d = set ? sdt_uprobe_set__event(set, le) : NULL;
+	const struct sdt_trace_event_desc *d =
+	    r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
 	uint64_t hits;
 	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;
