@@ -51,22 +51,10 @@ void report_names_free(struct report_names *n)
 	memset(n, 0, sizeof(*n));
 }
 
-/* Argument @name of kind @k ("argN" from 1, or its name): its index, or -1. */
+/* Argument @name of kind @k (its name, or "argN"): its index, or -1. */
 static int arg_index(const struct sdt_trace_kind *k, const char *name)
 {
-	size_t i, n = sdt_trace_kind__arg_count(k);
-	unsigned long v;
-	char *end;
-
-	for (i = 0; i < n; i++)
-		if (sdt_trace_kind__arg_name(k, i) && !strcmp(sdt_trace_kind__arg_name(k, i), name))
-			return (int)i;
-	if (!strncmp(name, "arg", 3) && name[3] >= '1' && name[3] <= '9') {
-		v = strtoul(name + 3, &end, 10);
-		if (!*end && v <= n)
-			return (int)v - 1;
-	}
-	return -1;
+	return sdt_trace_event_desc__arg_index(sdt_trace_kind__desc(k), name);
 }
 
 bool report_names_in(const struct report_names *n, const struct sdt_trace_kind *k)

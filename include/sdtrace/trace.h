@@ -114,7 +114,7 @@ struct sdt_trace_sample {
 	uint32_t cpu;
 	uint32_t pid;
 	uint32_t tid;
-	uint32_t event; /* the event's number: sdt_trace_event_desc__index() */
+	uint32_t event;	 /* the event's number: sdt_trace_event_desc__index() */
 	const void *raw; /* the raw tracefs record (PERF_SAMPLE_RAW payload), host byte order */
 	uint32_t raw_size;
 };
@@ -132,11 +132,13 @@ SDT_API const char *sdt_trace_event_desc__path(const struct sdt_trace_event_desc
 SDT_API const char *sdt_trace_event_desc__build_id(const struct sdt_trace_event_desc *d);
 /* The link-time addresses (note pc) of the sites the event covers; 0 out of range. */
 SDT_API size_t sdt_trace_event_desc__site_count(const struct sdt_trace_event_desc *d);
-SDT_API uint64_t sdt_trace_event_desc__site_address(const struct sdt_trace_event_desc *d,
-						    size_t i);
+SDT_API uint64_t sdt_trace_event_desc__site_address(const struct sdt_trace_event_desc *d, size_t i);
 SDT_API size_t sdt_trace_event_desc__arg_count(const struct sdt_trace_event_desc *d);
 SDT_API const char *sdt_trace_event_desc__arg_name(const struct sdt_trace_event_desc *d, size_t i);
 SDT_API const char *sdt_trace_event_desc__arg_spec(const struct sdt_trace_event_desc *d, size_t i);
+/* The argument @name names: its name, else "argN" (N from 1, as `sdtrace list` numbers them); its
+ * index, or -1 when @d has none such. */
+SDT_API int sdt_trace_event_desc__arg_index(const struct sdt_trace_event_desc *d, const char *name);
 /* As the sdt_trace_kind__arg_*() of the same names below. */
 SDT_API bool sdt_trace_event_desc__arg_named(const struct sdt_trace_event_desc *d, size_t i);
 SDT_API enum sdt_type_kind sdt_trace_event_desc__arg_type(const struct sdt_trace_event_desc *d,

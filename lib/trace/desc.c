@@ -5,6 +5,7 @@
  * the layout of a sample's stored bytes, which both sides must compute alike; and the accessors
  * of the opaque desc of include/sdtrace/trace.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/argspec.h"
@@ -322,4 +323,24 @@ const char *sdt_trace_event_desc__arg_unavailable(const struct sdt_trace_event_d
 	if (i >= d->nargs || d->args[i].field >= 0)
 		return NULL;
 	return d->args[i].unavailable ? d->args[i].unavailable : "not recorded";
+}
+
+int sdt_trace_event_desc__arg_index(const struct sdt_trace_event_desc *d, const char *name)
+{
+	size_t i, n = sdt_trace_event_desc__arg_count(d);
+	char *end;
+	unsigned long k;
+
+	for (i = 0; i < n; i++) {
+		const char *an = sdt_trace_event_desc__arg_name(d, i);
+
+		if (an && !strcmp(an, name))
+			return (int)i;
+	}
+	if (!strncmp(name, "arg", 3) && name[3] >= '1' && name[3] <= '9') {
+		k = strtoul(name + 3, &end, 10);
+		if (!*end && k >= 1 && k <= n)
+			return (int)(k - 1);
+	}
+	return -1;
 }

@@ -49,11 +49,9 @@ struct sdt_filter {
 	char **names; /* distinct argument names, as written */
 	size_t nnames;
 	struct filter_kind *kinds; /* mutable cache of filter_eval.c */
-	size_t nkinds;
+	size_t nkinds, last_kind;
 };
 
-/* The argument of @d that @name names ("argN" from 1, or its name): its index, or -1. */
-int sdt_filter_arg_index(const struct sdt_trace_event_desc *d, const char *name);
 void sdt_filter_kinds_free(struct sdt_filter *f);
 
 #endif

@@ -9,26 +9,6 @@
 #include "trace/filter.h"
 #include "util/internal.h"
 
-int sdt_filter_arg_index(const struct sdt_trace_event_desc *d, const char *name)
-{
-	size_t i, n = sdt_trace_event_desc__arg_count(d);
-	char *end;
-	unsigned long k;
-
-	for (i = 0; i < n; i++) {
-		const char *an = sdt_trace_event_desc__arg_name(d, i);
-
-		if (an && !strcmp(an, name))
-			return (int)i;
-	}
-	if (!strncmp(name, "arg", 3) && name[3] >= '1' && name[3] <= '9') {
-		k = strtoul(name + 3, &end, 10);
-		if (!*end && k >= 1 && k <= n)
-			return (int)(k - 1);
-	}
-	return -1;
-}
-
 void sdt_filter_kinds_free(struct sdt_filter *f)
 {
 	size_t i;
@@ -37,7 +17,7 @@ void sdt_filter_kinds_free(struct sdt_filter *f)
 		free(f->kinds[i].args);
 	free(f->kinds);
 	f->kinds = NULL;
-	f->nkinds = 0;
+	f->nkinds = f->last_kind = 0;
 }
 
 int sdt_filter__check_desc(const struct sdt_filter *f, const struct sdt_trace_event_desc *d)
@@ -47,7 +27,7 @@ int sdt_filter__check_desc(const struct sdt_filter *f, const struct sdt_trace_ev
 	int err;
 
 	for (i = 0; i < f->nnames; i++) {
-		if (sdt_filter_arg_index(d, f->names[i]) >= 0)
+		if (sdt_trace_event_desc__arg_index(d, f->names[i]) >= 0)
 			continue;
 		for (k = 0; k < sdt_trace_event_desc__arg_count(d); k++)
 			sdt_buf_addf(&have, "%s%s", k ? ", " : "",
@@ -69,9 +49,14 @@ static const int *kind_args(struct sdt_filter *f, const struct sdt_trace_kind *k
 	size_t i;
 	int *args;
 
+	/* events of one kind come in runs: the last one found is looked at first */
+	if (f->nkinds && f->kinds[f->last_kind].kind == k)
+		return f->kinds[f->last_kind].args;
 	for (i = 0; i < f->nkinds; i++)
-		if (f->kinds[i].kind == k)
+		if (f->kinds[i].kind == k) {
+			f->last_kind = i;
 			return f->kinds[i].args;
+		}
 	args = calloc(f->nnames ? f->nnames : 1, sizeof(*args));
 	kinds = sdt_reallocarray(f->kinds, f->nkinds + 1, sizeof(*kinds));
 	if (!args || !kinds) {
@@ -82,9 +67,10 @@ static const int *kind_args(struct sdt_filter *f, const struct sdt_trace_kind *k
 	}
 	f->kinds = kinds;
 	for (i = 0; i < f->nnames; i++)
-		args[i] = sdt_filter_arg_index(sdt_trace_kind__desc(k), f->names[i]);
+		args[i] = sdt_trace_event_desc__arg_index(sdt_trace_kind__desc(k), f->names[i]);
 	kinds[f->nkinds].kind = k;
-	kinds[f->nkinds++].args = args;
+	kinds[f->nkinds].args = args;
+	f->last_kind = f->nkinds++;
 	return args;
 }
 

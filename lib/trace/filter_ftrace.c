@@ -62,7 +62,7 @@ static int render_number(struct sdt_buf *b, const struct sdt_filter *f, const st
 static int render_arg(struct sdt_buf *b, const struct sdt_filter *f, const struct filter_node *n,
 		      const struct sdt_trace_event_desc *d)
 {
-	int idx = sdt_filter_arg_index(d, f->names[n->name]);
+	int idx = sdt_trace_event_desc__arg_index(d, f->names[n->name]);
 	const struct sdt_trace_arg *a;
 	const struct sdt_trace_field *fl;
 
