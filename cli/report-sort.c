@@ -35,7 +35,7 @@ struct report_sorter {
 	/* per kind (by pointer) whether the filter can be applied to it, remembered */
 	const struct sdt_trace_kind **kinds;
 	bool *applies;
-	size_t nkinds;
+	size_t nkinds, last;
 };
 
 void report_sorter_set_filter(struct report_sorter *s, const struct sdt_filter *f)
@@ -50,9 +50,14 @@ static int filter_applies(struct report_sorter *s, const struct sdt_trace_kind *
 	bool *applies;
 	size_t i;
 
+	/* events of one kind come in runs: the last one found is looked at first */
+	if (s->nkinds && s->kinds[s->last] == k)
+		return s->applies[s->last];
 	for (i = s->nkinds; i > 0; i--)
-		if (s->kinds[i - 1] == k)
+		if (s->kinds[i - 1] == k) {
+			s->last = i - 1;
 			return s->applies[i - 1];
+		}
 	kinds = realloc(s->kinds, (s->nkinds + 1) * sizeof(*kinds));
 	if (kinds)
 		s->kinds = kinds;
@@ -63,6 +68,7 @@ static int filter_applies(struct report_sorter *s, const struct sdt_trace_kind *
 		return -ENOMEM;
 	s->kinds[s->nkinds] = k;
 	s->applies[s->nkinds] = !sdt_filter__check_desc(s->filter, sdt_trace_kind__desc(k));
+	s->last = s->nkinds;
 	return s->applies[s->nkinds++];
 }
 
