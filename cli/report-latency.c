@@ -52,8 +52,8 @@ static int check_spec(const struct sdt_trace_reader *r, const char *text, const 
 		}
 	}
 	hint = cli_hint(sp, (const char *const *)names, n);
-	cli_error("--pair '%s,%s': no event of the recording matches '%s'%s", pair_start,
-		  pair_end, text, hint ? hint : " (see 'sdtrace report --stats')");
+	cli_error("--pair '%s,%s': no event of the recording matches '%s'%s", pair_start, pair_end,
+		  text, hint ? hint : " (see 'sdtrace report --stats')");
 	free(hint);
 	sdt_spec__free(sp);
 	return EXIT_RUNTIME;
@@ -78,7 +78,8 @@ int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pai
 	for (i = 0; i < pairs->n && !ret; i++) {
 		ret = check_spec(r, pairs->start[i], pairs->start[i], pairs->end[i], names, k);
 		if (!ret)
-			ret = check_spec(r, pairs->end[i], pairs->start[i], pairs->end[i], names, k);
+			ret =
+			    check_spec(r, pairs->end[i], pairs->start[i], pairs->end[i], names, k);
 	}
 	for (i = 0; i < k; i++)
 		free(names[i]);
@@ -500,31 +501,27 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 {
 	const struct report_latency_opts *o = lr->o;
 	struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict};
-	bool keep = o->by || (o->top && !o->by);
+	bool keep = o->by || o->top;
 	struct sdt_latency_step st;
 	struct report_groups *g;
 	struct report_group *gr;
+	const struct report_names *kn = key_of(lr, ev->kind);
 	struct lat_slot *slot;
-	char *key = NULL;
 	int err;
 
-	const struct report_names *kn = key_of(lr, ev->kind);
-
+	/* the model hashes the key during the call: the text buffer serves, no copy */
 	if (kn && report_names_in(kn, ev->kind)) {
-		if (report_values_text(ev, kn, &lr->t) || !(key = strdup(lr->t.buf)))
+		if (report_values_text(ev, kn, &lr->t))
 			return -ENOMEM;
 		eo.keyed = true;
-		eo.key = key;
-		eo.key_len = strlen(key);
+		eo.key = lr->t.buf;
+		eo.key_len = lr->t.len;
 	}
-	if (keep && (eo.tag = slot_new(lr)) == 0) {
-		free(key);
+	if (keep && (eo.tag = slot_new(lr)) == 0)
 		return -ENOMEM;
-	}
 	err = sdt_latency__event_opts(lr->l, sdt_trace_kind__provider(ev->kind),
 				      sdt_trace_kind__name(ev->kind), ev->pid, ev->tid, ev->time_ns,
 				      &eo, &st);
-	free(key);
 	if (err)
 		return -ENOMEM;
 	if (!keep)
