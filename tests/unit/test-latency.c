@@ -467,13 +467,35 @@ static void test_keys_and_skip(void **state)
 	sdt_latency__free(l);
 }
 
+/* A start without a key (its kind lacks the key's names) pairs with a keyed end, no mismatch. */
+static void test_unkeyed_start(void **state)
+{
+	struct sdt_latency *l;
+	struct sdt_latency_step s;
+
+	(void)state;
+	assert_int_equal(sdt_latency__new(&l), 0);
+	both(l, "function__entry", "function__return");
+	kev(l, "function__entry", NULL, 10, SDT_LATENCY_COUNT, 1700);
+	s = kev(l, "function__return", "any", 0, SDT_LATENCY_COUNT, 1750);
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_int_equal(s.start_tag, 10);
+	assert_false(s.key_mismatch);
+	sdt_latency__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_conventions),	    cmocka_unit_test(test_keys_and_skip),
-	    cmocka_unit_test(test_nesting_threads), cmocka_unit_test(test_crossing_and_finish),
-	    cmocka_unit_test(test_explicit_pairs),  cmocka_unit_test(test_percentile_precision),
-	    cmocka_unit_test(test_bucket_edges),    cmocka_unit_test(test_depth_cap),
+	    cmocka_unit_test(test_conventions),
+	    cmocka_unit_test(test_keys_and_skip),
+	    cmocka_unit_test(test_unkeyed_start),
+	    cmocka_unit_test(test_nesting_threads),
+	    cmocka_unit_test(test_crossing_and_finish),
+	    cmocka_unit_test(test_explicit_pairs),
+	    cmocka_unit_test(test_percentile_precision),
+	    cmocka_unit_test(test_bucket_edges),
+	    cmocka_unit_test(test_depth_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
