@@ -68,19 +68,29 @@ provider hotspot {
 	/* a full collection or not */
 	probe gc__begin(bool is_full);
 	probe gc__end();
-	/* memory manager name, its length, pool name, its length; the pool's sizes in bytes */
+	/*
+	 * memory manager name, its length, pool name, its length; the pool's sizes in bytes. A
+	 * collection begins every pool of its manager, then ends them in the same order: a pool's
+	 * end pairs with its own begin.
+	 * @sdtrace key: manager_name,pool_name
+	 */
 	probe mem__pool__gc__begin(const char *manager_name, size_t manager_name_len,
 				   const char *pool_name, size_t pool_name_len, size_t initial_size,
 				   size_t used, size_t committed, size_t max_size);
+	/* @sdtrace key: manager_name,pool_name */
 	probe mem__pool__gc__end(const char *manager_name, size_t manager_name_len,
 				 const char *pool_name, size_t pool_name_len, size_t initial_size,
 				 size_t used, size_t committed, size_t max_size);
 
-	/* compiler name and length, then class, method and signature, each with its length */
+	/*
+	 * compiler name and length, then class, method and signature, each with its length
+	 * @sdtrace key: class_name,method_name,signature
+	 */
 	probe method__compile__begin(const char *compiler_name, size_t compiler_name_len,
 				     const char *class_name, int class_name_len,
 				     const char *method_name, int method_name_len,
 				     const char *signature, int signature_len);
+	/* @sdtrace key: class_name,method_name,signature */
 	probe method__compile__end(const char *compiler_name, size_t compiler_name_len,
 				   const char *class_name, int class_name_len,
 				   const char *method_name, int method_name_len,
@@ -131,11 +141,15 @@ provider hotspot {
 	/*
 	 * Java thread id, then class, method and signature, each with its length
 	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes)
+	 * @sdtrace key: class_name,method_name,signature
 	 */
 	probe method__entry(long long java_tid, const char *class_name, int class_name_len,
 			    const char *method_name, int method_name_len, const char *signature,
 			    int signature_len);
-	/* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes) */
+	/*
+	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes)
+	 * @sdtrace key: class_name,method_name,signature
+	 */
 	probe method__return(long long java_tid, const char *class_name, int class_name_len,
 			     const char *method_name, int method_name_len, const char *signature,
 			     int signature_len);
