@@ -33,7 +33,8 @@ public class M {
 EOF2
 "$JDK/bin/javac" -d . M.java >javac.out 2>&1
 check_eq "javac M.java" 0 $?
-"$SDTRACE" record -e "$JVM:%hotspot:method__*" -e "$JVM:%hotspot:mem__pool__gc__*" -- \
+# a ring of 16 MiB per CPU: the JVM's start fires some 10^5 method probes in a burst
+"$SDTRACE" record -m 4096 -e "$JVM:%hotspot:method__*" -e "$JVM:%hotspot:mem__pool__gc__*" -- \
 	"$JDK/bin/java" -Xint -XX:+UseSerialGC -XX:+ExtendedDTraceProbes -cp . M >m.out 2>m.err &
 rp=$!
 wait "$rp"
@@ -47,7 +48,9 @@ check_eq "report --latency --by pool_name: exit 0" 0 $?
 	--pair %hotspot:mem__pool__gc__begin,%hotspot:mem__pool__gc__end >slow.json 2>slow.err
 check_eq "report --latency --top: exit 0" 0 $?
 
-python3 - by.json pool.json slow.json >k.check <<'EOF2'
+# events the rings lost (a loaded machine, an ASan build) leave entries without their return
+lost=$(sed -n 's/.*warning: \([0-9]*\) events were lost.*/\1/p' by.err | head -n 1)
+python3 - by.json pool.json slow.json "${lost:-0}" >k.check <<'EOF2'
 import json, re, sys
 def res(name, ok, why=""):
     print("ok " + name if ok else "not ok %s :: %s" % (name, why))
@@ -58,8 +61,12 @@ m = pair(by, "hotspot:method")
 g = {tuple(x["key"]): x["count"] for x in m["groups"]}
 for meth, n in (("leaf", 600), ("mid", 300), ("main", 1)):
     res("method M.%s: %d pairs" % (meth, n), g.get(("M", meth)) == n, str(g.get(("M", meth))))
-res("method pairs: no key mismatch (entry and return nest per thread)",
-    m["key_mismatches"] == 0, str(m["key_mismatches"]))
+lost = int(sys.argv[4])
+if lost:
+    print("%d events lost: the mismatch check of the method pairs is left out" % lost)
+else:
+    res("method pairs: no key mismatch (entry and return nest per thread)",
+        m["key_mismatches"] == 0, str(m["key_mismatches"]))
 p = pair(pool, "hotspot:mem__pool__gc")
 pg = {x["key"][0]: x["count"] for x in p["groups"]}
 res("6 pools of the serial collector", len(pg) == 6, str(pg))
