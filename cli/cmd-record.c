@@ -161,6 +161,7 @@ int cmd_record(int argc, char **argv)
 
 	cmdline = rec_cmdline(argc, argv);
 	meta.cmdline = cmdline;
+	meta.engine = sdt_recorder__engine(s.rec);
 	existed = access(output, F_OK) == 0;
 	err = sdt_trace_writer__open(output, &meta, &rc.w);
 	if (err) {

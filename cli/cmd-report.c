@@ -166,6 +166,9 @@ static void header(const struct sdt_trace_reader *r)
 	cli_put_escaped(stdout, sdt_trace_reader__kernel_release(r)
 				    ? sdt_trace_reader__kernel_release(r)
 				    : "?");
+	fputs("\n# engine: ", stdout);
+	cli_put_escaped(stdout, sdt_trace_reader__engine(r) ? sdt_trace_reader__engine(r)
+							    : "? (not recorded)");
 	printf("\n# started: %s (monotonic %" PRIu64 ".%09" PRIu64 ")\n", when,
 	       sdt_trace_reader__start_monotonic_ns(r) / 1000000000u,
 	       sdt_trace_reader__start_monotonic_ns(r) % 1000000000u);

@@ -47,6 +47,10 @@ const char rec_setup_usage[] =
     "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
     "                        (increment and restore in the target's memory)\n"
     "  -m, --mmap-pages N    ring buffer data pages per CPU (a power of two; default 1024)\n"
+    "      --engine=E        tracefs (default: uprobe events, perf rings), bpf (one BPF\n"
+    "                        program, BPF ring buffers; adds indexed and thread-local\n"
+    "                        arguments) or auto (bpf when the kernel and the sites allow it);\n"
+    "                        the default is $SDTRACE_ENGINE when set\n"
     "  -- CMD [ARGS...]      run CMD, stopped until every probe is armed; stop when it exits\n"
     "\n"
     "SIGINT, SIGTERM and SIGHUP stop it cleanly (CMD is sent SIGTERM). A SIGINT or SIGHUP that\n"
@@ -54,6 +58,21 @@ const char rec_setup_usage[] =
     "SIGTERM. After a SIGKILL, CMD goes on untraced; the next sdtrace removes the probes.\n"
     "Exit status with CMD: CMD's own (128 + N when signal N killed it), unless sdtrace itself\n"
     "failed: then 1 (2 for a usage error), after a line 'sdtrace: error: ...' on stderr.\n";
+
+/* --engine=E, or $SDTRACE_ENGINE (@what names which, for the message). */
+static int parse_engine(struct rec_setup *s, const char *arg, const char *what)
+{
+	if (!strcmp(arg, "auto"))
+		s->engine = SDT_ENGINE_AUTO;
+	else if (!strcmp(arg, "tracefs"))
+		s->engine = SDT_ENGINE_TRACEFS;
+	else if (!strcmp(arg, "bpf"))
+		s->engine = SDT_ENGINE_BPF;
+	else
+		return cli_usage_error(s->cmd, "%s: expected auto, tracefs or bpf, not '%s'", what,
+				       arg);
+	return 0;
+}
 
 static int add_pids(struct rec_setup *s, const char *arg)
 {
@@ -156,6 +175,8 @@ static int shared_option(struct rec_setup *s, int c, const char *arg)
 			return cli_usage_error(s->cmd,
 					       "--semaphore: expected auto, refctr or poke");
 		return 0;
+	case 'E':
+		return parse_engine(s, arg, "--engine");
 	case 'm':
 		pages = strtoul(arg, &end, 10);
 		if (*end || !pages || (pages & (pages - 1)) || pages > (1ul << 20))
@@ -177,7 +198,8 @@ static const struct option shared_opts[] = {
     {"pid", required_argument, NULL, 'p'},	{"all-cpus", no_argument, NULL, 'a'},
     {"duration", required_argument, NULL, 'D'}, {"semaphore", required_argument, NULL, 'S'},
     {"types", required_argument, NULL, 'T'},	{"mmap-pages", required_argument, NULL, 'm'},
-    {"filter", required_argument, NULL, 'F'},	{"help", no_argument, NULL, 'h'},
+    {"filter", required_argument, NULL, 'F'},	{"engine", required_argument, NULL, 'E'},
+    {"help", no_argument, NULL, 'h'},
 };
 #define SHARED_SHORT "e:x:p:am:h"
 
@@ -209,6 +231,11 @@ int rec_setup_parse(struct rec_setup *s, const struct rec_command *cmd, int argc
 	int c, ret = 0;
 
 	s->cmd = cmd->name;
+	if (getenv("SDTRACE_ENGINE") && *getenv("SDTRACE_ENGINE")) {
+		ret = parse_engine(s, getenv("SDTRACE_ENGINE"), "SDTRACE_ENGINE");
+		if (ret)
+			return ret;
+	}
 	if (build_tables(cmd, &longopts, &shortopts)) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
@@ -573,6 +600,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.duration_ms = s->duration_ms;
 	ro.drain_interval_ms = s->drain_interval_ms;
 	rec_filter_setup(s, &ro);
+	ro.engine = s->engine;
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;

@@ -29,6 +29,7 @@ struct rec_setup {
 	unsigned int duration_ms;
 	enum sdt_semaphore_method semaphore;
 	size_t ring_pages;
+	enum sdt_engine engine; /* --engine, else $SDTRACE_ENGINE, else the library's default */
 	unsigned int drain_interval_ms; /* 0: the recorder's default */
 	char **argv;			/* the command, NULL-terminated, or NULL */
 	const char **type_files;	/* --types, in order */

@@ -4,7 +4,8 @@
 lib/ is cut into stage folders. A file may use its own stage and the stages below it:
 
     util  <  scan  <  cache  <  record
-                   <  trace  <  record      (trace and cache know nothing of each other)
+                   <  trace  <  bpf  <  record   (trace and cache know nothing of each other;
+                                                   bpf: the BPF engine's kernel side)
 
 Two views of the same rule, both required:
   1. includes: every `#include "STAGE/..."` and every public `#include "sdtrace/X.h"` of a file
@@ -27,7 +28,8 @@ ALLOWED = {
     "scan": {"util", "scan"},
     "cache": {"util", "scan", "cache"},
     "trace": {"util", "scan", "trace"},
-    "record": {"util", "scan", "cache", "trace", "record"},
+    "bpf": {"util", "scan", "trace", "bpf"},
+    "record": {"util", "scan", "cache", "trace", "bpf", "record"},
 }
 # include/sdtrace/X.h -> the stage whose files implement it
 PUBLIC_STAGE = {

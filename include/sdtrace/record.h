@@ -115,6 +115,18 @@ enum sdt_semaphore_method {
 	SDT_SEMAPHORE_POKE,	/* increment / restore in the target's memory */
 };
 
+/*
+ * What places the probes and reads the hits. Both record the same format; they differ in what
+ * they can fetch (bpf adds indexed and thread-local arguments), in cost, and in what a SIGKILL
+ * leaves (bpf: nothing; tracefs: a group the next sdtrace removes).
+ */
+enum sdt_engine {
+	SDT_ENGINE_DEFAULT = 0, /* for now tracefs (auto once the BPF engine passes everything) */
+	SDT_ENGINE_AUTO,	/* bpf when the kernel, BTF, privileges and every site allow it */
+	SDT_ENGINE_TRACEFS,	/* tracefs uprobe events, perf rings */
+	SDT_ENGINE_BPF,		/* one BPF program, uprobe_multi links, BPF ring buffers */
+};
+
 struct sdt_recorder_opts {
 	size_t sz;
 	/* Exactly one target: a command (NULL-terminated argv), processes, or system-wide. */
@@ -136,6 +148,8 @@ struct sdt_recorder_opts {
 	 * latency of `sdtrace trace` and what a SIGKILL can lose.
 	 */
 	unsigned int drain_interval_ms;
+	/* The engine (sdt_recorder__engine() says which one runs). */
+	enum sdt_engine engine;
 	/*
 	 * Filters (sdtrace/filter.h): asked once per event after the probes exist, before anything
 	 * is enabled; the filter returned (NULL: none; it must outlive the run) keeps only the hits
@@ -249,6 +263,12 @@ SDT_API int sdt_recorder__filter_place(const struct sdt_recorder *r, size_t even
 SDT_API uint64_t sdt_recorder__filtered(const struct sdt_recorder *r, size_t event);
 /* Which semaphore method was used ("refctr", "poke") and how many semaphores were poked. */
 SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r);
+/*
+ * The engine that runs (or ran) the recording: "bpf" or "tracefs". Resolved once, on the first
+ * call or by sdt_recorder__run(): SDT_ENGINE_AUTO probes the BPF engine (loads it once) and
+ * checks that it can place every site added so far; add the sites first.
+ */
+SDT_API const char *sdt_recorder__engine(struct sdt_recorder *r);
 SDT_API void sdt_recorder__free(struct sdt_recorder *r);
 
 /*

@@ -176,6 +176,8 @@ SDT_API const char *sdt_trace_reader__path(const struct sdt_trace_reader *r);
 SDT_API const char *sdt_trace_reader__cmdline(const struct sdt_trace_reader *r);
 SDT_API const char *sdt_trace_reader__hostname(const struct sdt_trace_reader *r);
 SDT_API const char *sdt_trace_reader__kernel_release(const struct sdt_trace_reader *r);
+/* The engine that recorded it ("bpf", "tracefs"), NULL in files from before the field. */
+SDT_API const char *sdt_trace_reader__engine(const struct sdt_trace_reader *r);
 SDT_API uint64_t sdt_trace_reader__start_realtime_ns(const struct sdt_trace_reader *r);
 SDT_API uint64_t sdt_trace_reader__start_monotonic_ns(const struct sdt_trace_reader *r);
 /* After the end: true when the file stops before its END record (or inside a record). */

@@ -68,6 +68,7 @@ struct sdt_trace_writer_opts {
 	const char *kernel_release;  /* NULL: uname()'s release */
 	uint64_t start_realtime_ns;  /* wall-clock start (0: now) */
 	uint64_t start_monotonic_ns; /* the same instant on the samples' clock (0: now) */
+	const char *engine;	     /* what recorded it: "bpf", "tracefs" (NULL: not said) */
 };
 
 /*

@@ -4,6 +4,7 @@
 
 #include "scan/file.h"
 #include "scan/types.h"
+#include "record/engine.h"
 #include "record/recorder.h"
 #include "record/uprobe.h"
 #include "util/internal.h"
@@ -206,6 +207,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	if (!r)
 		return;
 	sdt_uprobe_set__free(r->set);
+	sdt_rec_bpf_free(r->bpf);
 	for (i = 0; i < r->nadds; i++) {
 		free_types(r->adds[i].types, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
 		free(r->adds[i].sites);

@@ -205,6 +205,8 @@ struct sdt_recorder {
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
 	struct rec_signals sig;
+	const char *engine;  /* "bpf" or "tracefs", once resolved (engine.c) */
+	struct rec_bpf *bpf; /* the BPF engine's events and program (engine_bpf.c) */
 };
 
 /* recorder_silence.c */

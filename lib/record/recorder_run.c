@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/engine.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "record/tracefs.h"
@@ -361,6 +362,8 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 		return sdt_err(-EBUSY, "another recording is running in this process");
 	if (!r->nadds)
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
+	if (sdt_rec_engine_is_bpf(r))
+		return sdt_rec_bpf_run(r, r->sink);
 	err = plan_semaphores(r, &sp);
 	if (err)
 		return err;

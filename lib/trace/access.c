@@ -26,6 +26,11 @@ const char *sdt_trace_reader__kernel_release(const struct sdt_trace_reader *r)
 	return r->kernel;
 }
 
+const char *sdt_trace_reader__engine(const struct sdt_trace_reader *r)
+{
+	return r->engine;
+}
+
 uint64_t sdt_trace_reader__start_realtime_ns(const struct sdt_trace_reader *r)
 {
 	return r->start_rt;

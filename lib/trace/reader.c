@@ -191,6 +191,8 @@ static int parse_meta(struct sdt_trace_reader *r, struct cur *c)
 	r->kernel = get_str(c);
 	r->start_rt = get_varint(c);
 	r->start_mono = get_varint(c);
+	if (!c->bad && c->p < c->end)
+		r->engine = get_str(c);
 	return c->bad ? -EINVAL : 0;
 }
 
@@ -607,6 +609,7 @@ void sdt_trace_reader__free(struct sdt_trace_reader *r)
 	free(r->ibuf);
 	free(r->cmdline);
 	free(r->hostname);
+	free(r->engine);
 	free(r->kernel);
 	free(r->name);
 	free(r);

@@ -22,6 +22,7 @@ struct sdt_trace_reader {
 	uint64_t off; /* file offset of the next byte */
 	uint32_t version; /* of the file's format */
 	char *cmdline, *hostname, *kernel;
+	char *engine; /* NULL: a file from before the field */
 	uint64_t start_rt, start_mono;
 	uint64_t *lost_cpu;
 	size_t nlost_cpu;

@@ -11,7 +11,9 @@
  *	records  u8 type, varint body length, body
  *
  *	type 1 META     (first record) str cmdline, str hostname, str kernel release,
- *	                start time CLOCK_REALTIME ns, the same instant in CLOCK_MONOTONIC ns
+ *	                start time CLOCK_REALTIME ns, the same instant in CLOCK_MONOTONIC ns,
+ *	                then (later in version 1, absent from older files) str engine: "bpf",
+ *	                "tracefs"
  *	type 2 EVENT    one struct sdt_trace_event_desc, before its samples:
  *	                index, str provider, str name, str path, str build_id, str group,
  *	                str event, tp_id, nsites, nsites x site address, nfields, per field

@@ -157,6 +157,8 @@ static int encode_meta(struct sdt_buf *b, const struct sdt_trace_writer_opts *m)
 	err = err ?: b_str(b, rel);
 	err = err ?: b_varint(b, rt);
 	err = err ?: b_varint(b, mono);
+	/* added within version 1: older readers stop before it */
+	err = err ?: (m->engine ? b_str(b, m->engine) : 0);
 	return err;
 }
 

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program loaded, its maps sized and filled, the per-CPU ring buffers created and read
+ * (bpf.h). libbpf's messages never reach stderr (the library does not print): the last one is
+ * kept for our error message.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/sdt_bpf.h"
+#include "bpf/bpf_internal.h"
+#include "util/internal.h"
+
+static __thread char last_msg[256];
+
+static int on_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	n = strlen(last_msg);
+	while (n && last_msg[n - 1] == '\n')
+		last_msg[--n] = '\0';
+	return 0;
+}
+
+const char *sdt_bpf_last_libbpf_msg(void)
+{
+	return last_msg[0] ? last_msg : "no detail from libbpf";
+}
+
+static void quiet_libbpf(void)
+{
+	static bool done;
+
+	if (!done) {
+		libbpf_set_print(on_libbpf_print);
+		libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
+		done = true;
+	}
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
+char sdt_bpf_probe_msg[512];
+
+int sdt_bpf_probe(void)
+{
+	static int result = 1; /* 1: not probed yet */
+	struct sdt_bpf_opts o = {.nsites = 1, .nevents = 1, .ring_bytes = 4096};
+	struct sdt_bpf *b;
+	int err;
+
+	if (env_on("SDTRACE_BPF_PROBE_FAIL"))
+		return sdt_err(-EOPNOTSUPP, "the BPF engine is turned off "
+					    "(SDTRACE_BPF_PROBE_FAIL, for tests)");
+	if (result <= 0) {
+		if (result < 0)
+			return sdt_err(result, "%s", sdt_bpf_probe_msg);
+		return 0;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		result = -EOPNOTSUPP;
+		snprintf(sdt_bpf_probe_msg, sizeof(sdt_bpf_probe_msg),
+			 "the kernel has no BTF (/sys/kernel/btf/vmlinux): the BPF engine needs it");
+		return sdt_err(result, "%s", sdt_bpf_probe_msg);
+	}
+	err = sdt_bpf__open(&o, &b);
+	if (err) {
+		result = err;
+		snprintf(sdt_bpf_probe_msg, sizeof(sdt_bpf_probe_msg), "%s", sdt_errmsg());
+		return err;
+	}
+	sdt_bpf__free(b);
+	result = 0;
+	return 0;
+}
+
+static int ring_cb(void *ctx, void *data, size_t size)
+{
+	struct sdt_bpf *b = ctx;
+	struct pending *p;
+	size_t cap = b->pend_cap, off = b->bytes_used;
+
+	if (size < sizeof(struct sdt_bpf_rec))
+		return 0;
+	if (sdt_grow((void **)&b->pend, &cap, b->npend + 1, sizeof(*b->pend)))
+		return -ENOMEM;
+	b->pend_cap = cap;
+	cap = b->bytes_cap;
+	if (sdt_grow((void **)&b->bytes, &cap, off + size, 1))
+		return -ENOMEM;
+	b->bytes_cap = cap;
+	memcpy(b->bytes + off, data, size);
+	b->bytes_used += size;
+	p = &b->pend[b->npend];
+	p->time = ((const struct sdt_bpf_rec *)data)->time_ns;
+	p->seq = (uint32_t)b->npend;
+	p->off = off;
+	b->npend++;
+	return 0;
+}
+
+/* The rings, before the load: the first is also the outer map's template (its size). */
+static int create_rings(struct sdt_bpf *b)
+{
+	size_t i;
+
+	b->ring_fds = calloc(b->ncpus, sizeof(*b->ring_fds));
+	if (!b->ring_fds)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < b->ncpus; i++)
+		b->ring_fds[i] = -1;
+	for (i = 0; i < b->ncpus; i++) {
+		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "sdt_ring", 0, 0,
+					(uint32_t)b->ring_bytes, NULL);
+
+		if (fd < 0)
+			return sdt_err(-errno, "creating a BPF ring buffer: %s", strerror(errno));
+		b->ring_fds[i] = fd;
+	}
+	return 0;
+}
+
+/* After the load: each ring in its CPU's slot, and all of them read by one ring_buffer. */
+static int add_rings(struct sdt_bpf *b)
+{
+	int outer = bpf_map__fd(b->skel->maps.rings), err;
+	size_t i;
+
+	for (i = 0; i < b->ncpus; i++) {
+		uint32_t key = (uint32_t)i;
+		int fd = b->ring_fds[i];
+
+		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
+			return sdt_err(-errno, "adding a BPF ring buffer: %s", strerror(errno));
+		if (!b->rb) {
+			b->rb = ring_buffer__new(fd, ring_cb, b, NULL);
+			if (!b->rb)
+				return sdt_err(-errno, "reading a BPF ring buffer: %s",
+					       strerror(errno));
+		} else {
+			err = ring_buffer__add(b->rb, fd, ring_cb, b);
+			if (err)
+				return sdt_err(err, "reading a BPF ring buffer: %s",
+					       strerror(-err));
+		}
+	}
+	return 0;
+}
+
+int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
+{
+	struct sdt_bpf *b;
+	int ncpus, err;
+
+	*out = NULL;
+	quiet_libbpf();
+	last_msg[0] = '\0';
+	ncpus = libbpf_num_possible_cpus();
+	if (ncpus <= 0)
+		return sdt_err(ncpus < 0 ? ncpus : -EINVAL, "cannot count the CPUs");
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return sdt_err(-ENOMEM, "out of memory");
+	b->ncpus = (size_t)ncpus;
+	b->nevents = o->nevents;
+	b->count_only = o->count_only;
+	b->ring_bytes = o->ring_bytes ? o->ring_bytes : (4u << 20);
+	b->multi = !env_on("SDTRACE_BPF_NO_MULTI");
+	b->skel = sdt_bpf_skel__open();
+	if (!b->skel) {
+		err = sdt_err(-errno ? -errno : -EINVAL, "opening the BPF program: %s",
+			      sdt_bpf_last_libbpf_msg());
+		goto fail;
+	}
+	b->skel->rodata->count_only = o->count_only;
+	b->skel->rodata->filter = o->filter;
+	bpf_map__set_max_entries(b->skel->maps.sites, (uint32_t)(o->nsites ? o->nsites : 1));
+	bpf_map__set_max_entries(b->skel->maps.counts, (uint32_t)(o->nevents ? o->nevents : 1));
+	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
+	if (!o->count_only) {
+		err = create_rings(b);
+		if (err)
+			goto fail;
+		bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
+	}
+	if (b->multi)
+		bpf_program__set_expected_attach_type(b->skel->progs.sdt_hit,
+						      SDT_BPF_TRACE_UPROBE_MULTI);
+	if (!o->filter)
+		bpf_program__set_autoload(b->skel->progs.sdt_fork, false);
+	err = sdt_bpf_skel__load(b->skel);
+	if (err) {
+		err = sdt_err(err < 0 ? err : -EINVAL, "loading the BPF program: %s",
+			      sdt_bpf_last_libbpf_msg());
+		goto fail;
+	}
+	if (!o->count_only) {
+		err = add_rings(b);
+		if (err)
+			goto fail;
+	}
+	if (o->filter) {
+		b->fork_link = bpf_program__attach(b->skel->progs.sdt_fork);
+		if (!b->fork_link) {
+			err = sdt_err(-errno, "attaching to sched_process_fork: %s",
+				      sdt_bpf_last_libbpf_msg());
+			goto fail;
+		}
+	}
+	*out = b;
+	return 0;
+fail:
+	sdt_bpf__free(b);
+	return err;
+}
+
+void sdt_bpf__free(struct sdt_bpf *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	sdt_bpf__detach(b);
+	bpf_link__destroy(b->fork_link);
+	ring_buffer__free(b->rb);
+	for (i = 0; b->ring_fds && i < b->ncpus; i++)
+		if (b->ring_fds[i] >= 0)
+			close(b->ring_fds[i]);
+	free(b->ring_fds);
+	sdt_bpf_skel__destroy(b->skel);
+	free(b->links);
+	free(b->link_fds);
+	free(b->pend);
+	free(b->bytes);
+	free(b->lost);
+	free(b);
+}
+
+int sdt_bpf__set_site(struct sdt_bpf *b, uint32_t idx, const struct sdt_bpf_site *s)
+{
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.sites), &idx, s, BPF_ANY))
+		return sdt_err(-errno, "site plan %u: %s", idx, strerror(errno));
+	return 0;
+}
+
+int sdt_bpf__follow(struct sdt_bpf *b, pid_t tgid)
+{
+	uint32_t key = (uint32_t)tgid;
+	uint8_t one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.tgids), &key, &one, BPF_ANY))
+		return sdt_err(-errno, "following process %d: %s", (int)tgid, strerror(errno));
+	return 0;
+}
+
+int sdt_bpf__epoll_fd(const struct sdt_bpf *b)
+{
+	return b->rb ? ring_buffer__epoll_fd(b->rb) : -1;
+}
+
+static int cmp_pending(const void *x, const void *y)
+{
+	const struct pending *a = x, *c = y;
+
+	if (a->time != c->time)
+		return a->time < c->time ? -1 : 1;
+	return a->seq < c->seq ? -1 : a->seq > c->seq;
+}
+
+long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx)
+{
+	long n = 0;
+	size_t i;
+	int err;
+
+	if (!b->rb)
+		return 0;
+	b->npend = 0;
+	b->bytes_used = 0;
+	err = ring_buffer__consume(b->rb);
+	if (err < 0 && err != -EINTR)
+		return sdt_err(err, "reading the BPF ring buffers: %s", strerror(-err));
+	qsort(b->pend, b->npend, sizeof(*b->pend), cmp_pending);
+	for (i = 0; i < b->npend; i++) {
+		const struct sdt_bpf_rec *h = (const void *)(b->bytes + b->pend[i].off);
+
+		err = fn(ctx, h, h + 1);
+		if (err < 0)
+			return err;
+		n++;
+	}
+	b->npend = 0;
+	b->bytes_used = 0;
+	return n;
+}
+
+int sdt_bpf__count(const struct sdt_bpf *b, uint32_t ev, uint64_t *out)
+{
+	uint64_t *v = calloc(b->ncpus, sizeof(*v));
+	size_t i;
+
+	*out = 0;
+	if (!v)
+		return sdt_err(-ENOMEM, "out of memory");
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counts), &ev, v)) {
+		free(v);
+		return sdt_err(-errno, "reading the counters: %s", strerror(errno));
+	}
+	for (i = 0; i < b->ncpus; i++)
+		*out += v[i];
+	free(v);
+	return 0;
+}
+
+int sdt_bpf__lost(const struct sdt_bpf *b, uint64_t **per_cpu, size_t *ncpus)
+{
+	uint32_t zero = 0;
+	uint64_t *v = calloc(b->ncpus, sizeof(*v));
+
+	*per_cpu = NULL;
+	*ncpus = 0;
+	if (!v)
+		return sdt_err(-ENOMEM, "out of memory");
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.lost), &zero, v)) {
+		free(v);
+		return sdt_err(-errno, "reading the loss counters: %s", strerror(errno));
+	}
+	*per_cpu = v;
+	*ncpus = b->ncpus;
+	return 0;
+}

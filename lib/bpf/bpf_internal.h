@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The BPF stage's private side: struct sdt_bpf, shared by bpf.c and attach.c. */
+#ifndef SDT_BPF_INTERNAL_H
+#define SDT_BPF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/uprobe_multi.h"
+/* generated at build time by bpftool gen skeleton from sdt.bpf.c (CMakeLists.txt) */
+#include "bpf/sdt.skel.h"
+
+/* A record copied out of a ring during a drain, to be sorted by time. */
+struct pending {
+	uint64_t time;
+	uint32_t seq;
+	size_t off; /* into ->bytes */
+};
+
+struct sdt_bpf {
+	struct sdt_bpf_skel *skel;
+	size_t ncpus;	/* possible CPUs: the ring and counter slots */
+	size_t nevents;
+	size_t ring_bytes;
+	bool count_only;
+	bool multi; /* the program was loaded for uprobe_multi links */
+	const char *method;
+	int *ring_fds;
+	struct ring_buffer *rb;
+	struct bpf_link *fork_link;
+	/* perf-event uprobes (the fallback): libbpf links */
+	struct bpf_link **links;
+	size_t nlinks, links_cap;
+	/* uprobe_multi links: plain fds */
+	int *link_fds;
+	size_t nlink_fds, link_fds_cap;
+	/* a drain's records */
+	struct pending *pend;
+	size_t npend, pend_cap;
+	unsigned char *bytes;
+	size_t bytes_used, bytes_cap;
+	uint64_t *lost;
+};
+
+extern char sdt_bpf_probe_msg[512];
+const char *sdt_bpf_last_libbpf_msg(void);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fetch plan: what the one BPF program (sdt.bpf.c) does at a site, read from the `sites` map
+ * at the index its BPF cookie names. Shared by the program and by the user side (plan.c fills
+ * it from the scanner's engine-neutral struct sdt_arg); plain fixed-width fields only, no
+ * pointers, so that both compilers lay it out alike.
+ *
+ * A hit becomes one ring record: struct sdt_bpf_rec, then the raw tracefs-shaped record the
+ * recording stores (the 8-byte common header, __probe_ip at 8, each argument at its ->dst, the
+ * strings after the fixed fields as __data_loc u32 (len << 16 | offset)), so that the writer,
+ * the reader and the decoder treat it as a tracefs sample.
+ */
+#ifndef SDT_BPF_PLAN_H
+#define SDT_BPF_PLAN_H
+
+#include <linux/types.h>
+
+#define SDT_BPF_MAX_ARGS 12	  /* <sys/sdt.h> emits at most 12 */
+#define SDT_BPF_STR_MAX	 256	  /* bytes of one string, NUL included; longer ones are cut */
+#define SDT_BPF_RAW_MAX	 4096	  /* one record: the fixed fields and every string */
+#define SDT_BPF_REG_NONE 0xffff	  /* no register */
+#define SDT_BPF_IP_OFF	 8	  /* __probe_ip, after the common header */
+#define SDT_BPF_FIXED_LIM 256	  /* fixed fields end before this */
+
+enum sdt_bpf_fetch {
+	SDT_BPF_NONE = 0, /* not fetched (unavailable): no field */
+	SDT_BPF_REG,	  /* register */
+	SDT_BPF_MEM,	  /* memory at register + disp */
+	SDT_BPF_CONST,	  /* disp itself (a constant, or a link-time address rebased at report) */
+	SDT_BPF_GLOBAL,	  /* memory at disp (link-time) + load bias (hit ip - site address) */
+	SDT_BPF_INDEXED,  /* memory at [disp + bias] + base + index * scale */
+	SDT_BPF_TLS,	  /* memory at the thread pointer (x86_64: the task's fs base) + disp */
+	SDT_BPF_LADDR,	  /* disp (link-time) + load bias: a string's own address */
+};
+
+/* flags */
+#define SDT_BPF_STRING	 1 /* the value is a pointer: record the string it points to */
+#define SDT_BPF_REBASE	 2 /* INDEXED: disp is a symbol's link-time address (add the bias) */
+
+struct sdt_bpf_arg {
+	__u8 fetch; /* enum sdt_bpf_fetch */
+	__u8 size;  /* bytes of the value: 1, 2, 4, 8 */
+	__u8 flags;
+	__u8 shift;   /* a register's bit field (x86 %ah: 8) */
+	__u8 scale;   /* INDEXED: 1, 2, 4, 8 */
+	__u8 pad;
+	__u16 dst;    /* where the value (or the string's __data_loc) goes in the raw record */
+	__u16 reg;    /* byte offset in struct pt_regs, or SDT_BPF_REG_NONE */
+	__u16 index;  /* INDEXED: the index register's, or SDT_BPF_REG_NONE */
+	__u32 pad2;
+	__s64 disp;
+};
+
+struct sdt_bpf_site {
+	__u64 address;	 /* the note's pc: hit ip - address is the load bias */
+	__u32 event;	 /* the recording's event number */
+	__u16 nargs;	 /* entries of args[] in use */
+	__u16 fixed_end; /* raw bytes before the strings */
+	struct sdt_bpf_arg args[SDT_BPF_MAX_ARGS];
+};
+
+enum sdt_bpf_rec_type {
+	SDT_BPF_REC_SAMPLE = 0,
+	SDT_BPF_REC_COMM = 1, /* the first hit of a thread: raw is its comm (16 bytes) */
+};
+
+/* The head of each ring record; raw_size bytes follow. */
+struct sdt_bpf_rec {
+	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid, tid;
+	__u32 event;
+	__u16 cpu;
+	__u16 type; /* enum sdt_bpf_rec_type */
+	__u32 raw_size;
+	__u32 pad;
+};
+
+#endif

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0 */
+/*
+ * The one BPF program of every SDT site (lib/bpf/README.md). Its attach cookie is the site's
+ * index in `sites`, whose entry is the site's fetch plan (plan.h): the event number, the note's
+ * address, and per argument what to fetch and where to put it. A hit is counted (stat) or
+ * written to its CPU's ring buffer as one record shaped like a tracefs uprobe sample.
+ *
+ * Compiled with clang -target bpf; libbpf's usdt.bpf.h works the same way (a cookie, a spec map),
+ * this one adds globals through the load bias, indexed addresses, thread-local variables, strings
+ * and the record layout the recording stores.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "bpf/plan.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* The few kernel fields read, relocated by CO-RE against the running kernel's BTF. */
+struct thread_struct {
+	unsigned long fsbase;
+} __attribute__((preserve_access_index));
+struct task_struct {
+	int tgid;
+	struct thread_struct thread;
+} __attribute__((preserve_access_index));
+
+/* x86_64 struct pt_regs: ip's byte offset */
+#define PT_REGS_IP_OFF 128
+#define PT_REGS_SIZE   168
+
+/* Set before load. */
+const volatile __u8 count_only = 0; /* stat: count per event, no record */
+const volatile __u8 filter = 0;	    /* only the processes in tgids (and their children) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the number of sites, set before load */
+	__type(key, __u32);
+	__type(value, struct sdt_bpf_site);
+} sites SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1); /* the number of events, set before load */
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+/* [0]: records that found no room in the ring (reserve failures) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+struct scratch {
+	struct sdt_bpf_rec h;
+	__u8 raw[SDT_BPF_RAW_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+/* threads whose name was sent */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} seen SEC(".maps");
+
+struct ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+};
+
+/* one ring buffer per CPU (the user side creates them) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct ring);
+} rings SEC(".maps");
+
+static __always_inline __u64 reg(void *ctx, __u16 off)
+{
+	__u64 v = 0;
+
+	if (off > PT_REGS_SIZE - 8)
+		return 0;
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + off);
+	return v;
+}
+
+/* @size bytes at user address @addr, zero extended; 0 when it faults. */
+static __always_inline __u64 rd(__u64 addr, __u8 size)
+{
+	__u64 v = 0;
+
+	switch (size) {
+	case 1: {
+		__u8 x = 0;
+
+		bpf_probe_read_user(&x, 1, (void *)addr);
+		v = x;
+		break;
+	}
+	case 2: {
+		__u16 x = 0;
+
+		bpf_probe_read_user(&x, 2, (void *)addr);
+		v = x;
+		break;
+	}
+	case 4: {
+		__u32 x = 0;
+
+		bpf_probe_read_user(&x, 4, (void *)addr);
+		v = x;
+		break;
+	}
+	default:
+		bpf_probe_read_user(&v, 8, (void *)addr);
+		break;
+	}
+	return v;
+}
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *l = bpf_map_lookup_elem(&lost, &zero);
+
+	if (l)
+		(*l)++;
+}
+
+/* The first hit of thread @tid: its name goes first, so that the report can show it. */
+static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu)
+{
+	struct sdt_bpf_rec *h;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&seen, &tid))
+		return;
+	h = bpf_ringbuf_reserve(rb, sizeof(*h) + 16, 0);
+	if (!h) {
+		count_lost();
+		return;
+	}
+	h->time_ns = bpf_ktime_get_ns();
+	h->pid = tgid;
+	h->tid = tid;
+	h->event = 0;
+	h->cpu = (__u16)cpu;
+	h->type = SDT_BPF_REC_COMM;
+	h->raw_size = 16;
+	h->pad = 0;
+	bpf_get_current_comm((char *)(h + 1), 16);
+	bpf_ringbuf_submit(h, 0);
+	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
+}
+
+static __always_inline __u64 fetch(void *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+{
+	struct task_struct *task;
+	__u64 addr;
+
+	switch (a->fetch) {
+	case SDT_BPF_REG:
+		return reg(ctx, a->reg) >> (a->shift & 63);
+	case SDT_BPF_MEM:
+		return rd(reg(ctx, a->reg) + a->disp, a->size);
+	case SDT_BPF_CONST:
+		return (__u64)a->disp;
+	case SDT_BPF_GLOBAL:
+		return rd((__u64)a->disp + bias, a->size);
+	case SDT_BPF_LADDR:
+		return (__u64)a->disp + bias;
+	case SDT_BPF_INDEXED:
+		addr = (__u64)a->disp;
+		if (a->flags & SDT_BPF_REBASE)
+			addr += bias;
+		if (a->reg != SDT_BPF_REG_NONE)
+			addr += reg(ctx, a->reg);
+		if (a->index != SDT_BPF_REG_NONE)
+			addr += reg(ctx, a->index) * a->scale;
+		return rd(addr, a->size);
+	case SDT_BPF_TLS:
+		task = (struct task_struct *)bpf_get_current_task();
+		addr = BPF_CORE_READ(task, thread.fsbase);
+		return rd(addr + a->disp, a->size);
+	}
+	return 0;
+}
+
+static __always_inline void put(__u8 *raw, __u16 dst, __u8 size, __u64 v)
+{
+	dst &= SDT_BPF_FIXED_LIM - 1;
+	switch (size) {
+	case 1:
+		*(__u8 *)(raw + dst) = (__u8)v;
+		break;
+	case 2:
+		*(__u16 *)(raw + dst) = (__u16)v;
+		break;
+	case 4:
+		*(__u32 *)(raw + dst) = (__u32)v;
+		break;
+	default:
+		*(__u64 *)(raw + dst) = v;
+		break;
+	}
+}
+
+SEC("uprobe")
+int sdt_hit(void *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), ip, bias;
+	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid, idx, cpu, zero = 0, end, i;
+	struct sdt_bpf_site *s;
+	struct scratch *b;
+	void *rb;
+
+	if (filter && !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	idx = (__u32)bpf_get_attach_cookie(ctx);
+	s = bpf_map_lookup_elem(&sites, &idx);
+	if (!s)
+		return 0;
+	if (count_only) {
+		__u32 ev = s->event;
+		__u64 *c = bpf_map_lookup_elem(&counts, &ev);
+
+		if (c)
+			(*c)++;
+		return 0;
+	}
+	cpu = bpf_get_smp_processor_id();
+	rb = bpf_map_lookup_elem(&rings, &cpu);
+	if (!rb) {
+		count_lost();
+		return 0;
+	}
+	send_comm(rb, tgid, tid, cpu);
+	b = bpf_map_lookup_elem(&scratch, &zero);
+	if (!b)
+		return 0;
+	ip = *(__u64 *)((char *)ctx + PT_REGS_IP_OFF);
+	bias = ip - s->address;
+	b->h.time_ns = bpf_ktime_get_ns();
+	b->h.pid = tgid;
+	b->h.tid = tid;
+	b->h.event = s->event;
+	b->h.cpu = (__u16)cpu;
+	b->h.type = SDT_BPF_REC_SAMPLE;
+	b->h.pad = 0;
+	*(__u64 *)b->raw = 0;
+	*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
+	end = s->fixed_end;
+	if (end > SDT_BPF_FIXED_LIM)
+		return 0;
+	for (i = 0; i < SDT_BPF_MAX_ARGS; i++) {
+		const struct sdt_bpf_arg *a;
+		__u64 v;
+
+		if (i >= s->nargs)
+			break;
+		a = &s->args[i];
+		if (a->fetch == SDT_BPF_NONE)
+			continue;
+		v = fetch(ctx, a, bias);
+		if (a->flags & SDT_BPF_STRING) {
+			__u32 off = end, loc = 0;
+			long n;
+
+			if (off <= SDT_BPF_RAW_MAX - SDT_BPF_STR_MAX) {
+				n = bpf_probe_read_user_str(b->raw + off, SDT_BPF_STR_MAX,
+							    (void *)v);
+				if (n > 0 && n <= SDT_BPF_STR_MAX) {
+					if (n == SDT_BPF_STR_MAX && n > 4) {
+						/* cut: marked "..." (plan.h) */
+						b->raw[(off + n - 4) & (SDT_BPF_RAW_MAX - 1)] = '.';
+						b->raw[(off + n - 3) & (SDT_BPF_RAW_MAX - 1)] = '.';
+						b->raw[(off + n - 2) & (SDT_BPF_RAW_MAX - 1)] = '.';
+					}
+					loc = ((__u32)n << 16) | off;
+					end = off + (__u32)n;
+				}
+			}
+			put(b->raw, a->dst, 4, loc);
+		} else {
+			put(b->raw, a->dst, a->size, v);
+		}
+	}
+	if (end > SDT_BPF_RAW_MAX)
+		end = SDT_BPF_RAW_MAX;
+	b->h.raw_size = end;
+	if (bpf_ringbuf_output(rb, b, sizeof(b->h) + end, 0))
+		count_lost();
+	return 0;
+}
+
+/* A followed process's children are followed too (-p, the command). */
+SEC("raw_tp/sched_process_fork")
+int sdt_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *parent = (struct task_struct *)ctx->args[0];
+	struct task_struct *child = (struct task_struct *)ctx->args[1];
+	__u32 ptgid, ctgid;
+	__u8 one = 1;
+
+	if (!filter)
+		return 0;
+	ptgid = BPF_CORE_READ(parent, tgid);
+	if (!bpf_map_lookup_elem(&tgids, &ptgid))
+		return 0;
+	ctgid = BPF_CORE_READ(child, tgid);
+	bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
+	return 0;
+}

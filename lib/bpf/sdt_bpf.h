@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The BPF engine's kernel side: the one program (sdt.bpf.c, embedded as a skeleton), its maps,
+ * the links that place it on the sites, and the per-CPU ring buffers it writes to. The recorder
+ * (lib/record/engine_bpf.c) decides what to probe; this stage loads, attaches, reads and counts.
+ *
+ * Everything lives in file descriptors: sdt_bpf__free() (or the death of the process, even by
+ * SIGKILL) detaches every link and frees every map. Nothing is written to tracefs.
+ */
+#ifndef SDT_BPF_SDT_BPF_H
+#define SDT_BPF_SDT_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bpf/plan.h"
+#include "scan/argspec.h"
+
+/* x86_64 struct pt_regs byte offset of register @name ("ax", "r12", "sp"), or -1. */
+int sdt_bpf_reg_offset(const char *name);
+/*
+ * The BPF engine's capability: can it fetch @a (as the pointer to a string when @string)? 0 and
+ * the plan of its value in @out (->dst is the caller's), or -EOPNOTSUPP with the reason in *why
+ * (the argument is unavailable), or -EDOM when @string asks a string of a constant (the caller
+ * records the value as the tracefs engine does).
+ */
+int sdt_bpf_arg_plan(const struct sdt_arg *a, bool string, struct sdt_bpf_arg *out,
+		     const char **why);
+
+/*
+ * Can this machine run the engine: a kernel with BPF ring buffers and BTF, the privilege to load
+ * (CAP_BPF + CAP_PERFMON, or root)? 0, or -errno with the reason as the message. Loads the
+ * program once and frees it. SDTRACE_BPF_PROBE_FAIL=1 in the environment makes it fail (for
+ * tests of the fallback to tracefs only).
+ */
+int sdt_bpf_probe(void);
+
+struct sdt_bpf;
+
+struct sdt_bpf_opts {
+	size_t nsites;	     /* entries of the sites map */
+	size_t nevents;	     /* counters */
+	bool count_only;     /* stat: counters, no ring buffers */
+	bool filter;	     /* only the tgids added (and their children), else every process */
+	size_t ring_bytes;   /* per CPU, a power of two (0: 4 MiB) */
+};
+
+/* Open and load. 0, or -errno with the message. */
+int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out);
+void sdt_bpf__free(struct sdt_bpf *b);
+/* Site @idx's plan (the program reads it at the hit whose cookie is @idx). */
+int sdt_bpf__set_site(struct sdt_bpf *b, uint32_t idx, const struct sdt_bpf_site *s);
+/* Follow process @tgid (with opts.filter). */
+int sdt_bpf__follow(struct sdt_bpf *b, pid_t tgid);
+/*
+ * Place the program on @n sites of the file @path: @offsets (file offsets), @ref_ctr (the
+ * semaphores' file offsets, 0: none), @cookies (the sites' plan indices). One uprobe_multi link
+ * for the file when the kernel has it, else one perf-event uprobe per site.
+ * SDTRACE_BPF_NO_MULTI=1 forces the second way (tests).
+ */
+int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets,
+		    const uint64_t *ref_ctr, const uint64_t *cookies, size_t n);
+/* Detach every link: no more hits (the maps stay readable). */
+void sdt_bpf__detach(struct sdt_bpf *b);
+/* "uprobe_multi" or "perf_event" (how the last file was attached), NULL before any. */
+const char *sdt_bpf__attach_method(const struct sdt_bpf *b);
+/* An fd that polls readable when a ring has data (-1 when counting). */
+int sdt_bpf__epoll_fd(const struct sdt_bpf *b);
+
+/* One record of the rings: @h, then h->raw_size bytes at @raw. A negative return stops. */
+typedef int (*sdt_bpf_rec_fn)(void *ctx, const struct sdt_bpf_rec *h, const void *raw);
+/* Every record the rings hold now, merged in time order. The count, or the first error. */
+long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);
+/* Event @ev's hits, summed over CPUs (counting mode). */
+int sdt_bpf__count(const struct sdt_bpf *b, uint32_t ev, uint64_t *out);
+/* The records CPU @cpu could not write (ring full); *ncpus is the number of CPUs. */
+int sdt_bpf__lost(const struct sdt_bpf *b, uint64_t **per_cpu, size_t *ncpus);
+
+#endif

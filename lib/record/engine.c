@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Which engine runs a recording (engine.h): opts.engine resolved once. */
+#include <string.h>
+
+#include "bpf/sdt_bpf.h"
+#include "record/engine.h"
+#include "record/recorder.h"
+#include "util/internal.h"
+
+/* What SDT_ENGINE_DEFAULT means in this version. */
+#define DEFAULT_ENGINE SDT_ENGINE_TRACEFS
+
+const char *sdt_rec_engine(struct sdt_recorder *r)
+{
+	enum sdt_engine e = r->o.engine == SDT_ENGINE_DEFAULT ? DEFAULT_ENGINE : r->o.engine;
+
+	if (r->engine)
+		return r->engine;
+	switch (e) {
+	case SDT_ENGINE_BPF:
+		r->engine = "bpf";
+		break;
+	case SDT_ENGINE_AUTO:
+		/* the probe's or the sites' reason is dropped: tracefs takes over */
+		r->engine = !sdt_bpf_probe() && !sdt_rec_bpf_supported(r) ? "bpf" : "tracefs";
+		sdt_err_clear();
+		break;
+	default:
+		r->engine = "tracefs";
+		break;
+	}
+	return r->engine;
+}
+
+bool sdt_rec_engine_is_bpf(struct sdt_recorder *r)
+{
+	return !strcmp(sdt_rec_engine(r), "bpf");
+}
+
+const char *sdt_recorder__engine(struct sdt_recorder *r)
+{
+	return sdt_rec_engine(r);
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The BPF engine's run: the stages of recorder.h with lib/bpf/ in place of tracefs and perf.
+ *	0. the events and plans (engine_bpf_build.c)
+ *	1. the program loaded, its maps sized; the plans written
+ *	2. the targets: the command started stopped, or the -p processes, followed by tgid (and
+ *	   their children, by the program on sched_process_fork); -a follows everything
+ *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
+ *	   perf-event uprobe per site; the sink gets the descriptions
+ *	4. armed: exits watched, names of the threads there now, the command released
+ *	5. the rings read until the end (records -> the sink, as recorder_samples.c does for perf)
+ *	6. links closed, a last drain, the losses and counters read, everything freed
+ * Every kernel object is a file descriptor: a SIGKILL leaves nothing behind.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf/sdt_bpf.h"
+#include "scan/file.h"
+#include "record/engine_bpf.h"
+#include "record/recorder.h"
+#include "trace/trace_event.h"
+#include "util/internal.h"
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
+{
+	struct sdt_recorder *r = ctx;
+	struct rec_samples *sp = &r->samples;
+	struct sdt_trace_sample s;
+
+	if (h->type == SDT_BPF_REC_COMM) {
+		char comm[17];
+
+		memcpy(comm, raw, 16);
+		comm[16] = '\0';
+		sdt_rec_on_comm(sp, h->pid, h->tid, comm);
+		return 0;
+	}
+	if (h->type != SDT_BPF_REC_SAMPLE || h->event >= sp->nevents)
+		return 0;
+	s = (struct sdt_trace_sample){.time_ns = h->time_ns,
+				      .cpu = h->cpu,
+				      .pid = h->pid,
+				      .tid = h->tid,
+				      .event = h->event,
+				      .raw = raw,
+				      .raw_size = h->raw_size};
+	sp->counts[h->event]++;
+	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, &s) : 0;
+}
+
+static int drain(struct sdt_recorder *r)
+{
+	long n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
+
+	return n < 0 ? (int)n : 0;
+}
+
+/* Read the rings until a stop, the duration, or the targets' exit (recorder_run.c's loop). */
+static int loop(struct sdt_recorder *r)
+{
+	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
+	uint64_t tick = r->o.drain_interval_ms ? r->o.drain_interval_ms : 100;
+	uint64_t next_drain = now_ms() + tick;
+	struct epoll_event evs[64];
+	int n, i, err;
+
+	while (!r->stop) {
+		uint64_t now = now_ms(), until = next_drain;
+
+		if (deadline && now >= deadline)
+			break;
+		if (now >= next_drain) {
+			err = drain(r);
+			if (err < 0)
+				return err;
+			if (r->sink->on_drained)
+				r->sink->on_drained(r->sink->ctx);
+			next_drain = now + tick;
+			until = next_drain;
+		}
+		if (deadline && deadline < until)
+			until = deadline;
+		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), (int)(until - now),
+				&r->sig.oldmask);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sdt_err(-errno, "epoll_wait: %s", strerror(errno));
+		for (i = 0; i < n; i++) {
+			uint64_t tag = evs[i].data.u64;
+
+			if (tag < PID_TAG) {
+				err = drain(r);
+				if (err < 0)
+					return err;
+			} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
+				   r->child.pid) {
+				sdt_rec_child_reap(&r->child, true);
+			}
+		}
+		if (sdt_rec_targets_all_exited(&r->targets))
+			break;
+	}
+	return 0;
+}
+
+/* Stage 1 and 2: loaded, plans written, targets started and followed. */
+static int load_and_start(struct sdt_recorder *r)
+{
+	struct rec_bpf *b = r->bpf;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	struct sdt_bpf_opts bo = {
+	    .nsites = b->nsites,
+	    .nevents = b->nevents,
+	    .count_only = r->o.count_only,
+	    .filter = !r->o.system_wide,
+	    .ring_bytes = r->o.ring_pages * page,
+	};
+	int err;
+
+	err = sdt_bpf__open(&bo, &b->bpf);
+	for (i = 0; !err && i < b->nsites; i++)
+		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
+	if (err)
+		return err;
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (r->epfd < 0)
+		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
+	if (sdt_bpf__epoll_fd(b->bpf) >= 0) {
+		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 0};
+
+		if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, sdt_bpf__epoll_fd(b->bpf), &ev))
+			return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
+	}
+	if (r->o.argv && r->o.argv[0]) {
+		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, false);
+		return err ? err : sdt_bpf__follow(b->bpf, r->child.pid);
+	}
+	for (i = 0; i < r->o.npids; i++) {
+		err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Stage 3: one link per binary: the sites of each path, with semaphores and cookies. */
+static int attach(struct sdt_recorder *r)
+{
+	struct rec_bpf *b = r->bpf;
+	uint64_t *off = NULL, *ref = NULL, *cookie = NULL;
+	size_t p, k, n;
+	int err = 0;
+
+	off = calloc(b->nsites ? b->nsites : 1, sizeof(*off));
+	ref = calloc(b->nsites ? b->nsites : 1, sizeof(*ref));
+	cookie = calloc(b->nsites ? b->nsites : 1, sizeof(*cookie));
+	if (!off || !ref || !cookie) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (p = 0; !err && p < b->npaths; p++) {
+		bool first = true;
+
+		/* the same binary added twice (two specs) is one link all the same */
+		for (k = 0; k < p && first; k++)
+			first = strcmp(b->paths[k], b->paths[p]) != 0;
+		if (!first)
+			continue;
+		for (k = 0, n = 0; k < b->nsites; k++) {
+			const struct sdt_site *st = &b->site_of[k].f->sites[b->site_of[k].site];
+
+			if (strcmp(b->paths[b->site_of[k].path], b->paths[p]))
+				continue;
+			off[n] = st->file_offset;
+			ref[n] = st->semaphore ? st->semaphore_offset : 0;
+			cookie[n] = k;
+			n++;
+		}
+		err = sdt_bpf__attach(b->bpf, b->paths[p], off, ref, cookie, n);
+	}
+	r->sem_method = "none";
+	for (k = 0; !err && k < b->nsites; k++)
+		if (b->site_of[k].f->sites[b->site_of[k].site].semaphore)
+			r->sem_method = "refctr";
+out:
+	free(off);
+	free(ref);
+	free(cookie);
+	return err;
+}
+
+/* Stage 4: the sink told, exits watched, names synthesized, the command released. */
+static int arm(struct sdt_recorder *r, bool *go)
+{
+	struct rec_bpf *b = r->bpf;
+	size_t i;
+	int err = 0;
+
+	*go = false;
+	for (i = 0; i < b->nevents && r->sink->on_event_desc; i++) {
+		err = r->sink->on_event_desc(r->sink->ctx, &b->events[i]);
+		if (err < 0)
+			return err;
+	}
+	if (r->child.pid > 0)
+		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->child.pid);
+	for (i = 0; !err && i < r->o.npids; i++)
+		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->o.pids[i]);
+	if (err)
+		return err;
+	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	if (r->sink->on_armed)
+		r->sink->on_armed(r->sink->ctx);
+	if (r->stop)
+		return 0;
+	if (r->child.pid > 0) {
+		err = sdt_rec_child_release(&r->child, NULL);
+		if (err)
+			return err;
+	}
+	*go = true;
+	return 0;
+}
+
+/* Stage 5's end: no more hits, the last records, the losses per CPU, the counters. */
+static int finish(struct sdt_recorder *r)
+{
+	struct rec_bpf *b = r->bpf;
+	uint64_t *lost = NULL;
+	size_t ncpus = 0, i;
+	int err;
+
+	sdt_bpf__detach(b->bpf);
+	err = drain(r);
+	if (!err && !r->o.count_only)
+		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
+	for (i = 0; !err && i < ncpus; i++) {
+		if (!lost[i])
+			continue;
+		r->samples.lost += lost[i];
+		if (r->sink->on_lost)
+			r->sink->on_lost(r->sink->ctx, (uint32_t)i, lost[i]);
+	}
+	free(lost);
+	for (i = 0; !err && r->o.count_only && i < b->nevents; i++)
+		err = sdt_bpf__count(b->bpf, (uint32_t)i, &r->samples.counts[i]);
+	if (!err && r->sink->on_drained)
+		r->sink->on_drained(r->sink->ctx);
+	return err;
+}
+
+static int teardown(struct sdt_recorder *r, int err)
+{
+	char msg[1024];
+
+	if (err)
+		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+	if (r->bpf) {
+		sdt_bpf__free(r->bpf->bpf);
+		r->bpf->bpf = NULL;
+	}
+	sdt_rec_child_end(&r->child, err || r->stop);
+	sdt_rec_targets_close(&r->targets);
+	if (r->epfd >= 0) {
+		close(r->epfd);
+		r->epfd = -1;
+	}
+	sdt_rec_signals_restore(r);
+	if (err)
+		sdt_err(err, "%s", msg);
+	return err;
+}
+
+int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+{
+	bool go = false;
+	int err;
+
+	r->bpf = calloc(1, sizeof(*r->bpf));
+	if (!r->bpf)
+		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_rec_bpf_build(r->bpf, r);
+	if (err)
+		return err;
+	r->samples.sink = sink;
+	r->samples.nevents = r->bpf->nevents;
+	r->samples.counts = calloc(r->bpf->nevents ? r->bpf->nevents : 1, sizeof(uint64_t));
+	if (!r->samples.counts)
+		return sdt_err(-ENOMEM, "out of memory");
+	sdt_rec_signals_install(r);
+	err = load_and_start(r);
+	if (!err)
+		err = attach(r);
+	if (!err)
+		err = arm(r, &go);
+	if (!err && go)
+		err = loop(r);
+	if (!err && go)
+		err = finish(r);
+	return teardown(r, err);
+}

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The BPF engine's events and site plans, before anything is loaded: each site's arguments
+ * (names and types as the tracefs engine gives them, what this engine can fetch), the event it
+ * joins (same file, provider:name and argument layout), the fields of that event's record, and
+ * the site's fetch plan (lib/bpf/plan.h) that puts each value at its field.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/sdt_bpf.h"
+#include "scan/file.h"
+#include "scan/types.h"
+#include "record/engine_bpf.h"
+#include "record/recorder.h"
+#include "trace/trace_event.h"
+#include "util/internal.h"
+
+static void args_release(struct sdt_trace_arg *args, size_t n)
+{
+	size_t i;
+
+	for (i = 0; args && i < n; i++) {
+		free(args[i].name);
+		free(args[i].spec);
+		free(args[i].unavailable);
+	}
+	free(args);
+}
+
+/* Argument @i of site @st with @type: its description in @t, its plan in @pa. 0 or -errno. */
+static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t i,
+		     const struct sdt_arg_type *type, struct sdt_trace_arg *t,
+		     struct sdt_bpf_arg *pa)
+{
+	const struct sdt_arg *a = &st->args[i];
+	enum sdt_type_kind kind = type ? type->kind : SDT_TYPE_DEFAULT;
+	struct sdt_type_ctx ctx;
+	bool string = kind == SDT_TYPE_STRING;
+	const char *why;
+	int err;
+
+	t->name = type && type->name ? sdt_strdup(type->name) : sdt_asprintf("arg%zu", i + 1);
+	t->named = type && type->name;
+	t->spec = sdt_strdup(a->spec ? a->spec : "");
+	t->size = a->size;
+	t->field = -1;
+	if (!t->name || !t->spec)
+		return sdt_err(-ENOMEM, "out of memory");
+	if (t->named && !sdt_type__valid_name(t->name))
+		return sdt_err(-EINVAL, "%s:%s: '%s' is not a valid argument name", st->provider,
+			       st->name, t->name);
+	if (kind != SDT_TYPE_DEFAULT) {
+		sdt_site_type_ctx(f, st, i, &ctx);
+		err = sdt_type_fits(a, type, &ctx);
+		if (err)
+			return err;
+	}
+	err = sdt_bpf_arg_plan(a, string, pa, &why);
+	if (err == -EDOM) {
+		/* a string through a constant: the value, as the tracefs engine does */
+		kind = SDT_TYPE_DEFAULT;
+		string = false;
+		err = sdt_bpf_arg_plan(a, false, pa, &why);
+	}
+	t->type = (uint8_t)kind;
+	if (err) {
+		pa->fetch = SDT_BPF_NONE;
+		t->unavailable = sdt_strdup(why ? why : "unavailable");
+		t->is_signed = a->is_signed;
+		t->is_float = a->is_float;
+		return t->unavailable ? 0 : sdt_err(-ENOMEM, "out of memory");
+	}
+	t->is_string = string;
+	t->is_float = kind == SDT_TYPE_FLOAT ||
+		      ((kind == SDT_TYPE_DEFAULT || kind == SDT_TYPE_CHAR) && a->is_float);
+	t->is_signed = kind == SDT_TYPE_INT   ? type->is_signed
+		       : kind == SDT_TYPE_HEX ? false
+					      : a->is_signed;
+	t->rebase = !string && a->kind == SDT_ARG_ADDR;
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool same_args(const struct sdt_trace_arg *p, const struct sdt_trace_arg *q, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++, p++, q++) {
+		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
+		    p->size != q->size || p->is_signed != q->is_signed ||
+		    p->is_float != q->is_float || p->is_string != q->is_string ||
+		    p->rebase != q->rebase || !same_str(p->unavailable, q->unavailable))
+			return false;
+	}
+	return true;
+}
+
+/* The fields of a new event with @args: __probe_ip, then each fetched argument, aligned. */
+static int lay_out(struct sdt_trace_event_desc *e)
+{
+	uint32_t off = SDT_BPF_IP_OFF + 8;
+	size_t i;
+
+	e->fields = calloc(e->nargs + 1, sizeof(*e->fields));
+	if (!e->fields)
+		return -ENOMEM;
+	e->fields[0].name = sdt_strdup("__probe_ip");
+	e->fields[0].offset = SDT_BPF_IP_OFF;
+	e->fields[0].size = 8;
+	if (!e->fields[0].name)
+		return -ENOMEM;
+	e->nfields = 1;
+	e->ip_field = 0;
+	for (i = 0; i < e->nargs; i++) {
+		struct sdt_trace_arg *a = &e->args[i];
+		struct sdt_trace_field *fl = &e->fields[e->nfields];
+		uint32_t size = a->is_string ? 4 : a->size;
+
+		if (a->unavailable)
+			continue;
+		off = (off + size - 1) & ~(size - 1);
+		fl->name = sdt_strdup(a->name);
+		if (!fl->name)
+			return -ENOMEM;
+		fl->offset = off;
+		fl->size = size;
+		fl->is_signed = a->is_signed && !a->is_string;
+		fl->is_data_loc = a->is_string;
+		a->field = (int)e->nfields++;
+		off += size;
+	}
+	return 0;
+}
+
+static uint32_t fixed_end(const struct sdt_trace_event_desc *e)
+{
+	const struct sdt_trace_field *l = &e->fields[e->nfields - 1];
+
+	return l->offset + l->size;
+}
+
+/* A new event of @f for @st, taking @args over. Its index in *ev. 0 or -ENOMEM. */
+static int new_event(struct rec_bpf *b, const struct sdt_file *f, const struct sdt_site *st,
+		     struct sdt_trace_arg *args, size_t nargs, size_t *ev)
+{
+	struct sdt_trace_event_desc *e;
+	size_t cap = b->ev_cap;
+
+	if (sdt_grow((void **)&b->events, &cap, b->nevents + 1, sizeof(*b->events)))
+		return -ENOMEM;
+	cap = b->ev_cap;
+	if (sdt_grow((void **)&b->ev_file, &cap, b->nevents + 1, sizeof(*b->ev_file)))
+		return -ENOMEM;
+	b->ev_cap = cap;
+	e = &b->events[b->nevents];
+	memset(e, 0, sizeof(*e));
+	b->ev_file[b->nevents] = f;
+	b->nevents++;
+	e->index = (uint32_t)(b->nevents - 1);
+	e->ip_field = -1;
+	e->args = args;
+	e->nargs = nargs;
+	e->provider = sdt_strdup(st->provider);
+	e->name = sdt_strdup(st->name);
+	e->path = sdt_strdup(b->paths[b->npaths - 1]);
+	e->build_id = f->build_id ? sdt_strdup(f->build_id) : NULL;
+	e->group = sdt_strdup("bpf");
+	e->event = sdt_asprintf("%s_%s", st->provider, st->name);
+	if (!e->provider || !e->name || !e->path || (f->build_id && !e->build_id) || !e->group ||
+	    !e->event || lay_out(e))
+		return -ENOMEM;
+	*ev = b->nevents - 1;
+	return 0;
+}
+
+/* Site @si of @f with @types into an event and a plan. 0 or -errno. */
+static int add_site(struct rec_bpf *b, bool no_args, const struct sdt_file *f, size_t si,
+		    const struct sdt_arg_type *types)
+{
+	const struct sdt_site *st = &f->sites[si];
+	struct sdt_trace_arg *args = NULL;
+	struct sdt_bpf_site *plan;
+	struct sdt_trace_event_desc *e;
+	size_t i, j, nargs = st->nargs, ev = 0, cap;
+	int err = 0;
+
+	cap = b->sites_cap;
+	if (sdt_grow((void **)&b->sites, &cap, b->nsites + 1, sizeof(*b->sites)) ||
+	    sdt_grow((void **)&b->site_of, &b->sites_cap, b->nsites + 1, sizeof(*b->site_of)))
+		return sdt_err(-ENOMEM, "out of memory");
+	plan = &b->sites[b->nsites];
+	memset(plan, 0, sizeof(*plan));
+	if (nargs) {
+		args = calloc(nargs, sizeof(*args));
+		if (!args)
+			return sdt_err(-ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nargs; i++) {
+		err = build_arg(f, st, i, types ? &types[i] : NULL, &args[i],
+				i < SDT_BPF_MAX_ARGS ? &plan->args[i] : &(struct sdt_bpf_arg){0});
+		for (j = 0; !err && j < i; j++)
+			if (!strcmp(args[j].name, args[i].name))
+				err = sdt_err(-EINVAL,
+					      "%s:%s: arguments %zu and %zu are both named '%s'",
+					      st->provider, st->name, j + 1, i + 1, args[i].name);
+		if (err)
+			goto fail;
+	}
+	/* built (and so checked: names, types) even when counting, then dropped */
+	if (no_args) {
+		args_release(args, nargs);
+		args = NULL;
+		nargs = 0;
+	}
+	for (i = 0; i < b->nevents; i++) {
+		e = &b->events[i];
+		if (b->ev_file[i] == f && !strcmp(e->provider, st->provider) &&
+		    !strcmp(e->name, st->name) && e->nargs == nargs &&
+		    same_args(e->args, args, nargs))
+			break;
+	}
+	if (i < b->nevents) {
+		ev = i;
+		args_release(args, nargs);
+		args = NULL;
+	} else {
+		err = new_event(b, f, st, args, nargs, &ev);
+		args = NULL; /* the event owns them, even on failure */
+		if (err) {
+			err = sdt_err(-ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	e = &b->events[ev];
+	cap = e->nsites;
+	if (sdt_grow((void **)&e->site_addrs, &cap, e->nsites + 1, sizeof(*e->site_addrs))) {
+		err = sdt_err(-ENOMEM, "out of memory");
+		goto fail;
+	}
+	e->site_addrs[e->nsites++] = st->address;
+	plan->address = st->address;
+	plan->event = (uint32_t)ev;
+	plan->nargs = (uint16_t)nargs;
+	plan->fixed_end = (uint16_t)fixed_end(e);
+	for (i = 0; i < nargs; i++) {
+		if (e->args[i].field < 0)
+			plan->args[i].fetch = SDT_BPF_NONE;
+		else
+			plan->args[i].dst = (uint16_t)e->fields[e->args[i].field].offset;
+	}
+	b->site_of[b->nsites].f = f;
+	b->site_of[b->nsites].site = si;
+	b->site_of[b->nsites].path = b->npaths - 1;
+	b->nsites++;
+	return 0;
+fail:
+	args_release(args, nargs);
+	return err;
+}
+
+/* Can the BPF engine place site @st of @f? 0, or -EOPNOTSUPP with the reason. */
+static int site_supported(const struct sdt_file *f, const struct sdt_site *st)
+{
+	size_t i;
+
+	if (f->machine != EM_X86_64 || f->elfclass != ELFCLASS64)
+		return sdt_err(-EOPNOTSUPP, "'%s' is not an x86_64 file: the BPF engine reads "
+					    "x86_64 registers only", f->path);
+	if (st->is_return)
+		return sdt_err(-EOPNOTSUPP, "%s:%s: a return probe: the BPF engine places entry "
+					    "probes only", st->provider, st->name);
+	if (st->nargs > SDT_BPF_MAX_ARGS)
+		return sdt_err(-EOPNOTSUPP, "%s:%s: %zu arguments, more than the BPF engine's %d",
+			       st->provider, st->name, st->nargs, SDT_BPF_MAX_ARGS);
+	if (st->semaphore && !st->has_semaphore_offset)
+		return sdt_err(-EOPNOTSUPP, "%s:%s: the semaphore's file offset is unknown",
+			       st->provider, st->name);
+	for (i = 0; i < st->nargs; i++) {
+		/* a user probe's own fetch (not a note's operand) is tracefs syntax */
+		if (st->args[i].kind == SDT_ARG_INVALID && st->args[i].fetch)
+			return sdt_err(-EOPNOTSUPP, "%s:%s: a user probe's fetch '%s' is tracefs "
+						    "syntax", st->provider, st->name,
+				       st->args[i].fetch);
+	}
+	return 0;
+}
+
+int sdt_rec_bpf_supported(const struct sdt_recorder *r)
+{
+	size_t i, k;
+	int err;
+
+	for (i = 0; i < r->nadds; i++) {
+		for (k = 0; k < r->adds[i].n; k++) {
+			err = site_supported(r->adds[i].f, &r->adds[i].f->sites[r->adds[i].sites[k]]);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
+{
+	size_t i, k, cap;
+	int err;
+
+	err = sdt_rec_bpf_supported(r);
+	if (err)
+		return err;
+	for (i = 0; i < r->nadds; i++) {
+		const struct added *a = &r->adds[i];
+		char *path = realpath(a->f->path, NULL);
+
+		if (!path)
+			path = sdt_strdup(a->f->path);
+		cap = b->paths_cap;
+		if (!path || sdt_grow((void **)&b->paths, &cap, b->npaths + 1, sizeof(*b->paths))) {
+			free(path);
+			return sdt_err(-ENOMEM, "out of memory");
+		}
+		b->paths_cap = cap;
+		b->paths[b->npaths++] = path;
+		for (k = 0; k < a->n; k++) {
+			err = add_site(b, r->o.count_only, a->f, a->sites[k],
+				       a->types ? a->types[k] : NULL);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+void sdt_rec_bpf_free(struct rec_bpf *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	sdt_bpf__free(b->bpf);
+	for (i = 0; i < b->nevents; i++)
+		sdt_trace_event_desc_release(&b->events[i]);
+	free(b->events);
+	free(b->ev_file);
+	free(b->sites);
+	free(b->site_of);
+	for (i = 0; i < b->npaths; i++)
+		free(b->paths[i]);
+	free(b->paths);
+	free(b);
+}
