@@ -6,8 +6,9 @@
 set -eu
 want=${1:-test}
 
-build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev libdebuginfod-dev libcapstone-dev scdoc"
-test="$build clang lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind postgresql-15 openjdk-17-jdk-headless"
+# libbpf-dev, clang (-target bpf), bpftool (gen skeleton), linux-libc-dev (UAPI): the BPF engine
+build="cmake ninja-build pkg-config gcc libelf-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev libdebuginfod-dev libcapstone-dev scdoc libbpf-dev clang bpftool linux-libc-dev"
+test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind postgresql-15 openjdk-17-jdk-headless"
 bench="$test hyperfine valgrind strace time"
 fixtures="$test binutils-s390x-linux-gnu"
 

@@ -109,6 +109,32 @@ static char *missing_reason(struct note_ctx *c, const struct sdt_arg *a, int sta
 }
 
 /*
+ * A thread-local symbol's offset from the thread pointer, for the local-exec model of x86 and
+ * x86_64 (TLS variant II: the block ends at the thread pointer, so the offset is the symbol's
+ * offset in the PT_TLS template minus the template's size rounded up to its alignment). Other
+ * architectures (variant I: the block starts after a TCB of the ABI's size) are not computed:
+ * -ENOTSUP, and the argument stays unresolved. -ENOENT without a PT_TLS segment.
+ */
+static int tls_offset(const struct sdt_elf *e, uint64_t st_value, uint64_t *out)
+{
+	size_t i;
+
+	if (e->ehdr.e_machine != EM_X86_64 && e->ehdr.e_machine != EM_386)
+		return -ENOTSUP;
+	for (i = 0; i < e->nphdrs; i++) {
+		const GElf_Phdr *ph = &e->phdrs[i];
+		uint64_t align = ph->p_align ? ph->p_align : 1, size;
+
+		if (ph->p_type != PT_TLS)
+			continue;
+		size = (ph->p_memsz + align - 1) / align * align;
+		*out = st_value - size;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
  * Resolve the symbols that GLOBAL and ADDR arguments name, for every site at once (one pass over
  * the symbol table, then one over the separate debug file's when some are missing), then render
  * every argument.
@@ -128,8 +154,13 @@ static int resolve_and_render(struct note_ctx *c)
 		for (j = 0; j < f->sites[i].nargs; j++) {
 			struct sdt_arg *a = &f->sites[i].args[j];
 
-			if ((a->kind != SDT_ARG_GLOBAL && a->kind != SDT_ARG_ADDR) || !a->symbol ||
-			    a->sym_resolved)
+			/*
+			 * INDEXED and TLS too: no fetcharg reaches them, but an engine that can
+			 * (lib/bpf/plan.c) needs the address, which is the file's to say.
+			 */
+			if ((a->kind != SDT_ARG_GLOBAL && a->kind != SDT_ARG_ADDR &&
+			     a->kind != SDT_ARG_INDEXED && a->kind != SDT_ARG_TLS) ||
+			    !a->symbol || a->sym_resolved)
 				continue;
 			if (sdt_grow((void **)&need, &cap, n + 1, sizeof(*need))) {
 				err = -ENOMEM;
@@ -156,10 +187,14 @@ static int resolve_and_render(struct note_ctx *c)
 		if (err)
 			goto out;
 		for (i = 0; i < n; i++) {
-			if (!status[i]) {
-				need[i]->sym_resolved = true;
-				need[i]->sym_addr = values[i] + (uint64_t)need[i]->offset;
+			if (status[i])
+				continue;
+			if (need[i]->kind == SDT_ARG_TLS) {
+				if (tls_offset(c->e, values[i], &values[i]))
+					continue;
 			}
+			need[i]->sym_resolved = true;
+			need[i]->sym_addr = values[i] + (uint64_t)need[i]->offset;
 		}
 	}
 	for (i = 0; i < f->nsites; i++) {

@@ -61,6 +61,7 @@ run float prog-float -x "$P/prog-float" -e '%float:*'
 run float-O0 prog-float-O0 -x "$P/prog-float-O0" -e '%float:*'
 run longdouble prog-longdouble -x "$P/prog-longdouble" -e '%longdouble:*'
 run unavail prog-rec-unavail -x "$P/prog-rec-unavail" -e '%unavail:*'
+run forms prog-bpf-forms -x "$P/prog-bpf-forms" -e '%forms:*'
 run pointers prog-string -x "$P/prog-string" -e '%string:*'
 run inline prog-inline -x "$P/prog-inline" -e '%inline:*'
 run many prog-many-args -x "$P/prog-many-args" -e '%many:*'
@@ -106,11 +107,35 @@ if [ -s sizes.json ] && [ -s unavail.json ]; then
 fi
 
 # what the comparisons above rely on
-check "unavail: arg2 and arg4 are null, the others values" python3 -c '
+if [ "${SDTRACE_ENGINE:-tracefs}" = bpf ]; then
+	check "unavail (bpf): the indexed arg2 and the thread-local arg4 are values too" python3 -c '
+import json
+got = [json.loads(l)["args"] for l in open("unavail.json")]
+assert got == [[r, r * 7, -r, r - 5, r + 1000] for r in range(3)], got
+'
+	check "forms (bpf): indexed and thread-local arguments are the values" python3 -c '
+import json
+ev = [json.loads(l) for l in open("forms.json")]
+ix = [e["args"] for e in ev if e["name"] == "indexed"]
+tl = [e["args"] for e in ev if e["name"] == "tls"]
+assert [a[3] for a in ix] == [0, 1, 2] and None not in sum(ix, []), ix
+assert tl == [[r * 1000 - 7, -r, r] for r in range(3)], tl
+'
+else
+	check "unavail: arg2 and arg4 are null, the others values" python3 -c '
 import json
 got = [json.loads(l)["args"] for l in open("unavail.json")]
 assert got == [[r, None, -r, None, r + 1000] for r in range(3)], got
 '
+	check "forms: indexed and thread-local arguments are null, the others values" python3 -c '
+import json
+ev = [json.loads(l) for l in open("forms.json")]
+ix = [e["args"] for e in ev if e["name"] == "indexed"]
+tl = [e["args"] for e in ev if e["name"] == "tls"]
+assert ix == [[None, None, None, r % 4] for r in range(3)], ix
+assert tl == [[None, None, r] for r in range(3)], tl
+'
+fi
 check "longdouble: arg1 is 2.5 (the long double), arg2 is 7" python3 -c '
 import json
 got = [json.loads(l)["args"] for l in open("longdouble.json")]
