@@ -62,7 +62,7 @@ ratio() { python3 -c "import sys; a, b = float('$1'), float('$2'); print('%.3f' 
 # the bench loop program, built once into BENCH_WORK
 loop_bin() {
 	if [ ! -x "$BENCH_WORK/loop" ] || [ "$bench_dir/loop.c" -nt "$BENCH_WORK/loop" ]; then
-		gcc -O2 -g -o "$BENCH_WORK/loop.tmp" "$bench_dir/loop.c" && mv "$BENCH_WORK/loop.tmp" "$BENCH_WORK/loop"
+		gcc -O2 -g -pthread -o "$BENCH_WORK/loop.tmp" "$bench_dir/loop.c" && mv "$BENCH_WORK/loop.tmp" "$BENCH_WORK/loop"
 	fi
 	echo "$BENCH_WORK/loop"
 }

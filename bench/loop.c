@@ -1,13 +1,18 @@
 // The traced program of the per-event cost benchmarks: N hits of one SDT probe, with 1 or 4
 // arguments (or "s": a short string and its length, tickS) and optionally W ns of busy work
-// between hits. It times its own loop with
+// between hits, in T threads at once (default 1, each doing N hits). It times its own loop with
 // clock_gettime (so start-up and probe arming are excluded) and writes
-// "loop_ns=T n=N args=A work_ns=W" to OUTFILE (stdout if "-").
-// usage: loop N ARGS(1|4|s) WORK_NS OUTFILE
+// "loop_ns=T n=N args=A work_ns=W threads=T" to OUTFILE (stdout if "-").
+// usage: loop N ARGS(1|4|s) WORK_NS OUTFILE [THREADS]
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/sdt.h>
 #include <time.h>
+
+static long n, nargs;
+static int strings;
+static unsigned long long work_ns;
 
 static unsigned long long now_ns(void)
 {
@@ -25,19 +30,12 @@ static void work(unsigned long long ns)
 		;
 }
 
-int main(int argc, char **argv)
+static void *hits(void *arg)
 {
-	unsigned long long t0, t1, work_ns;
-	long n, i, nargs;
-	FILE *out;
+	long i;
 
-	if (argc != 5)
-		return 2;
-	n = atol(argv[1]);
-	nargs = atol(argv[2]);
-	work_ns = strtoull(argv[3], NULL, 10);
-	t0 = now_ns();
-	if (argv[2][0] == 's') {
+	(void)arg;
+	if (strings) {
 		/* a short string, as a query__start passes it: "SELECT ... aid = I;" */
 		char q[96];
 
@@ -62,10 +60,41 @@ int main(int argc, char **argv)
 				work(work_ns);
 		}
 	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long t0, t1;
+	pthread_t th[64];
+	long threads = 1, k;
+	FILE *out;
+
+	if (argc != 5 && argc != 6)
+		return 2;
+	n = atol(argv[1]);
+	nargs = atol(argv[2]);
+	strings = argv[2][0] == 's';
+	work_ns = strtoull(argv[3], NULL, 10);
+	if (argc == 6)
+		threads = atol(argv[5]);
+	if (threads < 1 || threads > 64)
+		return 2;
+	t0 = now_ns();
+	if (threads == 1) {
+		hits(NULL);
+	} else {
+		for (k = 0; k < threads; k++)
+			if (pthread_create(&th[k], NULL, hits, NULL))
+				return 1;
+		for (k = 0; k < threads; k++)
+			pthread_join(th[k], NULL);
+	}
 	t1 = now_ns();
 	out = argv[4][0] == '-' ? stdout : fopen(argv[4], "w");
 	if (!out)
 		return 1;
-	fprintf(out, "loop_ns=%llu n=%ld args=%ld work_ns=%llu\n", t1 - t0, n, nargs, work_ns);
+	fprintf(out, "loop_ns=%llu n=%ld args=%ld work_ns=%llu threads=%ld\n", t1 - t0, n, nargs,
+		work_ns, threads);
 	return fclose(out) ? 1 : 0;
 }

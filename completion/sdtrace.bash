@@ -19,11 +19,11 @@ _sdtrace_commands='list record trace stat report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= -m --mmap-pages --filter -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= -m --mmap-pages --filter -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval -e --event --types -x --exec -p --pid -a --all-cpus --duration
-	--semaphore= -m --mmap-pages --filter -h --help'
+	--semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -h --help'
 _sdtrace_opts_cache='-h --help'
@@ -52,7 +52,7 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
+		--duration | --semaphore | --engine | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
 		--pair | --format | --build-id | --filter | --key | --by | --top | --slice-name)
 		return 0 ;;
 	esac
@@ -78,6 +78,8 @@ _sdtrace_value()
 		_sdtrace_events "$cur" ;;
 	--semaphore)
 		COMPREPLY=($(compgen -W 'auto refctr poke' -- "$cur")) ;;
+	--engine)
+		COMPREPLY=($(compgen -W 'auto tracefs bpf' -- "$cur")) ;;
 	--format)
 		COMPREPLY=($(compgen -W 'text json chrome csv' -- "$cur")) ;;
 	--build-id)

@@ -73,12 +73,6 @@ int sdt_bpf_probe(void)
 			return sdt_err(result, "%s", sdt_bpf_probe_msg);
 		return 0;
 	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		result = -EOPNOTSUPP;
-		snprintf(sdt_bpf_probe_msg, sizeof(sdt_bpf_probe_msg),
-			 "the kernel has no BTF (/sys/kernel/btf/vmlinux): the BPF engine needs it");
-		return sdt_err(result, "%s", sdt_bpf_probe_msg);
-	}
 	err = sdt_bpf__open(&o, &b);
 	if (err) {
 		result = err;
@@ -92,7 +86,8 @@ int sdt_bpf_probe(void)
 
 static int ring_cb(void *ctx, void *data, size_t size)
 {
-	struct sdt_bpf *b = ctx;
+	struct ring_ctx *rc = ctx;
+	struct sdt_bpf *b = rc->b;
 	struct pending *p;
 	size_t cap = b->pend_cap, off = b->bytes_used;
 
@@ -107,9 +102,12 @@ static int ring_cb(void *ctx, void *data, size_t size)
 	b->bytes_cap = cap;
 	memcpy(b->bytes + off, data, size);
 	b->bytes_used += size;
+	/* ring_buffer__consume() reads the rings one after the other: one run each */
+	if (!b->run_len[rc->ring])
+		b->run_start[rc->ring] = b->npend;
+	b->run_len[rc->ring]++;
 	p = &b->pend[b->npend];
 	p->time = ((const struct sdt_bpf_rec *)data)->time_ns;
-	p->seq = (uint32_t)b->npend;
 	p->off = off;
 	b->npend++;
 	return 0;
@@ -121,7 +119,11 @@ static int create_rings(struct sdt_bpf *b)
 	size_t i;
 
 	b->ring_fds = calloc(b->ncpus, sizeof(*b->ring_fds));
-	if (!b->ring_fds)
+	b->ring_ctx = calloc(b->ncpus, sizeof(*b->ring_ctx));
+	b->run_start = calloc(b->ncpus, sizeof(*b->run_start));
+	b->run_len = calloc(b->ncpus, sizeof(*b->run_len));
+	b->run_pos = calloc(b->ncpus, sizeof(*b->run_pos));
+	if (!b->ring_fds || !b->ring_ctx || !b->run_start || !b->run_len || !b->run_pos)
 		return sdt_err(-ENOMEM, "out of memory");
 	for (i = 0; i < b->ncpus; i++)
 		b->ring_fds[i] = -1;
@@ -129,6 +131,9 @@ static int create_rings(struct sdt_bpf *b)
 		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "sdt_ring", 0, 0,
 					(uint32_t)b->ring_bytes, NULL);
 
+		if (fd < 0 && (errno == EPERM || errno == EACCES))
+			return sdt_err(-errno, "loading the BPF program needs root (or CAP_BPF and "
+					       "CAP_PERFMON): %s", strerror(errno));
 		if (fd < 0)
 			return sdt_err(-errno, "creating a BPF ring buffer: %s", strerror(errno));
 		b->ring_fds[i] = fd;
@@ -146,15 +151,17 @@ static int add_rings(struct sdt_bpf *b)
 		uint32_t key = (uint32_t)i;
 		int fd = b->ring_fds[i];
 
+		b->ring_ctx[i].b = b;
+		b->ring_ctx[i].ring = i;
 		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
 			return sdt_err(-errno, "adding a BPF ring buffer: %s", strerror(errno));
 		if (!b->rb) {
-			b->rb = ring_buffer__new(fd, ring_cb, b, NULL);
+			b->rb = ring_buffer__new(fd, ring_cb, &b->ring_ctx[i], NULL);
 			if (!b->rb)
 				return sdt_err(-errno, "reading a BPF ring buffer: %s",
 					       strerror(errno));
 		} else {
-			err = ring_buffer__add(b->rb, fd, ring_cb, b);
+			err = ring_buffer__add(b->rb, fd, ring_cb, &b->ring_ctx[i]);
 			if (err)
 				return sdt_err(err, "reading a BPF ring buffer: %s",
 					       strerror(-err));
@@ -169,6 +176,9 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	int ncpus, err;
 
 	*out = NULL;
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return sdt_err(-EOPNOTSUPP, "the kernel has no BTF (/sys/kernel/btf/vmlinux): the "
+					    "BPF engine needs it (--engine=tracefs does not)");
 	quiet_libbpf();
 	last_msg[0] = '\0';
 	ncpus = libbpf_num_possible_cpus();
@@ -190,6 +200,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	}
 	b->skel->rodata->count_only = o->count_only;
 	b->skel->rodata->filter = o->filter;
+	b->skel->rodata->wakeup_bytes = b->ring_bytes / 4;
 	bpf_map__set_max_entries(b->skel->maps.sites, (uint32_t)(o->nsites ? o->nsites : 1));
 	bpf_map__set_max_entries(b->skel->maps.counts, (uint32_t)(o->nevents ? o->nevents : 1));
 	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
@@ -205,6 +216,11 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	if (!o->filter)
 		bpf_program__set_autoload(b->skel->progs.sdt_fork, false);
 	err = sdt_bpf_skel__load(b->skel);
+	if (err == -EPERM) {
+		err = sdt_err(err, "loading the BPF program needs root (or CAP_BPF and "
+				   "CAP_PERFMON): %s", strerror(-err));
+		goto fail;
+	}
 	if (err) {
 		err = sdt_err(err < 0 ? err : -EINVAL, "loading the BPF program: %s",
 			      sdt_bpf_last_libbpf_msg());
@@ -243,6 +259,10 @@ void sdt_bpf__free(struct sdt_bpf *b)
 		if (b->ring_fds[i] >= 0)
 			close(b->ring_fds[i]);
 	free(b->ring_fds);
+	free(b->ring_ctx);
+	free(b->run_start);
+	free(b->run_len);
+	free(b->run_pos);
 	sdt_bpf_skel__destroy(b->skel);
 	free(b->links);
 	free(b->link_fds);
@@ -274,31 +294,46 @@ int sdt_bpf__epoll_fd(const struct sdt_bpf *b)
 	return b->rb ? ring_buffer__epoll_fd(b->rb) : -1;
 }
 
-static int cmp_pending(const void *x, const void *y)
+/* The next record in time order: the earliest head of the rings' runs, or NULL. */
+static const struct pending *next_pending(struct sdt_bpf *b)
 {
-	const struct pending *a = x, *c = y;
+	const struct pending *best = NULL;
+	size_t i, which = 0;
 
-	if (a->time != c->time)
-		return a->time < c->time ? -1 : 1;
-	return a->seq < c->seq ? -1 : a->seq > c->seq;
+	for (i = 0; i < b->ncpus; i++) {
+		const struct pending *p;
+
+		if (b->run_pos[i] >= b->run_len[i])
+			continue;
+		p = &b->pend[b->run_start[i] + b->run_pos[i]];
+		if (!best || p->time < best->time) {
+			best = p;
+			which = i;
+		}
+	}
+	if (best)
+		b->run_pos[which]++;
+	return best;
 }
 
 long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx)
 {
+	const struct pending *p;
 	long n = 0;
-	size_t i;
 	int err;
 
 	if (!b->rb)
 		return 0;
 	b->npend = 0;
 	b->bytes_used = 0;
+	memset(b->run_len, 0, b->ncpus * sizeof(*b->run_len));
+	memset(b->run_pos, 0, b->ncpus * sizeof(*b->run_pos));
 	err = ring_buffer__consume(b->rb);
 	if (err < 0 && err != -EINTR)
 		return sdt_err(err, "reading the BPF ring buffers: %s", strerror(-err));
-	qsort(b->pend, b->npend, sizeof(*b->pend), cmp_pending);
-	for (i = 0; i < b->npend; i++) {
-		const struct sdt_bpf_rec *h = (const void *)(b->bytes + b->pend[i].off);
+	/* each ring's records are in time order: merged, not sorted */
+	while ((p = next_pending(b))) {
+		const struct sdt_bpf_rec *h = (const void *)(b->bytes + p->off);
 
 		err = fn(ctx, h, h + 1);
 		if (err < 0)

@@ -11,11 +11,16 @@
 /* generated at build time by bpftool gen skeleton from sdt.bpf.c (CMakeLists.txt) */
 #include "bpf/sdt.skel.h"
 
-/* A record copied out of a ring during a drain, to be sorted by time. */
+/* A record copied out of a ring during a drain, to be merged by time. */
 struct pending {
 	uint64_t time;
-	uint32_t seq;
 	size_t off; /* into ->bytes */
+};
+
+/* The ring_buffer callback's ctx: which ring (each ring's records are in time order). */
+struct ring_ctx {
+	struct sdt_bpf *b;
+	size_t ring;
 };
 
 struct sdt_bpf {
@@ -27,6 +32,8 @@ struct sdt_bpf {
 	bool multi; /* the program was loaded for uprobe_multi links */
 	const char *method;
 	int *ring_fds;
+	struct ring_ctx *ring_ctx;
+	size_t *run_start, *run_len, *run_pos; /* per ring: its records in ->pend this drain */
 	struct ring_buffer *rb;
 	struct bpf_link *fork_link;
 	/* perf-event uprobes (the fallback): libbpf links */

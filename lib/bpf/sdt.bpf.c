@@ -27,13 +27,15 @@ struct task_struct {
 	struct thread_struct thread;
 } __attribute__((preserve_access_index));
 
-/* x86_64 struct pt_regs: ip's byte offset */
-#define PT_REGS_IP_OFF 128
-#define PT_REGS_SIZE   168
 
 /* Set before load. */
 const volatile __u8 count_only = 0; /* stat: count per event, no record */
 const volatile __u8 filter = 0;	    /* only the processes in tgids (and their children) */
+/*
+ * Wake the reader once this much is waiting in a ring (a quarter of it, as the tracefs engine's
+ * perf watermark), not at every record: a wake-up per record costs more than the record.
+ */
+const volatile __u64 wakeup_bytes = 1 << 20;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -60,6 +62,7 @@ struct {
 struct scratch {
 	struct sdt_bpf_rec h;
 	__u8 raw[SDT_BPF_RAW_MAX];
+	__u64 regs[32]; /* pt_regs' 21, and room for any index & 31 (the verifier's bound) */
 };
 
 struct {
@@ -97,14 +100,57 @@ struct {
 	__array(values, struct ring);
 } rings SEC(".maps");
 
-static __always_inline __u64 reg(void *ctx, __u16 off)
-{
-	__u64 v = 0;
+/* the last thread whose name was sent, per CPU: most hits skip the `seen` lookup */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} last_tid SEC(".maps");
 
-	if (off > PT_REGS_SIZE - 8)
-		return 0;
-	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + off);
-	return v;
+/* x86_64 struct pt_regs (the uprobe program's context), as the kernel lays it out */
+struct regs {
+	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs,
+	    flags, sp, ss;
+};
+
+#define NREGS (sizeof(struct regs) / 8)
+
+/*
+ * The registers, copied out of the context once per hit: the verifier allows loads from the
+ * context at constant offsets only, and an argument's register is a variable offset.
+ */
+static __always_inline void copy_regs(__u64 *dst, const struct regs *r)
+{
+	dst[0] = r->r15;
+	dst[1] = r->r14;
+	dst[2] = r->r13;
+	dst[3] = r->r12;
+	dst[4] = r->bp;
+	dst[5] = r->bx;
+	dst[6] = r->r11;
+	dst[7] = r->r10;
+	dst[8] = r->r9;
+	dst[9] = r->r8;
+	dst[10] = r->ax;
+	dst[11] = r->cx;
+	dst[12] = r->dx;
+	dst[13] = r->si;
+	dst[14] = r->di;
+	dst[15] = r->orig_ax;
+	dst[16] = r->ip;
+	dst[17] = r->cs;
+	dst[18] = r->flags;
+	dst[19] = r->sp;
+	dst[20] = r->ss;
+}
+
+/* The register at byte @off of struct pt_regs, from the copy. */
+static __always_inline __u64 reg(const __u64 *regs, __u16 off)
+{
+	__u32 k = (off / 8) & 31;
+
+	return regs[k];
 }
 
 /* @size bytes at user address @addr, zero extended; 0 when it faults. */
@@ -154,8 +200,13 @@ static __always_inline void count_lost(void)
 static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu)
 {
 	struct sdt_bpf_rec *h;
+	__u32 zero = 0, *last = bpf_map_lookup_elem(&last_tid, &zero);
 	__u8 one = 1;
 
+	if (last && *last == tid)
+		return;
+	if (last)
+		*last = tid;
 	if (bpf_map_lookup_elem(&seen, &tid))
 		return;
 	h = bpf_ringbuf_reserve(rb, sizeof(*h) + 16, 0);
@@ -176,7 +227,7 @@ static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu
 	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
 }
 
-static __always_inline __u64 fetch(void *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+static __always_inline __u64 fetch(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
 {
 	struct task_struct *task;
 	__u64 addr;
@@ -228,11 +279,62 @@ static __always_inline void put(__u8 *raw, __u16 dst, __u8 size, __u64 v)
 	}
 }
 
+/* One hit's state, for one_arg(). */
+struct hit {
+	struct scratch *b;
+	const struct sdt_bpf_site *s;
+	__u64 bias;
+	__u32 end; /* where the next string goes */
+};
+
+/*
+ * Argument @i of the site: fetched and put at its field (a string after the fixed fields).
+ * A bpf_loop() callback, so that the verifier checks it once, not once per argument and path.
+ */
+static long one_arg(__u64 i, void *data)
+{
+	struct hit *hs = data;
+	struct scratch *b = hs->b;
+	const struct sdt_bpf_arg *a;
+	__u64 v;
+
+	if (i >= SDT_BPF_MAX_ARGS)
+		return 1;
+	a = &hs->s->args[i];
+	if (a->fetch == SDT_BPF_NONE)
+		return 0;
+	v = fetch(b->regs, a, hs->bias);
+	if (a->flags & SDT_BPF_STRING) {
+		__u32 off = hs->end, loc = 0;
+		long n;
+
+		if (off <= SDT_BPF_RAW_MAX - SDT_BPF_STR_MAX) {
+			n = bpf_probe_read_user_str(b->raw + off, SDT_BPF_STR_MAX, (void *)v);
+			if (n > 0 && n <= SDT_BPF_STR_MAX) {
+				if (n == SDT_BPF_STR_MAX) {
+					/* cut: marked "..." (plan.h) */
+					b->raw[(off + n - 4) & (SDT_BPF_RAW_MAX - 1)] = '.';
+					b->raw[(off + n - 3) & (SDT_BPF_RAW_MAX - 1)] = '.';
+					b->raw[(off + n - 2) & (SDT_BPF_RAW_MAX - 1)] = '.';
+				}
+				loc = ((__u32)n << 16) | off;
+				hs->end = off + (__u32)n;
+			}
+		}
+		put(b->raw, a->dst, 4, loc);
+	} else {
+		put(b->raw, a->dst, a->size, v);
+	}
+	return 0;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), ip, bias;
-	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid, idx, cpu, zero = 0, end, i;
+	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid, idx, cpu, zero = 0, end;
+	struct hit hs;
+	__u64 flags;
 	struct sdt_bpf_site *s;
 	struct scratch *b;
 	void *rb;
@@ -261,7 +363,8 @@ int sdt_hit(void *ctx)
 	b = bpf_map_lookup_elem(&scratch, &zero);
 	if (!b)
 		return 0;
-	ip = *(__u64 *)((char *)ctx + PT_REGS_IP_OFF);
+	copy_regs(b->regs, ctx);
+	ip = b->regs[16];
 	bias = ip - s->address;
 	b->h.time_ns = bpf_ktime_get_ns();
 	b->h.pid = tgid;
@@ -275,43 +378,19 @@ int sdt_hit(void *ctx)
 	end = s->fixed_end;
 	if (end > SDT_BPF_FIXED_LIM)
 		return 0;
-	for (i = 0; i < SDT_BPF_MAX_ARGS; i++) {
-		const struct sdt_bpf_arg *a;
-		__u64 v;
-
-		if (i >= s->nargs)
-			break;
-		a = &s->args[i];
-		if (a->fetch == SDT_BPF_NONE)
-			continue;
-		v = fetch(ctx, a, bias);
-		if (a->flags & SDT_BPF_STRING) {
-			__u32 off = end, loc = 0;
-			long n;
-
-			if (off <= SDT_BPF_RAW_MAX - SDT_BPF_STR_MAX) {
-				n = bpf_probe_read_user_str(b->raw + off, SDT_BPF_STR_MAX,
-							    (void *)v);
-				if (n > 0 && n <= SDT_BPF_STR_MAX) {
-					if (n == SDT_BPF_STR_MAX && n > 4) {
-						/* cut: marked "..." (plan.h) */
-						b->raw[(off + n - 4) & (SDT_BPF_RAW_MAX - 1)] = '.';
-						b->raw[(off + n - 3) & (SDT_BPF_RAW_MAX - 1)] = '.';
-						b->raw[(off + n - 2) & (SDT_BPF_RAW_MAX - 1)] = '.';
-					}
-					loc = ((__u32)n << 16) | off;
-					end = off + (__u32)n;
-				}
-			}
-			put(b->raw, a->dst, 4, loc);
-		} else {
-			put(b->raw, a->dst, a->size, v);
-		}
-	}
+	hs.b = b;
+	hs.s = s;
+	hs.bias = bias;
+	hs.end = end;
+	bpf_loop(s->nargs < SDT_BPF_MAX_ARGS ? s->nargs : SDT_BPF_MAX_ARGS, one_arg, &hs, 0);
+	end = hs.end;
 	if (end > SDT_BPF_RAW_MAX)
 		end = SDT_BPF_RAW_MAX;
 	b->h.raw_size = end;
-	if (bpf_ringbuf_output(rb, b, sizeof(b->h) + end, 0))
+	flags = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) + end >= wakeup_bytes
+		    ? BPF_RB_FORCE_WAKEUP
+		    : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_output(rb, b, sizeof(b->h) + end, flags))
 		count_lost();
 	return 0;
 }

@@ -35,6 +35,14 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 {
 	struct sdt_recorder *r = ctx;
@@ -130,6 +138,7 @@ static int load_and_start(struct sdt_recorder *r)
 	    .filter = !r->o.system_wide,
 	    .ring_bytes = r->o.ring_pages * page,
 	};
+	double t0 = now_us();
 	int err;
 
 	err = sdt_bpf__open(&bo, &b->bpf);
@@ -137,6 +146,8 @@ static int load_and_start(struct sdt_recorder *r)
 		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
 	if (err)
 		return err;
+	sdt_debug("bpf: program loaded, %zu site plans and %zu events in %.3f ms", b->nsites,
+		  b->nevents, (now_us() - t0) / 1e3);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
@@ -164,6 +175,7 @@ static int attach(struct sdt_recorder *r)
 	struct rec_bpf *b = r->bpf;
 	uint64_t *off = NULL, *ref = NULL, *cookie = NULL;
 	size_t p, k, n;
+	double t0;
 	int err = 0;
 
 	off = calloc(b->nsites ? b->nsites : 1, sizeof(*off));
@@ -187,11 +199,16 @@ static int attach(struct sdt_recorder *r)
 			if (strcmp(b->paths[b->site_of[k].path], b->paths[p]))
 				continue;
 			off[n] = st->file_offset;
-			ref[n] = st->semaphore ? st->semaphore_offset : 0;
+			/* a semaphore whose file offset is unknown is not raised (as tracefs) */
+			ref[n] = st->semaphore && st->has_semaphore_offset ? st->semaphore_offset : 0;
 			cookie[n] = k;
 			n++;
 		}
+		t0 = now_us();
 		err = sdt_bpf__attach(b->bpf, b->paths[p], off, ref, cookie, n);
+		if (!err)
+			sdt_debug("bpf: attached %zu sites of %s (%s) in %.3f ms", n, b->paths[p],
+				  sdt_bpf__attach_method(b->bpf), (now_us() - t0) / 1e3);
 	}
 	r->sem_method = "none";
 	for (k = 0; !err && k < b->nsites; k++)
@@ -243,9 +260,11 @@ static int finish(struct sdt_recorder *r)
 	struct rec_bpf *b = r->bpf;
 	uint64_t *lost = NULL;
 	size_t ncpus = 0, i;
+	double t0 = now_us();
 	int err;
 
 	sdt_bpf__detach(b->bpf);
+	sdt_debug("bpf: detached in %.3f ms", (now_us() - t0) / 1e3);
 	err = drain(r);
 	if (!err && !r->o.count_only)
 		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);

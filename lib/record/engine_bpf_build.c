@@ -279,12 +279,13 @@ static int site_supported(const struct sdt_file *f, const struct sdt_site *st)
 	if (st->nargs > SDT_BPF_MAX_ARGS)
 		return sdt_err(-EOPNOTSUPP, "%s:%s: %zu arguments, more than the BPF engine's %d",
 			       st->provider, st->name, st->nargs, SDT_BPF_MAX_ARGS);
-	if (st->semaphore && !st->has_semaphore_offset)
-		return sdt_err(-EOPNOTSUPP, "%s:%s: the semaphore's file offset is unknown",
-			       st->provider, st->name);
 	for (i = 0; i < st->nargs; i++) {
-		/* a user probe's own fetch (not a note's operand) is tracefs syntax */
-		if (st->args[i].kind == SDT_ARG_INVALID && st->args[i].fetch)
+		/*
+		 * a user probe's own fetch (lib/cache/userprobe_resolve.c: a REG argument with
+		 * no register, the fetch given as is) is tracefs syntax
+		 */
+		if (st->args[i].fetch && !st->args[i].reg[0] &&
+		    (st->args[i].kind == SDT_ARG_INVALID || st->args[i].kind == SDT_ARG_REG))
 			return sdt_err(-EOPNOTSUPP, "%s:%s: a user probe's fetch '%s' is tracefs "
 						    "syntax", st->provider, st->name,
 				       st->args[i].fetch);

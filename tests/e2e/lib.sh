@@ -28,6 +28,15 @@ mkdir -p "$HOME"
 # Ctrl-C would, starts it this way.
 FOREGROUND="env --default-signal=INT"
 
+# The engine the CLI records with by default in this run (tests/CMakeLists.txt: the e2e-bpf pass
+# sets SDTRACE_ENGINE=bpf). A check of tracefs itself (uprobe lines, groups) is for tracefs only.
+ENGINE=${SDTRACE_ENGINE:-tracefs}
+tracefs_engine() { [ "$ENGINE" = tracefs ]; }
+# bpf_armed PID: process PID holds a uprobe link (the BPF engine placed its sites)
+bpf_armed() {
+	grep -qsE '^link_type:[[:space:]]*(uprobe_multi|perf)' /proc/"$1"/fdinfo/* 2>/dev/null
+}
+
 _passed=0
 _failed=0
 _cleanups=""

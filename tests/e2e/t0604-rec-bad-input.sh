@@ -74,12 +74,20 @@ check_eq "nothing to record: exit 2" 2 $?
 "$SDTRACE" record -e %sizes:min -a -p 1 >bad.out 2>bad.err
 check_eq "-a and -p: exit 2" 2 $?
 
+# what each engine says: tracefs needs tracefs, the BPF engine needs BTF (under /sys/kernel too)
+if tracefs_engine; then
+	NO_FS="no tracefs with uprobe_events"
+	NOT_ROOT="cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root"
+else
+	NO_FS="the kernel has no BTF"
+	NOT_ROOT="loading the BPF program needs root"
+fi
 # no tracefs at all, and no place to mount one
 if command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
-	fails_cleanly "no tracefs, cannot mount" "no tracefs with uprobe_events" \
+	fails_cleanly "no tracefs, cannot mount" "$NO_FS" \
 		unshare -m sh -c 'mount -t tmpfs -o ro none /sys/kernel && exec "$@"' sh \
 		$R -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
-	fails_cleanly "no tracefs, cannot mount, stat" "no tracefs with uprobe_events" \
+	fails_cleanly "no tracefs, cannot mount, stat" "$NO_FS" \
 		unshare -m sh -c 'mount -t tmpfs -o ro none /sys/kernel && exec "$@"' sh \
 		"$SDTRACE" stat -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
 	# tracefs not mounted (empty dirs over both places): sdtrace mounts it and records
@@ -102,12 +110,12 @@ if nobody_prepare "$P/prog-sizes"; then
 	chmod 777 "$N"
 	NB_ENV="HOME=$N SDTRACE_CACHE_DIR=$N/cache"
 	# shellcheck disable=SC2086
-	fails_cleanly "not root" "cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root" \
+	fails_cleanly "not root" "$NOT_ROOT" \
 		as_nobody $NB_ENV "$NB_SDTRACE" record -o "$N/bad.data" -x "$NB/prog-sizes" \
 		-e '%sizes:*' -- "$NB/prog-sizes"
 	check "not root: no data file in its directory" test ! -e "$N/bad.data"
 	# shellcheck disable=SC2086
-	fails_cleanly "not root, stat" "cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root" \
+	fails_cleanly "not root, stat" "$NOT_ROOT" \
 		as_nobody $NB_ENV "$NB_SDTRACE" stat -x "$NB/prog-sizes" -e '%sizes:*' -- \
 		"$NB/prog-sizes"
 	echo previous >"$N/keep.data"

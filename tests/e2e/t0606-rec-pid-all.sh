@@ -30,6 +30,10 @@ wait_file() {
 armed() {
 	n=0
 	while [ "$n" -lt 100 ]; do
+		if ! tracefs_engine && bpf_armed "$1"; then
+			sleep 0.3
+			return 0
+		fi
 		if grep -q "^p:sdtrace_$1_[^ ]* $2:" "$TRACEFS/uprobe_events" &&
 			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
 			sleep 0.3 # enabling follows opening

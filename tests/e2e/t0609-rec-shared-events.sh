@@ -8,6 +8,7 @@
 #  - all 531 sites of libjvm.so (517 events) arm in a handful of tracefs events, and the whole
 #    record of `true` ends with nothing left (it took ~50 s of kernel grace periods with one
 #    tracefs event per event: BENCHMARKS.md, b50).
+# engine: tracefs (how events share tracefs events: nothing of it exists with the BPF engine)
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 need_cmd python3

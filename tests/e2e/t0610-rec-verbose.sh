@@ -5,6 +5,7 @@
 # build-id, address, file offset and semaphore offset, each line written to uprobe_events and
 # each removed. `sdtrace -v list` (the cache) and `sdtrace -v record ... -- prog` give them;
 # without -v there is not one, and stdout is the same with and without.
+# engine: tracefs (the uprobe_events lines; t1800 has the BPF engine's -v lines)
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 need_cmd python3

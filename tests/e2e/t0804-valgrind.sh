@@ -15,6 +15,7 @@ uprobes_guard
 
 vg() {
 	valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		--suppressions="$SRC_DIR/tests/e2e/valgrind-libbpf.supp" \
 		--track-fds=no "$@"
 }
 # System-wide for a few seconds while the example runs again and again: valgrind 3.19 does not

@@ -61,6 +61,10 @@ check_eq "pgbench -i" 0 $?
 armed() {
 	n=0
 	while [ "$n" -lt 300 ]; do
+		if ! tracefs_engine && bpf_armed "$1"; then
+			sleep 0.3
+			return 0
+		fi
 		if grep -q "^p:sdtrace_$1_[^ ]* $PG_BIN/postgres:" "$TRACEFS/uprobe_events" &&
 			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
 			sleep 0.3 # enabling follows opening

@@ -8,6 +8,8 @@
 #    and libc's getppid counted in the command only;
 #  - a binary replaced by another build is refused (its offsets are not ours), an ambiguous name
 #    is refused, and every path leaves uprobe_events as it was.
+# engine: tracefs (user probes: return probes and fetches in tracefs syntax; --engine=bpf
+# refuses them, auto takes tracefs)
 . "$(dirname "$0")/lib.sh"
 need_file "$PROGS_DIR/prog-userprobe"
 need_tracefs

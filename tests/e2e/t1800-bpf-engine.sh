@@ -1,0 +1,153 @@
+#!/bin/sh
+# The engines: --engine=bpf records what tracefs records (values, strings) and the header says
+# "engine: bpf"; one uprobe_multi link per binary (SDTRACE_BPF_NO_MULTI=1: a perf-event link per
+# site, the same values); --engine=auto takes bpf here, and tracefs when the BPF probe check
+# fails (SDTRACE_BPF_PROBE_FAIL=1, test-only), which the header says; SDTRACE_ENGINE is the
+# default, --engine wins over it; `stat` counts in the program's per-CPU counters. A SIGKILLed
+# BPF session leaves no link, program or map, and never touches uprobe_events.
+. "$(dirname "$0")/lib.sh"
+need_tracefs
+need_cmd python3
+need_cmd bpftool
+P=$PROGS_DIR
+need_file "$P/prog-sizes" "$P/prog-wait" "$P/prog-string"
+cd "$T" || exit 1
+uprobes_guard "^[p-r]:[^ ]+ $PROGS_DIR/"
+CMP="$SRC_DIR/tests/e2e/rec-compare.py"
+unset SDTRACE_ENGINE SDTRACE_BPF_PROBE_FAIL SDTRACE_BPF_NO_MULTI
+"$SDTRACE" list --json -x "$P/prog-sizes" >sizes.list
+"$SDTRACE" list --json -x "$P/prog-string" >string.list
+
+# engine NAME DATA: the header's engine line
+engine() { "$SDTRACE" report -i "$1" --header | sed -n 's/^# engine: //p'; }
+
+# rec NAME [ENV=V...] -- SDTRACE-ARGS...: record prog-sizes 3 rounds, compare the values
+rec() {
+	tn=$1
+	shift
+	env "$@" "$SDTRACE" record -o "$tn.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
+		"$P/prog-sizes" 3 >"$tn.out" 2>"$tn.err"
+	check_eq "$tn: record exits 0" 0 $?
+	"$SDTRACE" report -i "$tn.data" --json >"$tn.json"
+	check "$tn: every value as the program passed it" python3 "$CMP" --list sizes.list \
+		"$tn.out" "$tn.json"
+}
+
+if ! "$SDTRACE" record --engine=bpf -o probe.data -x "$P/prog-sizes" -e '%sizes:min' -- \
+	"$P/prog-sizes" >/dev/null 2>probe.err; then
+	skip "the BPF engine cannot run here: $(cat probe.err)"
+fi
+
+rec bpf -- --engine=bpf
+check_eq "bpf: the header says engine bpf" bpf "$(engine bpf.data)"
+rec tracefs -- --engine=tracefs
+check_eq "tracefs: the header says engine tracefs" tracefs "$(engine tracefs.data)"
+rec default
+check_eq "no --engine: tracefs (the default until auto passes everything)" tracefs \
+	"$(engine default.data)"
+rec env-bpf SDTRACE_ENGINE=bpf
+check_eq "SDTRACE_ENGINE=bpf is the default engine" bpf "$(engine env-bpf.data)"
+rec env-override SDTRACE_ENGINE=bpf -- --engine=tracefs
+check_eq "--engine wins over SDTRACE_ENGINE" tracefs "$(engine env-override.data)"
+rec auto -- --engine=auto
+check_eq "auto: bpf when the kernel allows it" bpf "$(engine auto.data)"
+rec auto-fallback SDTRACE_BPF_PROBE_FAIL=1 -- --engine=auto
+check_eq "auto with the BPF check failing: tracefs, and the header says so" tracefs \
+	"$(engine auto-fallback.data)"
+rec nomulti SDTRACE_BPF_NO_MULTI=1 -- --engine=bpf
+check_eq "perf-event fallback: engine bpf" bpf "$(engine nomulti.data)"
+check "a bad engine is a usage error" sh -c \
+	'"$0" record --engine=ebpf -e %sizes:min -x "$1" -- "$1" 2>&1; [ $? -eq 2 ]' \
+	"$SDTRACE" "$P/prog-sizes"
+SDTRACE_BPF_PROBE_FAIL=1 "$SDTRACE" record --engine=bpf -o forced.data -x "$P/prog-sizes" \
+	-e '%sizes:min' -- "$P/prog-sizes" >/dev/null 2>forced.err
+check_eq "--engine=bpf with the check failing: an error, not tracefs" 1 $?
+check "  ... that names the reason" grep -q 'BPF' forced.err
+
+# strings: typed string arguments through the BPF engine
+"$SDTRACE" record --engine=bpf -o str.data -x "$P/prog-string" \
+	-e '%string:message(msg:string, n:s32)' -e '%string:literal(s:string)' -- \
+	"$P/prog-string" 3 >str.out 2>str.err
+check_eq "strings: record exits 0" 0 $?
+"$SDTRACE" report -i str.data --json >str.json
+check "strings: the strings as the program passed them" python3 "$CMP" --list string.list \
+	str.out str.json
+
+# stat: per-CPU counters, no records
+"$SDTRACE" stat --engine=bpf -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes" 5 \
+	>stat.out 2>stat.err
+check_eq "stat: exits 0" 0 $?
+check "stat: sizes:min counted 5 times" grep -Eq '^ *5 +sizes:min' stat.err stat.out
+
+# links while recording, and nothing left after a SIGKILL
+ids() { bpftool -j prog list | python3 -c '
+import json, sys
+print(" ".join(str(p["id"]) for p in json.load(sys.stdin) if p.get("name") == "sdt_hit"))'; }
+links() { bpftool -j link list | python3 -c '
+import json, sys
+ids = set(int(x) for x in sys.argv[1].split())
+print(" ".join(str(l["type"]) for l in json.load(sys.stdin) if l.get("prog_id") in ids))' "$1"; }
+maps_of() { for id in $1; do bpftool -j prog show id "$id" 2>/dev/null; done | python3 -c '
+import json, sys
+out = []
+for line in sys.stdin:
+    line = line.strip()
+    if line:
+        out += json.loads(line).get("map_ids", [])
+print(" ".join(map(str, out)))'; }
+wait_pidfile() {
+	n=0
+	while [ ! -s "$1" ] && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+# new IDS_BEFORE IDS_NOW: the ids of NOW not in BEFORE
+new_ids() { python3 -c 'import sys; a=set(sys.argv[1].split()); print(" ".join(x for x in sys.argv[2].split() if x not in a))' "$1" "$2"; }
+
+for mode in multi nomulti; do
+	before=$(ids)
+	rm -f "wait.$mode.pid"
+	if [ $mode = nomulti ]; then
+		SDTRACE_BPF_NO_MULTI=1 "$SDTRACE" record --engine=bpf -o "kill.$mode.data" \
+			-x "$P/prog-wait" -e '%wait:*' -e '%lib:*' -- "$P/prog-wait" "wait.$mode.pid" \
+			>"kill.$mode.out" 2>"kill.$mode.err" &
+	else
+		"$SDTRACE" record --engine=bpf -o "kill.$mode.data" -x "$P/prog-wait" \
+			-e '%wait:*' -e '%lib:*' -- "$P/prog-wait" "wait.$mode.pid" \
+			>"kill.$mode.out" 2>"kill.$mode.err" &
+	fi
+	rec_pid=$!
+	wait_pidfile "wait.$mode.pid"
+	sleep 0.3
+	mine=$(new_ids "$before" "$(ids)")
+	types=$(links "$mine")
+	maps=$(maps_of "$mine")
+	if [ $mode = multi ]; then
+		# bpftool 7.1 shows the uprobe_multi link type by its number, 12
+		check_eq "$mode: one uprobe_multi link per binary (prog-wait, libprog-lib.so)" \
+			"12 12" "$(echo "$types" | tr ' ' '\n' | grep -E '^(12|uprobe_multi)$' |
+				tr '\n' ' ' | sed 's/ $//')"
+	else
+		check "$mode: perf-event links, none uprobe_multi" sh -c \
+			'echo "$1" | grep -q perf_event && ! echo "$1" | grep -Eq "(^| )(12|uprobe_multi)( |$)"' \
+			sh "$types"
+	fi
+	kill -USR1 "$(cat "wait.$mode.pid")"
+	sleep 0.3
+	kill -KILL "$rec_pid"
+	wait "$rec_pid" 2>/dev/null
+	sleep 0.5
+	left=$(new_ids "$before" "$(ids)")
+	check_eq "$mode: after SIGKILL no program of the session is left" "" "$left"
+	check_eq "$mode: ... nor a link" "" "$(links "$mine")"
+	gone=""
+	for m in $maps; do
+		bpftool map show id "$m" >/dev/null 2>&1 && gone="$gone $m"
+	done
+	check_eq "$mode: ... nor a map" "" "$gone"
+	check "$mode: some maps were there while recording" test -n "$maps"
+	kill -TERM "$(cat "wait.$mode.pid")" 2>/dev/null
+done
+uprobes_unchanged "uprobe_events as it was"
+finish
