@@ -46,7 +46,8 @@ def lib_files(src):
     out = []
     for root, _, names in os.walk(os.path.join(src, "lib")):
         for n in names:
-            if n.endswith((".c", ".h")):
+            # *.bpf.c: the BPF program, built by clang -target bpf, not part of the library
+            if n.endswith((".c", ".h")) and not n.endswith(".bpf.c"):
                 out.append(os.path.relpath(os.path.join(root, n), src))
     return sorted(out)
 

@@ -5,7 +5,6 @@
  * kept for our error message.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,37 +16,6 @@
 #include "bpf/sdt_bpf.h"
 #include "bpf/bpf_internal.h"
 #include "util/internal.h"
-
-static __thread char last_msg[256];
-
-static int on_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-	n = strlen(last_msg);
-	while (n && last_msg[n - 1] == '\n')
-		last_msg[--n] = '\0';
-	return 0;
-}
-
-const char *sdt_bpf_last_libbpf_msg(void)
-{
-	return last_msg[0] ? last_msg : "no detail from libbpf";
-}
-
-static void quiet_libbpf(void)
-{
-	static bool done;
-
-	if (!done) {
-		libbpf_set_print(on_libbpf_print);
-		libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
-		done = true;
-	}
-}
 
 static bool env_on(const char *name)
 {
@@ -179,8 +147,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return sdt_err(-EOPNOTSUPP, "the kernel has no BTF (/sys/kernel/btf/vmlinux): the "
 					    "BPF engine needs it (--engine=tracefs does not)");
-	quiet_libbpf();
-	last_msg[0] = '\0';
+	sdt_bpf_quiet_libbpf();
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0)
 		return sdt_err(ncpus < 0 ? ncpus : -EINVAL, "cannot count the CPUs");

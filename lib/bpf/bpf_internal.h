@@ -51,6 +51,8 @@ struct sdt_bpf {
 };
 
 extern char sdt_bpf_probe_msg[512];
+/* msg.c: libbpf's messages kept from stderr (call before each libbpf step), the last one */
+void sdt_bpf_quiet_libbpf(void);
 const char *sdt_bpf_last_libbpf_msg(void);
 
 #endif

@@ -191,8 +191,16 @@ static int parse_meta(struct sdt_trace_reader *r, struct cur *c)
 	r->kernel = get_str(c);
 	r->start_rt = get_varint(c);
 	r->start_mono = get_varint(c);
-	if (!c->bad && c->p < c->end)
-		r->engine = get_str(c);
+	if (!c->bad && c->p < c->end) {
+		/* the engine (later in version 1); bytes after the fields known stay ignored */
+		struct cur e = *c;
+
+		r->engine = get_str(&e);
+		if (e.bad) {
+			free(r->engine);
+			r->engine = NULL;
+		}
+	}
 	return c->bad ? -EINVAL : 0;
 }
 

@@ -21,11 +21,13 @@ unset SDTRACE_ENGINE SDTRACE_BPF_PROBE_FAIL SDTRACE_BPF_NO_MULTI
 # engine NAME DATA: the header's engine line
 engine() { "$SDTRACE" report -i "$1" --header | sed -n 's/^# engine: //p'; }
 
-# rec NAME [ENV=V...] -- SDTRACE-ARGS...: record prog-sizes 3 rounds, compare the values
+# rec NAME "ENV=V ..." [RECORD-OPTION...]: record prog-sizes 3 rounds, compare the values
 rec() {
 	tn=$1
-	shift
-	env "$@" "$SDTRACE" record -o "$tn.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
+	envs=$2
+	shift 2
+	# shellcheck disable=SC2086
+	env $envs "$SDTRACE" record "$@" -o "$tn.data" -x "$P/prog-sizes" -e '%sizes:*' -- \
 		"$P/prog-sizes" 3 >"$tn.out" 2>"$tn.err"
 	check_eq "$tn: record exits 0" 0 $?
 	"$SDTRACE" report -i "$tn.data" --json >"$tn.json"
@@ -38,23 +40,23 @@ if ! "$SDTRACE" record --engine=bpf -o probe.data -x "$P/prog-sizes" -e '%sizes:
 	skip "the BPF engine cannot run here: $(cat probe.err)"
 fi
 
-rec bpf -- --engine=bpf
+rec bpf "" --engine=bpf
 check_eq "bpf: the header says engine bpf" bpf "$(engine bpf.data)"
-rec tracefs -- --engine=tracefs
+rec tracefs "" --engine=tracefs
 check_eq "tracefs: the header says engine tracefs" tracefs "$(engine tracefs.data)"
-rec default
+rec default ""
 check_eq "no --engine: tracefs (the default until auto passes everything)" tracefs \
 	"$(engine default.data)"
 rec env-bpf SDTRACE_ENGINE=bpf
 check_eq "SDTRACE_ENGINE=bpf is the default engine" bpf "$(engine env-bpf.data)"
-rec env-override SDTRACE_ENGINE=bpf -- --engine=tracefs
+rec env-override SDTRACE_ENGINE=bpf --engine=tracefs
 check_eq "--engine wins over SDTRACE_ENGINE" tracefs "$(engine env-override.data)"
-rec auto -- --engine=auto
+rec auto "" --engine=auto
 check_eq "auto: bpf when the kernel allows it" bpf "$(engine auto.data)"
-rec auto-fallback SDTRACE_BPF_PROBE_FAIL=1 -- --engine=auto
+rec auto-fallback SDTRACE_BPF_PROBE_FAIL=1 --engine=auto
 check_eq "auto with the BPF check failing: tracefs, and the header says so" tracefs \
 	"$(engine auto-fallback.data)"
-rec nomulti SDTRACE_BPF_NO_MULTI=1 -- --engine=bpf
+rec nomulti SDTRACE_BPF_NO_MULTI=1 --engine=bpf
 check_eq "perf-event fallback: engine bpf" bpf "$(engine nomulti.data)"
 check "a bad engine is a usage error" sh -c \
 	'"$0" record --engine=ebpf -e %sizes:min -x "$1" -- "$1" 2>&1; [ $? -eq 2 ]' \
@@ -110,11 +112,11 @@ for mode in multi nomulti; do
 	rm -f "wait.$mode.pid"
 	if [ $mode = nomulti ]; then
 		SDTRACE_BPF_NO_MULTI=1 "$SDTRACE" record --engine=bpf -o "kill.$mode.data" \
-			-x "$P/prog-wait" -e '%wait:*' -e '%lib:*' -- "$P/prog-wait" "wait.$mode.pid" \
+			-x "$P/prog-wait" -e '%wait:*' -e "$P/libprog-lib.so:%lib:*" -- "$P/prog-wait" "wait.$mode.pid" \
 			>"kill.$mode.out" 2>"kill.$mode.err" &
 	else
 		"$SDTRACE" record --engine=bpf -o "kill.$mode.data" -x "$P/prog-wait" \
-			-e '%wait:*' -e '%lib:*' -- "$P/prog-wait" "wait.$mode.pid" \
+			-e '%wait:*' -e "$P/libprog-lib.so:%lib:*" -- "$P/prog-wait" "wait.$mode.pid" \
 			>"kill.$mode.out" 2>"kill.$mode.err" &
 	fi
 	rec_pid=$!

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libbpf's messages: never printed (the library does not print), the last warning kept for our
+ * error messages (sdt_bpf_last_libbpf_msg()).
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf/bpf_internal.h"
+
+static __thread char last_msg[256];
+
+static int on_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	n = strlen(last_msg);
+	while (n && last_msg[n - 1] == '\n')
+		last_msg[--n] = '\0';
+	return 0;
+}
+
+const char *sdt_bpf_last_libbpf_msg(void)
+{
+	return last_msg[0] ? last_msg : "no detail from libbpf";
+}
+
+void sdt_bpf_quiet_libbpf(void)
+{
+	static bool done;
+
+	if (!done) {
+		libbpf_set_print(on_libbpf_print);
+		libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
+		done = true;
+	}
+	last_msg[0] = '\0';
+}
+
