@@ -144,6 +144,9 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	int ncpus, err;
 
 	*out = NULL;
+	if (env_on("SDTRACE_BPF_PROBE_FAIL"))
+		return sdt_err(-EOPNOTSUPP, "the BPF engine is turned off "
+					    "(SDTRACE_BPF_PROBE_FAIL, for tests)");
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return sdt_err(-EOPNOTSUPP, "the kernel has no BTF (/sys/kernel/btf/vmlinux): the "
 					    "BPF engine needs it (--engine=tracefs does not)");

@@ -79,7 +79,7 @@ check "strings: the strings as the program passed them" python3 "$CMP" --list st
 "$SDTRACE" stat --engine=bpf -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes" 5 \
 	>stat.out 2>stat.err
 check_eq "stat: exits 0" 0 $?
-check "stat: sizes:min counted 5 times" grep -Eq '^ *5 +sizes:min' stat.err stat.out
+check "stat: sizes:min counted 5 times" grep -Eq '^ *5 +%sizes:min' stat.out
 
 # links while recording, and nothing left after a SIGKILL
 ids() { bpftool -j prog list | python3 -c '
