@@ -146,7 +146,7 @@ static int load_and_start(struct sdt_recorder *r)
 		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
 	if (err)
 		return err;
-	sdt_debug("bpf: program loaded, %zu site plans and %zu events in %.3f ms", b->nsites,
+	sdt_debug("bpf: program loaded, %zu site plans and %zu events in %.3f ms\n", b->nsites,
 		  b->nevents, (now_us() - t0) / 1e3);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
@@ -207,7 +207,7 @@ static int attach(struct sdt_recorder *r)
 		t0 = now_us();
 		err = sdt_bpf__attach(b->bpf, b->paths[p], off, ref, cookie, n);
 		if (!err)
-			sdt_debug("bpf: attached %zu sites of %s (%s) in %.3f ms", n, b->paths[p],
+			sdt_debug("bpf: attached %zu sites of %s (%s) in %.3f ms\n", n, b->paths[p],
 				  sdt_bpf__attach_method(b->bpf), (now_us() - t0) / 1e3);
 	}
 	r->sem_method = "none";
@@ -264,7 +264,7 @@ static int finish(struct sdt_recorder *r)
 	int err;
 
 	sdt_bpf__detach(b->bpf);
-	sdt_debug("bpf: detached in %.3f ms", (now_us() - t0) / 1e3);
+	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 	err = drain(r);
 	if (!err && !r->o.count_only)
 		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
