@@ -20,6 +20,7 @@
 #include "scan/file.h"
 #include "sdtrace/types.h"
 #include "sdtrace/trace.h"
+#include "record/engine_bpf.h"
 #include "record/recorder.h"
 #include "record/uprobe.h"
 #include "util/internal.h"
@@ -153,7 +154,8 @@ void sdt_rec_facts_release(struct rec_facts *f)
 /* The index in r->adds of event @e's file, or r->nadds. */
 static size_t event_add(const struct sdt_recorder *r, size_t e)
 {
-	const struct sdt_file *file = sdt_uprobe_set__event_file(r->set, e);
+	const struct sdt_file *file = r->bpf ? (e < r->bpf->nevents ? r->bpf->ev_file[e] : NULL)
+					     : sdt_uprobe_set__event_file(r->set, e);
 	size_t a;
 
 	for (a = 0; a < r->nadds; a++)
@@ -181,7 +183,9 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 {
 	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
 	const struct sdt_trace_event_desc *d =
-	    r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
+	    r->bpf	? (event < r->bpf->nevents ? &r->bpf->events[event] : NULL)
+	    : r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event)
+						     : NULL;
 	uint64_t hits;
 	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;
