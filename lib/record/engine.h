@@ -30,6 +30,8 @@ bool sdt_rec_engine_is_bpf(struct sdt_recorder *r);
 int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink);
 /* Can the BPF engine place every site added to @r? 0, or -EOPNOTSUPP with the reason. */
 int sdt_rec_bpf_supported(const struct sdt_recorder *r);
+/* Event @event of a BPF recording (NULL: none, or past the end). */
+const struct sdt_trace_event_desc *sdt_rec_bpf_event(const struct rec_bpf *b, size_t event);
 /* What the BPF engine keeps until sdt_recorder__free(): the descriptions. */
 void sdt_rec_bpf_free(struct rec_bpf *b);
 

@@ -66,6 +66,8 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 				      .event = h->event,
 				      .raw = raw,
 				      .raw_size = h->raw_size};
+	if (!sdt_rec_filters_pass(sp, h->event, &s))
+		return 0;
 	sp->counts[h->event]++;
 	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, &s) : 0;
 }
@@ -305,7 +307,7 @@ static int teardown(struct sdt_recorder *r, int err)
 	return err;
 }
 
-int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 {
 	bool go = false;
 	int err;
@@ -314,6 +316,10 @@ int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink
 	if (!r->bpf)
 		return sdt_err(-ENOMEM, "out of memory");
 	err = sdt_rec_bpf_build(r->bpf, r);
+	if (!err)
+		err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents,
+						 "the BPF engine evaluates filters here, not in the "
+						 "kernel");
 	if (err)
 		return err;
 	r->samples.sink = sink;
@@ -332,4 +338,20 @@ int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink
 	if (!err && go)
 		err = finish(r);
 	return teardown(r, err);
+}
+
+int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+{
+	bool count_only = r->o.count_only;
+	int err;
+
+	/*
+	 * The BPF program has no filter yet: counting with one, the hits cross the ring buffers to
+	 * be evaluated and counted here (as the tracefs engine does past its counters).
+	 */
+	if (count_only && r->o.filter_for)
+		r->o.count_only = false;
+	err = run(r, sink);
+	r->o.count_only = count_only;
+	return err;
 }

@@ -357,3 +357,8 @@ void sdt_rec_bpf_free(struct rec_bpf *b)
 	free(b->paths);
 	free(b);
 }
+
+const struct sdt_trace_event_desc *sdt_rec_bpf_event(const struct rec_bpf *b, size_t event)
+{
+	return b && event < b->nevents ? &b->events[event] : NULL;
+}

@@ -172,6 +172,8 @@ uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 
 const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r, size_t event)
 {
+	if (r->bpf)
+		return sdt_rec_bpf_event(r->bpf, event);
 	return r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
 }
 

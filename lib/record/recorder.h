@@ -181,6 +181,12 @@ struct rec_filters {
  * (-ENOTSUP when counting, which sees no samples, meets a filter the kernel cannot take).
  */
 int sdt_rec_filters_apply(struct sdt_recorder *r);
+/*
+ * For an engine with no kernel filter (the BPF engine): every event's filter (opts.filter_for of
+ * @descs, @n events) runs here on the decoded samples, @why saying so; -ENOTSUP when counting.
+ */
+int sdt_rec_filters_apply_here(struct sdt_recorder *r, const struct sdt_trace_event_desc *descs,
+			       size_t n, const char *why);
 void sdt_rec_filters_release(struct sdt_recorder *r);
 /* In on_sample: does event @ev's sample @s pass the filter applied here (true when none)? */
 bool sdt_rec_filters_pass(struct rec_samples *sp, uint32_t ev, const struct sdt_trace_sample *s);

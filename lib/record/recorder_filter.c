@@ -240,3 +240,41 @@ uint64_t sdt_recorder__filtered(const struct sdt_recorder *r, size_t event)
 {
 	return r->samples.filtered && event < r->filters.nevents ? r->samples.filtered[event] : 0;
 }
+
+int sdt_rec_filters_apply_here(struct sdt_recorder *r, const struct sdt_trace_event_desc *descs,
+			       size_t n, const char *why)
+{
+	struct rec_filters *fl = &r->filters;
+	struct rec_samples *sp = &r->samples;
+	size_t i;
+	int err;
+
+	if (!r->o.filter_for)
+		return 0;
+	fl->nevents = n;
+	fl->of = calloc(n ? n : 1, sizeof(*fl->of));
+	fl->place = calloc(n ? n : 1, sizeof(*fl->place));
+	fl->why = calloc(n ? n : 1, sizeof(*fl->why));
+	sp->ufilter = calloc(n ? n : 1, sizeof(*sp->ufilter));
+	sp->filtered = calloc(n ? n : 1, sizeof(*sp->filtered));
+	if (!fl->of || !fl->place || !fl->why || !sp->ufilter || !sp->filtered)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		fl->of[i] = r->o.filter_for(r->o.filter_ctx, &descs[i]);
+		if (!fl->of[i])
+			continue;
+		if (r->o.count_only)
+			return sdt_err(-ENOTSUP,
+				       "%s:%s: %s; counting sees no event to evaluate it on (record "
+				       "or trace can, or stat --engine=tracefs)",
+				       descs[i].provider, descs[i].name, why);
+		if ((err = set_why(fl, i, why)))
+			return err;
+		if (!sp->fdec && (err = sdt_trace_decoder__new(&sp->fdec)))
+			return err;
+		if ((err = sdt_trace_decoder__add_desc(sp->fdec, &descs[i])))
+			return err;
+		sp->ufilter[i] = fl->of[i];
+	}
+	return 0;
+}
