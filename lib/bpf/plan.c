@@ -66,9 +66,21 @@ int sdt_bpf_arg_plan(const struct sdt_arg *a, bool string, struct sdt_bpf_arg *o
 	*why = NULL;
 	if (string)
 		out->flags |= SDT_BPF_STRING;
-	if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
-		*why = a->size == 16 ? "16-byte value (long double): no field of that size"
-				     : "bad size";
+	if (a->size == 16) {
+		/* a long double in memory: its 16 bytes copied as they are (sdt.bpf.c) */
+		if (!a->is_float) {
+			*why = "16-byte integer: no field of that size";
+			return -EOPNOTSUPP;
+		}
+		if (a->kind == SDT_ARG_REG || a->kind == SDT_ARG_CONST ||
+		    a->kind == SDT_ARG_ADDR) {
+			*why = "16-byte floating-point value (long double) not in memory";
+			return -EOPNOTSUPP;
+		}
+		if (string)
+			goto not_pointer;
+	} else if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
+		*why = "bad size";
 		return -EOPNOTSUPP;
 	}
 	switch (a->kind) {

@@ -39,7 +39,7 @@ enum sdt_bpf_fetch {
 
 struct sdt_bpf_arg {
 	__u8 fetch; /* enum sdt_bpf_fetch */
-	__u8 size;  /* bytes of the value: 1, 2, 4, 8 */
+	__u8 size;  /* bytes of the value: 1, 2, 4, 8, or 16 (a long double in memory) */
 	__u8 flags;
 	__u8 shift;   /* a register's bit field (x86 %ah: 8) */
 	__u8 scale;   /* INDEXED: 1, 2, 4, 8 */

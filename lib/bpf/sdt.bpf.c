@@ -227,21 +227,16 @@ static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu
 	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
 }
 
-static __always_inline __u64 fetch(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+/* The user address a memory operand reads (MEM, GLOBAL, INDEXED, TLS); 0 for the others. */
+static __always_inline __u64 addr_of(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
 {
 	struct task_struct *task;
 	__u64 addr;
 
 	switch (a->fetch) {
-	case SDT_BPF_REG:
-		return reg(ctx, a->reg) >> (a->shift & 63);
 	case SDT_BPF_MEM:
-		return rd(reg(ctx, a->reg) + a->disp, a->size);
-	case SDT_BPF_CONST:
-		return (__u64)a->disp;
+		return reg(ctx, a->reg) + a->disp;
 	case SDT_BPF_GLOBAL:
-		return rd((__u64)a->disp + bias, a->size);
-	case SDT_BPF_LADDR:
 		return (__u64)a->disp + bias;
 	case SDT_BPF_INDEXED:
 		addr = (__u64)a->disp;
@@ -251,13 +246,25 @@ static __always_inline __u64 fetch(const __u64 *ctx, const struct sdt_bpf_arg *a
 			addr += reg(ctx, a->reg);
 		if (a->index != SDT_BPF_REG_NONE)
 			addr += reg(ctx, a->index) * a->scale;
-		return rd(addr, a->size);
+		return addr;
 	case SDT_BPF_TLS:
 		task = (struct task_struct *)bpf_get_current_task();
-		addr = BPF_CORE_READ(task, thread.fsbase);
-		return rd(addr + a->disp, a->size);
+		return BPF_CORE_READ(task, thread.fsbase) + a->disp;
 	}
 	return 0;
+}
+
+static __always_inline __u64 fetch(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+{
+	switch (a->fetch) {
+	case SDT_BPF_REG:
+		return reg(ctx, a->reg) >> (a->shift & 63);
+	case SDT_BPF_CONST:
+		return (__u64)a->disp;
+	case SDT_BPF_LADDR:
+		return (__u64)a->disp + bias;
+	}
+	return rd(addr_of(ctx, a, bias), a->size);
 }
 
 static __always_inline void put(__u8 *raw, __u16 dst, __u8 size, __u64 v)
@@ -303,6 +310,12 @@ static long one_arg(__u64 i, void *data)
 	a = &hs->s->args[i];
 	if (a->fetch == SDT_BPF_NONE)
 		return 0;
+	if (a->size == 16) {
+		/* a long double: its bytes as memory holds them (zeros if unreadable); plan.c */
+		bpf_probe_read_user(b->raw + (a->dst & (SDT_BPF_FIXED_LIM - 1)), 16,
+				    (void *)addr_of(b->regs, a, hs->bias));
+		return 0;
+	}
 	v = fetch(b->regs, a, hs->bias);
 	if (a->flags & SDT_BPF_STRING) {
 		__u32 off = hs->end, loc = 0;

@@ -15,6 +15,7 @@
 #include "scan/types.h"
 #include "record/engine_bpf.h"
 #include "record/recorder.h"
+#include "trace/decode_float.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 
@@ -80,6 +81,9 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 		       : kind == SDT_TYPE_HEX ? false
 					      : a->is_signed;
 	t->rebase = !string && a->kind == SDT_ARG_ADDR;
+	/* a long double's 16 bytes are read by the format of the file's architecture */
+	if (t->is_float && t->size == 16)
+		t->float_format = (uint8_t)sdt_float_format_of(f->machine);
 	return 0;
 }
 
@@ -96,7 +100,8 @@ static bool same_args(const struct sdt_trace_arg *p, const struct sdt_trace_arg 
 		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
 		    p->size != q->size || p->is_signed != q->is_signed ||
 		    p->is_float != q->is_float || p->is_string != q->is_string ||
-		    p->rebase != q->rebase || !same_str(p->unavailable, q->unavailable))
+		    p->rebase != q->rebase || p->float_format != q->float_format ||
+		    !same_str(p->unavailable, q->unavailable))
 			return false;
 	}
 	return true;
@@ -133,6 +138,7 @@ static int lay_out(struct sdt_trace_event_desc *e)
 		fl->size = size;
 		fl->is_signed = a->is_signed && !a->is_string;
 		fl->is_data_loc = a->is_string;
+		fl->float_format = a->float_format;
 		a->field = (int)e->nfields++;
 		off += size;
 	}
