@@ -57,7 +57,8 @@ static int ring_cb(void *ctx, void *data, size_t size)
 	struct ring_ctx *rc = ctx;
 	struct sdt_bpf *b = rc->b;
 	struct pending *p;
-	size_t cap = b->pend_cap, off = b->bytes_used;
+	/* records of any length, each kept at an 8-byte boundary (struct sdt_bpf_rec's alignment) */
+	size_t cap = b->pend_cap, off = (b->bytes_used + 7) & ~(size_t)7;
 
 	if (size < sizeof(struct sdt_bpf_rec))
 		return 0;
@@ -69,7 +70,7 @@ static int ring_cb(void *ctx, void *data, size_t size)
 		return -ENOMEM;
 	b->bytes_cap = cap;
 	memcpy(b->bytes + off, data, size);
-	b->bytes_used += size;
+	b->bytes_used = off + size;
 	/* ring_buffer__consume() reads the rings one after the other: one run each */
 	if (!b->run_len[rc->ring])
 		b->run_start[rc->ring] = b->npend;
