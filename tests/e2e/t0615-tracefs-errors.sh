@@ -6,6 +6,9 @@
 # root without CAP_SYS_ADMIN (tracefs unmounted in a private namespace). Each is one error line,
 # exit 1, nothing on stdout, and nothing left in uprobe_events. The mounts are only ever changed
 # inside `unshare -m`, never on the host.
+# Under the BPF engine (the e2e-bpf pass) the same cases name its own needs: as nobody, root or
+# CAP_BPF and CAP_PERFMON; with /sys/kernel hidden, the kernel's BTF; with tracefs unmounted and
+# no CAP_SYS_ADMIN it records, for it does not use tracefs.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
@@ -24,6 +27,14 @@ fails() {
 	check_eq "$_n: nothing on stdout" "" "$(cat "$T/out")"
 }
 
+if tracefs_engine; then
+	NOT_ROOT="cannot (use tracefs: permission denied on|open) '/sys/kernel/[^']*'.*: not root \\(placing uprobes needs root"
+	NO_POINT="no tracefs with uprobe_events \\(tried /sys/kernel/tracing and /sys/kernel/debug/tracing\\): not mounted, and its mount point /sys/kernel/tracing does not exist"
+else
+	NOT_ROOT="loading the BPF program needs root \\(or CAP_BPF and CAP_PERFMON\\)"
+	NO_POINT="the kernel has no BTF \\(/sys/kernel/btf/vmlinux\\): the BPF engine needs it \\(--engine=tracefs does not\\)"
+fi
+
 # ---- not root ------------------------------------------------------------------------------
 if nobody_prepare "$P/prog-sizes"; then
 	N=$(mktemp -d /tmp/sdtrace-t0615-nobody.XXXXXX)
@@ -31,8 +42,7 @@ if nobody_prepare "$P/prog-sizes"; then
 	chmod 777 "$N"
 	for cmd in trace stat "record -o $N/x.data"; do
 		# shellcheck disable=SC2086
-		fails "as nobody: $cmd" \
-			"cannot (use tracefs: permission denied on|open) '/sys/kernel/[^']*'.*: not root \\(placing uprobes needs root" \
+		fails "as nobody: $cmd" "$NOT_ROOT" \
 			as_nobody HOME="$N" SDTRACE_CACHE_DIR="$N/cache" "$NB_SDTRACE" $cmd \
 			-x "$NB/prog-sizes" -e '%sizes:*' -- "$NB/prog-sizes"
 		check "as nobody: $cmd: no offer to mount what is mounted" \
@@ -45,14 +55,22 @@ fi
 
 # ---- root, but no place to mount tracefs: the mount point is missing --------------------------
 if command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
-	fails "no mount point" \
-		"no tracefs with uprobe_events \\(tried /sys/kernel/tracing and /sys/kernel/debug/tracing\\): not mounted, and its mount point /sys/kernel/tracing does not exist" \
+	fails "no mount point" "$NO_POINT" \
 		unshare -m sh -c 'mount -t tmpfs -o ro none /sys/kernel && exec "$@"' sh \
 		"$SDTRACE" trace -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes"
 	check "no mount point: root is not told it needs root" sh -c "! grep -q 'needs root' '$T/err'"
 	uprobes_unchanged "no mount point: uprobe_events unchanged"
 	# tracefs and debugfs unmounted, and no CAP_SYS_ADMIN to mount them again
-	if command -v setpriv >/dev/null 2>&1; then
+	if command -v setpriv >/dev/null 2>&1 && ! tracefs_engine; then
+		unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null
+			umount /sys/kernel/debug/tracing 2>/dev/null
+			umount /sys/kernel/debug 2>/dev/null
+			exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$@"' sh \
+			"$SDTRACE" trace -x "$P/prog-sizes" -e '%sizes:*' -- "$P/prog-sizes" \
+			>"$T/out" 2>"$T/err"
+		check_eq "tracefs unmounted: the BPF engine records without it (exit 0)" 0 "$?"
+		check_eq "tracefs unmounted: every hit" 3 "$(grep -c '^ *prog-sizes .* sizes:' "$T/out")"
+	elif command -v setpriv >/dev/null 2>&1; then
 		fails "mount refused" \
 			"no tracefs with uprobe_events .*: not mounted, and mounting it was refused" \
 			unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null
