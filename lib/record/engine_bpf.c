@@ -243,6 +243,7 @@ static int arm(struct sdt_recorder *r, bool *go)
 	if (err)
 		return err;
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	r->armed_ns = (uint64_t)(now_us() * 1e3); /* the recording's time (sdt_recorder__elapsed_ns) */
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)
@@ -265,6 +266,7 @@ static int finish(struct sdt_recorder *r)
 	double t0 = now_us();
 	int err;
 
+	r->ended_ns = (uint64_t)(t0 * 1e3);
 	sdt_bpf__detach(b->bpf);
 	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 	err = drain(r);
