@@ -304,6 +304,11 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 	size_t i, k;
 	int err;
 
+	/* the BPF engine's links raise semaphores through the kernel (ref_ctr_offset), never poke */
+	if (r->o.semaphore == SDT_SEMAPHORE_POKE)
+		return sdt_err(-ENOTSUP, "--semaphore=poke is the tracefs engine's: the BPF engine "
+					 "raises semaphores through the kernel's ref_ctr_offset "
+					 "(--engine=tracefs to poke them)");
 	for (i = 0; i < r->nadds; i++) {
 		for (k = 0; k < r->adds[i].n; k++) {
 			err = site_supported(r->adds[i].f, &r->adds[i].f->sites[r->adds[i].sites[k]]);

@@ -13,7 +13,20 @@ cd "$T" || exit 1
 
 SEM='^sdtrace: 0 hits: %lib:gated: semaphore: its semaphore was never raised: .*libprog-lib.so was not mapped when the semaphores were poked'
 
+# The BPF engine has the kernel raise semaphores (its links' ref_ctr offsets): poke is refused.
+if ! tracefs_engine; then
+	for cmd in stat trace record; do
+		"$SDTRACE" "$cmd" --semaphore=poke -x "$P/libprog-lib.so" -e %lib:gated \
+			-- "$P/prog-uselib" >"$cmd.out" 2>"$cmd.err"
+		check_eq "$cmd --semaphore=poke under bpf: exit 1" 1 $?
+		check "$cmd: the error says poke is tracefs's" grep -q \
+			'^sdtrace: error: --semaphore=poke is the tracefs engine.s: the BPF engine raises semaphores through the kernel.s ref_ctr_offset' \
+			"$cmd.err"
+		check_fails "$cmd: the program was not run" grep -q '^probe lib:call ' "$cmd.out"
+	done
+fi
 for cmd in stat trace record; do
+	tracefs_engine || break
 	"$SDTRACE" "$cmd" --semaphore=poke -x "$P/libprog-lib.so" -e %lib:gated -e %lib:call \
 		-- "$P/prog-uselib" >"$cmd.out" 2>"$cmd.err"
 	check_eq "$cmd --semaphore=poke -- prog-uselib: exit 0" 0 $?
