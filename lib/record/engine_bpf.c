@@ -267,6 +267,10 @@ static int finish(struct sdt_recorder *r)
 	int err;
 
 	r->ended_ns = (uint64_t)(t0 * 1e3);
+	/* while the targets are still there: which of them map each file (recorder_silence.c) */
+	err = sdt_rec_facts_gather(r);
+	if (err)
+		return err;
 	sdt_bpf__detach(b->bpf);
 	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 	err = drain(r);

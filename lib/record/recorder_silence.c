@@ -116,7 +116,8 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 
 		if (r->samples.counts && r->samples.counts[e])
 			continue; /* hit: nothing to explain */
-		if (!sdt_uprobe_set__event_has_semaphore(r->set, e))
+		/* the BPF engine has the kernel raise every semaphore (its links' ref_ctr offsets) */
+		if (!r->set || !sdt_uprobe_set__event_has_semaphore(r->set, e))
 			continue;
 		for (i = 0; i < r->targets.nwatch; i++) {
 			pid_t pid = r->targets.watch[i].pid;
