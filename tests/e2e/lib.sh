@@ -32,9 +32,36 @@ FOREGROUND="env --default-signal=INT"
 # sets SDTRACE_ENGINE=bpf). A check of tracefs itself (uprobe lines, groups) is for tracefs only.
 ENGINE=${SDTRACE_ENGINE:-tracefs}
 tracefs_engine() { [ "$ENGINE" = tracefs ]; }
-# bpf_armed PID: process PID holds a uprobe link (the BPF engine placed its sites)
+# bpf_armed PID [PATH]: process PID holds a uprobe link (the BPF engine placed its sites), on
+# PATH if given (a uprobe_multi link's fdinfo names its file; the perf-event fallback's does not)
 bpf_armed() {
-	grep -qsE '^link_type:[[:space:]]*(uprobe_multi|perf)' /proc/"$1"/fdinfo/* 2>/dev/null
+	if [ $# -lt 2 ]; then
+		grep -qsE '^link_type:[[:space:]]*(uprobe_multi|perf)' /proc/"$1"/fdinfo/* 2>/dev/null
+		return
+	fi
+	grep -qsxF "path:	$2" /proc/"$1"/fdinfo/* 2>/dev/null ||
+		grep -qsE '^link_type:[[:space:]]*perf' /proc/"$1"/fdinfo/* 2>/dev/null
+}
+# armed SDTRACE_PID [PATH]: sdtrace has placed its probes (on PATH if given) and enabled them:
+# under tracefs its group is in uprobe_events and its perf events are open, under bpf it holds
+# the link. Waits up to 10 s; then 0.3 s more, for enabling follows opening.
+armed() {
+	_an=0
+	while [ "$_an" -lt 100 ]; do
+		if tracefs_engine; then
+			if grep -q "^p:sdtrace_$1_[^ ]* ${2:+$2:}" "$TRACEFS/uprobe_events" &&
+				ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
+				sleep 0.3
+				return 0
+			fi
+		elif bpf_armed "$@"; then
+			sleep 0.3
+			return 0
+		fi
+		sleep 0.1
+		_an=$((_an + 1))
+	done
+	return 1
 }
 
 _passed=0

@@ -27,24 +27,6 @@ check_eq "perf probe made its two events" 2 "$(grep -c . perf.lines)"
 "$W" "$T/w.pid" >w.out 2>&1 &
 wpid=$!
 at_exit "kill -9 $wpid 2>/dev/null"
-# armed SDTRACE_PID: its group is in uprobe_events and it has its perf events open
-armed() {
-	n=0
-	while [ "$n" -lt 100 ]; do
-		if ! tracefs_engine && bpf_armed "$1"; then
-			sleep 0.3
-			return 0
-		fi
-		if grep -q "^p:sdtrace_$1_[^ ]* $W:" "$TRACEFS/uprobe_events" &&
-			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
-			sleep 0.3 # enabling follows opening
-			return 0
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
 for s in a b; do
 	"$SDTRACE" record -o "$s.data" -p "$wpid" -e "$W:%wait:tick" \
 		-e "$PROGS_DIR/libprog-lib.so:%lib:*" >"$s.out" 2>"$s.err" &
@@ -52,8 +34,8 @@ for s in a b; do
 	eval "at_exit \"kill -9 \$r_$s 2>/dev/null\""
 done
 # shellcheck disable=SC2154
-check "session a armed" armed "$r_a"
-check "session b armed" armed "$r_b"
+check "session a armed" armed "$r_a" "$W"
+check "session b armed" armed "$r_b" "$W"
 if tracefs_engine; then
 	check_eq "two groups of ours on the program" 2 \
 		"$(grep -E "^p:sdtrace_($r_a|$r_b)_" "$TRACEFS/uprobe_events" | grep " $W:" |

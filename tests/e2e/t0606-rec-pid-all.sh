@@ -26,24 +26,6 @@ wait_file() {
 	done
 	[ -e "$1" ]
 }
-# armed SDTRACE_PID BINARY: its group is in uprobe_events and its perf events are open
-armed() {
-	n=0
-	while [ "$n" -lt 100 ]; do
-		if ! tracefs_engine && bpf_armed "$1"; then
-			sleep 0.3
-			return 0
-		fi
-		if grep -q "^p:sdtrace_$1_[^ ]* $2:" "$TRACEFS/uprobe_events" &&
-			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
-			sleep 0.3 # enabling follows opening
-			return 0
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
 # tick OUT N: N rounds of the prog-wait writing OUT, each after the previous one was printed
 tick() {
 	_have=$(grep -c '^probe wait:tick' "$1")

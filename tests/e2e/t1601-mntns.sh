@@ -26,20 +26,6 @@ wait_file() {
 	done
 	[ -s "$1" ]
 }
-# armed SDTRACE_PID: its group is in uprobe_events and its perf events are open
-armed() {
-	n=0
-	while [ "$n" -lt 100 ]; do
-		if grep -q "^p:sdtrace_$1_" "$TRACEFS/uprobe_events" &&
-			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
-			sleep 0.3 # enabling follows opening
-			return 0
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
 # ticks N: N rounds of prog-wait, each after the previous one was printed
 ticks() {
 	_have=$(grep -c '^probe wait:tick' w.out)
@@ -67,8 +53,14 @@ rec() {
 		fail "$_name: armed" "$(cat "$_name.err")"
 		return
 	fi
-	check "$_name: the uprobe is on the /proc/PID/root path" \
-		grep -q "^p:sdtrace_${_r}_[^ ]* $inside:" "$TRACEFS/uprobe_events"
+	# tracefs names the /proc/PID/root path; a BPF link names the file as its own mount
+	# namespace sees it ($D/prog-wait, which the host's $D does not have)
+	if tracefs_engine; then
+		check "$_name: the uprobe is on the /proc/PID/root path" armed "$_r" "$inside"
+	else
+		check "$_name: the link is on the namespace's file" armed "$_r" "$D/prog-wait"
+		check "  ... which the host does not have" test ! -e "$D/prog-wait"
+	fi
 	ticks "$_n"
 	kill -TERM "$_r"
 	wait "$_r"

@@ -104,20 +104,6 @@ wait_file() {
 	done
 	[ -e "$1" ]
 }
-# armed SDTRACE_PID BINARY: a uprobe of sdtrace SDTRACE_PID is on BINARY, its perf events open
-armed() {
-	n=0
-	while [ "$n" -lt 100 ]; do
-		if grep -q "^p:sdtrace_$1_[^ ]* $2:" "$TRACEFS/uprobe_events" &&
-			ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
-			sleep 0.3
-			return 0
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
 # count FILE EVENT: the count stat printed for EVENT ("       5  %myapp:tick")
 count() {
 	awk -v e="$2" '$2 == e { s += $1 } END { print s + 0 }' "$1"
