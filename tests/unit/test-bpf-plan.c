@@ -85,8 +85,10 @@ static const struct plan_case cases[] = {
     {"8@8(%rbx)", 0, true, 0, SDT_BPF_MEM, 8, SDT_BPF_STRING, 0, 1, 40, NONE, 8, NULL},
     {"8@$5", 0, true, -EDOM, 0, 0, 0, 0, 0, 0, 0, 0, "constant"},
     {"1@%ah", 0, true, -EDOM, 0, 0, 0, 0, 0, 0, 0, 0, "constant"},
+    /* a long double in memory: its 16 bytes (rbp 32) */
+    {"16f@-32(%rbp)", 0, false, 0, SDT_BPF_MEM, 16, 0, 0, 1, 32, NONE, -32, NULL},
     /* what neither engine fetches */
-    {"16f@-32(%rbp)", 0, false, -EOPNOTSUPP, 0, 0, 0, 0, 0, 0, 0, 0, "16-byte"},
+    {"16@-32(%rbp)", 0, false, -EOPNOTSUPP, 0, 0, 0, 0, 0, 0, 0, 0, "16-byte integer"},
     {"8f@%xmm0", 0, false, -EOPNOTSUPP, 0, 0, 0, 0, 0, 0, 0, 0, "vector"},
     {"4@%nosuch", 0, false, -EOPNOTSUPP, 0, 0, 0, 0, 0, 0, 0, 0, NULL},
 };
@@ -143,11 +145,13 @@ static void test_layout(void **state)
 	(void)state;
 	assert_int_equal(sizeof(struct sdt_bpf_arg), 24);
 	assert_int_equal(offsetof(struct sdt_bpf_arg, disp), 16);
-	assert_int_equal(offsetof(struct sdt_bpf_site, args), 16);
+	assert_int_equal(offsetof(struct sdt_bpf_site, room), 16);
+	assert_int_equal(offsetof(struct sdt_bpf_site, args), 24);
 	assert_int_equal(sizeof(struct sdt_bpf_rec), 32);
 	assert_true(SDT_BPF_STR_MAX <= SDT_BPF_RAW_MAX - SDT_BPF_FIXED_LIM);
 	assert_true((SDT_BPF_RAW_MAX & (SDT_BPF_RAW_MAX - 1)) == 0);
-	assert_true(SDT_BPF_IP_OFF + 8 + SDT_BPF_MAX_ARGS * 8 <= SDT_BPF_FIXED_LIM);
+	/* every argument at 8 bytes and the room field of long strings */
+	assert_true(SDT_BPF_IP_OFF + 8 + SDT_BPF_MAX_ARGS * 8 + 4 <= SDT_BPF_FIXED_LIM);
 }
 
 int main(void)
