@@ -16,8 +16,9 @@
 #include <linux/types.h>
 
 #define SDT_BPF_MAX_ARGS 12	  /* <sys/sdt.h> emits at most 12 */
-#define SDT_BPF_STR_MAX	 256	  /* bytes of one string, NUL included; longer ones are cut */
-#define SDT_BPF_RAW_MAX	 4096	  /* one record: the fixed fields and every string */
+#define SDT_BPF_STR_MAX	 4096	  /* bytes of one string, NUL included (the kernel's :string
+				     limit, MAX_STRING_SIZE); longer ones are cut and marked */
+#define SDT_BPF_RAW_MAX	 16384	  /* one record: the fixed fields and every string */
 #define SDT_BPF_REG_NONE 0xffff	  /* no register */
 #define SDT_BPF_IP_OFF	 8	  /* __probe_ip, after the common header */
 #define SDT_BPF_FIXED_LIM 256	  /* fixed fields end before this */
@@ -56,6 +57,8 @@ struct sdt_bpf_site {
 	__u32 event;	 /* the recording's event number */
 	__u16 nargs;	 /* entries of args[] in use */
 	__u16 fixed_end; /* raw bytes before the strings */
+	__u16 room;	 /* the room field's __data_loc (a string was cut), or SDT_BPF_REG_NONE */
+	__u16 pad[3];
 	struct sdt_bpf_arg args[SDT_BPF_MAX_ARGS];
 };
 

@@ -292,6 +292,7 @@ struct hit {
 	const struct sdt_bpf_site *s;
 	__u64 bias;
 	__u32 end; /* where the next string goes */
+	__u32 cut; /* the end of the first string that was cut, or 0 */
 };
 
 /*
@@ -324,15 +325,24 @@ static long one_arg(__u64 i, void *data)
 		if (off <= SDT_BPF_RAW_MAX - SDT_BPF_STR_MAX) {
 			n = bpf_probe_read_user_str(b->raw + off, SDT_BPF_STR_MAX, (void *)v);
 			if (n > 0 && n <= SDT_BPF_STR_MAX) {
-				if (n == SDT_BPF_STR_MAX) {
-					/* cut: marked "..." (plan.h) */
-					b->raw[(off + n - 4) & (SDT_BPF_RAW_MAX - 1)] = '.';
-					b->raw[(off + n - 3) & (SDT_BPF_RAW_MAX - 1)] = '.';
-					b->raw[(off + n - 2) & (SDT_BPF_RAW_MAX - 1)] = '.';
+				__u8 next = 0;
+
+				/* a full buffer: cut unless its last byte was the string's NUL */
+				if (n == SDT_BPF_STR_MAX)
+					bpf_probe_read_user(&next, 1,
+							    (void *)(v + SDT_BPF_STR_MAX - 1));
+				if (next && hs->cut) {
+					/* as tracefs: one long string has the room, later ones none */
+					n = 0;
+				} else {
+					if (next)
+						hs->cut = off + (__u32)n;
+					loc = ((__u32)n << 16) | off;
+					hs->end = off + (__u32)n;
 				}
-				loc = ((__u32)n << 16) | off;
-				hs->end = off + (__u32)n;
 			}
+		} else if (!hs->cut) {
+			hs->cut = off; /* no room left: said as tracefs says it (lib/trace/decode.c) */
 		}
 		put(b->raw, a->dst, 4, loc);
 	} else {
@@ -395,8 +405,15 @@ int sdt_hit(void *ctx)
 	hs.s = s;
 	hs.bias = bias;
 	hs.end = end;
+	hs.cut = 0;
 	bpf_loop(s->nargs < SDT_BPF_MAX_ARGS ? s->nargs : SDT_BPF_MAX_ARGS, one_arg, &hs, 0);
 	end = hs.end;
+	/*
+	 * The room field, as tracefs's: empty at the end of the string that was cut (the reader
+	 * marks it truncated), else one byte long (its bytes are never read)
+	 */
+	if (s->room != SDT_BPF_REG_NONE)
+		put(b->raw, s->room, 4, hs.cut ? hs.cut : (1u << 16) | end);
 	if (end > SDT_BPF_RAW_MAX)
 		end = SDT_BPF_RAW_MAX;
 	b->h.raw_size = end;

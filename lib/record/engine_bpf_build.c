@@ -107,13 +107,18 @@ static bool same_args(const struct sdt_trace_arg *p, const struct sdt_trace_arg 
 	return true;
 }
 
-/* The fields of a new event with @args: __probe_ip, then each fetched argument, aligned. */
+/*
+ * The fields of a new event with @args: __probe_ip, then each fetched argument, aligned; with a
+ * string among them, the room field last (tracefs's, trace_event.h): the program leaves it empty
+ * at the end of a string it had to cut, and the reader marks that string truncated.
+ */
 static int lay_out(struct sdt_trace_event_desc *e)
 {
 	uint32_t off = SDT_BPF_IP_OFF + 8;
+	bool strings = false;
 	size_t i;
 
-	e->fields = calloc(e->nargs + 1, sizeof(*e->fields));
+	e->fields = calloc(e->nargs + 2, sizeof(*e->fields));
 	if (!e->fields)
 		return -ENOMEM;
 	e->fields[0].name = sdt_strdup("__probe_ip");
@@ -141,8 +146,28 @@ static int lay_out(struct sdt_trace_event_desc *e)
 		fl->float_format = a->float_format;
 		a->field = (int)e->nfields++;
 		off += size;
+		strings |= a->is_string;
+	}
+	if (strings) {
+		struct sdt_trace_field *fl = &e->fields[e->nfields++];
+
+		fl->name = sdt_strdup("_sdt_room");
+		if (!fl->name)
+			return -ENOMEM;
+		fl->offset = (off + 3) & ~3u;
+		fl->size = 4;
+		fl->is_data_loc = true;
+		fl->is_room = true;
 	}
 	return 0;
+}
+
+/* The room field's offset, for the program, or SDT_BPF_REG_NONE. */
+static uint16_t room_dst(const struct sdt_trace_event_desc *e)
+{
+	int r = sdt_trace_room_field(e);
+
+	return r >= 0 ? (uint16_t)e->fields[r].offset : SDT_BPF_REG_NONE;
 }
 
 static uint32_t fixed_end(const struct sdt_trace_event_desc *e)
@@ -255,6 +280,7 @@ static int add_site(struct rec_bpf *b, bool no_args, const struct sdt_file *f, s
 	plan->event = (uint32_t)ev;
 	plan->nargs = (uint16_t)nargs;
 	plan->fixed_end = (uint16_t)fixed_end(e);
+	plan->room = room_dst(e);
 	for (i = 0; i < nargs; i++) {
 		if (e->args[i].field < 0)
 			plan->args[i].fetch = SDT_BPF_NONE;
