@@ -29,7 +29,7 @@ sc=$tmp/sc
 loop_ns() { sed -n 's/^loop_ns=\([0-9]*\).*/\1/p' "$1"; }
 per_event() { python3 -c "print('%.0f' % (($1 - $2) / $3))"; }
 S() { "$SDTRACE" --cache-dir "$sc" "$@"; }
-fmt() { if [ "$1" = 4 ]; then echo '"%d %d %d %d\n", arg0, arg1, arg2, arg3'; else echo '"%d\n", arg0'; fi; }
+fmt() { if [ "$1" = 4 ]; then printf '%s' '"%d %d %d %d\n", arg0, arg1, arg2, arg3'; else printf '%s' '"%d\n", arg0'; fi; }
 
 # one round of every configuration for A args, T threads: appends to $tmp/aA.tT.NAME
 round() {
