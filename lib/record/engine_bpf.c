@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bpf/sdt_bpf.h"
@@ -29,18 +28,12 @@
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return sdt_mono_ns() / 1000000u;
 }
 
 static double now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return (double)sdt_mono_ns() / 1e3;
 }
 
 static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
@@ -243,7 +236,7 @@ static int arm(struct sdt_recorder *r, bool *go)
 	if (err)
 		return err;
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
-	r->armed_ns = (uint64_t)(now_us() * 1e3); /* the recording's time (sdt_recorder__elapsed_ns) */
+	r->armed_ns = sdt_mono_ns(); /* the recording's time (sdt_recorder__elapsed_ns) */
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)
@@ -266,7 +259,7 @@ static int finish(struct sdt_recorder *r)
 	double t0 = now_us();
 	int err;
 
-	r->ended_ns = (uint64_t)(t0 * 1e3);
+	r->ended_ns = sdt_mono_ns();
 	/* while the targets are still there: which of them map each file (recorder_silence.c) */
 	err = sdt_rec_facts_gather(r);
 	if (err)

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "record/engine.h"
@@ -34,18 +33,7 @@ static bool has_command(const struct sdt_recorder *r)
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return sdt_mono_ns() / 1000000u;
 }
 
 /* What epoll_pwait() returned: drain the rings, or note that a target exited. 0 or -errno. */
@@ -274,7 +262,7 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 			return err;
 	}
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
-	r->armed_ns = now_ns();
+	r->armed_ns = sdt_mono_ns();
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)
@@ -297,7 +285,7 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	int err;
 
 	err = loop(r, ops);
-	r->ended_ns = now_ns();
+	r->ended_ns = sdt_mono_ns();
 	/* while the probes are still armed and the semaphores raised: see recorder_silence.c */
 	if (!err)
 		err = sdt_rec_facts_gather(r);

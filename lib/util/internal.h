@@ -74,4 +74,7 @@ bool sdt_valid_event_name(const char *s, size_t max);
 /* Kernel limit for a tracefs event or group name (MAX_EVENT_NAME_LEN). */
 #define SDT_MAX_EVENT_NAME 64
 
+/* CLOCK_MONOTONIC in nanoseconds (util/clock.c): the recorders' deadlines and timings. */
+uint64_t sdt_mono_ns(void);
+
 #endif
