@@ -13,6 +13,7 @@
 #include "bpf/sdt_bpf.h"
 #include "scan/file.h"
 #include "scan/types.h"
+#include "record/arg_begin.h"
 #include "record/engine_bpf.h"
 #include "record/recorder.h"
 #include "trace/decode_float.h"
@@ -43,16 +44,9 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 	const char *why;
 	int err;
 
-	t->name = type && type->name ? sdt_strdup(type->name) : sdt_asprintf("arg%zu", i + 1);
-	t->named = type && type->name;
-	t->spec = sdt_strdup(a->spec ? a->spec : "");
-	t->size = a->size;
-	t->field = -1;
-	if (!t->name || !t->spec)
-		return sdt_err(-ENOMEM, "out of memory");
-	if (t->named && !sdt_type__valid_name(t->name))
-		return sdt_err(-EINVAL, "%s:%s: '%s' is not a valid argument name", st->provider,
-			       st->name, t->name);
+	err = sdt_rec_arg_begin(st, i, type, t);
+	if (err)
+		return err;
 	if (kind != SDT_TYPE_DEFAULT) {
 		sdt_site_type_ctx(f, st, i, &ctx);
 		err = sdt_type_fits(a, type, &ctx);

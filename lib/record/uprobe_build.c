@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "scan/file.h"
+#include "record/arg_begin.h"
 #include "record/uprobe.h"
 #include "record/uprobe_set.h"
 #include "trace/decode_float.h"
@@ -67,16 +68,9 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 	int err;
 
 	*fetch = NULL;
-	t->name = type && type->name ? sdt_strdup(type->name) : sdt_asprintf("arg%zu", i + 1);
-	t->named = type && type->name;
-	t->spec = sdt_strdup(a->spec ? a->spec : "");
-	t->size = a->size;
-	t->field = -1;
-	if (!t->name || !t->spec)
-		return sdt_err(-ENOMEM, "out of memory");
-	if (t->named && !sdt_type__valid_name(t->name))
-		return sdt_err(-EINVAL, "%s:%s: '%s' is not a valid argument name", st->provider,
-			       st->name, t->name);
+	err = sdt_rec_arg_begin(st, i, type, t);
+	if (err)
+		return err;
 	if (!a->fetch) {
 		t->unavailable = sdt_strdup(a->unavailable ? a->unavailable : "unavailable");
 		t->type = (uint8_t)kind;
