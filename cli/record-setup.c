@@ -45,7 +45,7 @@ const char rec_setup_usage[] =
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
     "      --duration SECS   stop after this long\n"
     "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
-    "                        (increment and restore in the target's memory)\n"
+    "                        (increment and restore in the target's memory; tracefs only)\n"
     "  -m, --mmap-pages N    ring buffer data pages per CPU (a power of two; default 1024)\n"
     "      --engine=E        tracefs (default: uprobe events, perf rings), bpf (one BPF\n"
     "                        program, BPF ring buffers; adds indexed and thread-local\n"
