@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The start of an argument's description, the same for both engines (arg_begin.h). */
 #include <errno.h>
+#include <string.h>
 
 #include "record/arg_begin.h"
 #include "util/internal.h"
@@ -21,4 +22,17 @@ int sdt_rec_arg_begin(const struct sdt_site *st, size_t i, const struct sdt_arg_
 		return sdt_err(-EINVAL, "%s:%s: '%s' is not a valid argument name", st->provider,
 			       st->name, t->name);
 	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool sdt_rec_arg_same(const struct sdt_trace_arg *p, const struct sdt_trace_arg *q)
+{
+	return !strcmp(p->name, q->name) && p->named == q->named && p->type == q->type &&
+	       p->size == q->size && p->is_signed == q->is_signed && p->is_float == q->is_float &&
+	       p->is_string == q->is_string && p->rebase == q->rebase &&
+	       p->float_format == q->float_format && same_str(p->unavailable, q->unavailable);
 }

@@ -3,6 +3,7 @@
 #ifndef SDT_ARG_BEGIN_H
 #define SDT_ARG_BEGIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "scan/file.h"
@@ -15,5 +16,8 @@
  */
 int sdt_rec_arg_begin(const struct sdt_site *st, size_t i, const struct sdt_arg_type *type,
 		      struct sdt_trace_arg *t);
+
+/* Do @p and @q describe an argument alike (name, type, size, sign, kind, reason unavailable)? */
+bool sdt_rec_arg_same(const struct sdt_trace_arg *p, const struct sdt_trace_arg *q);
 
 #endif

@@ -81,21 +81,12 @@ static int build_arg(const struct sdt_file *f, const struct sdt_site *st, size_t
 	return 0;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 static bool same_args(const struct sdt_trace_arg *p, const struct sdt_trace_arg *q, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++, p++, q++) {
-		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
-		    p->size != q->size || p->is_signed != q->is_signed ||
-		    p->is_float != q->is_float || p->is_string != q->is_string ||
-		    p->rebase != q->rebase || p->float_format != q->float_format ||
-		    !same_str(p->unavailable, q->unavailable))
+		if (!sdt_rec_arg_same(p, q))
 			return false;
 	}
 	return true;

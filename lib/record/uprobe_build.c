@@ -148,11 +148,6 @@ fail:
 	return err;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* Can a site with arguments @sa join event @e: names, types and descriptions all equal? */
 static bool same_layout(const struct ev_extra *x, const struct sdt_trace_event_desc *e,
 			const struct site_args *sa)
@@ -167,11 +162,7 @@ static bool same_layout(const struct ev_extra *x, const struct sdt_trace_event_d
 		if (!!x->ftype[i] != !!sa->fetch[i] ||
 		    (sa->fetch[i] && strcmp(x->ftype[i], fetch_type(sa->fetch[i]))))
 			return false;
-		if (strcmp(p->name, q->name) || p->named != q->named || p->type != q->type ||
-		    p->size != q->size || p->is_signed != q->is_signed ||
-		    p->is_float != q->is_float || p->is_string != q->is_string ||
-		    p->rebase != q->rebase || p->float_format != q->float_format ||
-		    !same_str(p->unavailable, q->unavailable))
+		if (!sdt_rec_arg_same(p, q))
 			return false;
 	}
 	return true;
