@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "json.h"
 #include "record-setup.h"
+#include "stat-rows.h"
 
 static const char stat_usage[] =
     "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] "
@@ -39,16 +40,8 @@ static const char stat_usage[] =
     "  sdtrace stat --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types are checked too\n"
     "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n";
 
-struct stat_row {
-	char *provider;
-	char *name;
-	uint64_t count;
-};
-
 struct stat_ctx {
-	char **provider; /* by event index */
-	char **name;
-	size_t n;
+	struct stat_names names;
 	/* --interval */
 	struct sdt_recorder *rec;
 	FILE *out;
@@ -78,62 +71,8 @@ static void on_armed(void *ctx)
 static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
 {
 	struct stat_ctx *sc = ctx;
-	uint32_t index = sdt_trace_event_desc__index(d);
-	size_t need = (size_t)index + 1;
 
-	if (need > sc->n) {
-		char **p = realloc(sc->provider, need * sizeof(*p));
-		char **q;
-
-		if (!p)
-			return -ENOMEM;
-		sc->provider = p;
-		q = realloc(sc->name, need * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		sc->name = q;
-		memset(sc->provider + sc->n, 0, (need - sc->n) * sizeof(*p));
-		memset(sc->name + sc->n, 0, (need - sc->n) * sizeof(*q));
-		sc->n = need;
-	}
-	free(sc->provider[index]);
-	free(sc->name[index]);
-	sc->provider[index] = strdup(sdt_trace_event_desc__provider(d));
-	sc->name[index] = strdup(sdt_trace_event_desc__name(d));
-	return sc->provider[index] && sc->name[index] ? 0 : -ENOMEM;
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct stat_row *x = a, *y = b;
-	int c = strcmp(x->provider, y->provider);
-
-	return c ? c : strcmp(x->name, y->name);
-}
-
-/* Add the events' counts up per provider:event, sorted. */
-static size_t collect(const struct stat_ctx *sc, struct sdt_recorder *rec, struct stat_row *rows)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < sc->n && i < sdt_recorder__event_count(rec); i++) {
-		if (!sc->provider[i])
-			continue;
-		for (j = 0; j < n; j++) {
-			if (!strcmp(rows[j].provider, sc->provider[i]) &&
-			    !strcmp(rows[j].name, sc->name[i]))
-				break;
-		}
-		if (j == n) {
-			rows[n].provider = sc->provider[i];
-			rows[n].name = sc->name[i];
-			rows[n].count = 0;
-			n++;
-		}
-		rows[j].count += sdt_recorder__count(rec, i);
-	}
-	qsort(rows, n, sizeof(*rows), cmp_row);
-	return n;
+	return stat_names_add(&sc->names, d);
 }
 
 /* One --interval line per event (or one JSON object), from the counts just read. */
@@ -147,16 +86,16 @@ static void on_tick(void *ctx)
 	if (!sc->armed_ns)
 		return; /* not armed yet */
 	if (!sc->rows) {
-		sc->rows = calloc(sc->n ? sc->n : 1, sizeof(*sc->rows));
-		sc->prev = calloc(sc->n ? sc->n : 1, sizeof(*sc->prev));
+		sc->rows = calloc(sc->names.n ? sc->names.n : 1, sizeof(*sc->rows));
+		sc->prev = calloc(sc->names.n ? sc->names.n : 1, sizeof(*sc->prev));
 		if (!sc->rows || !sc->prev) {
 			sc->err = ENOMEM;
 			return;
 		}
 	}
-	n = collect(sc, sc->rec, sc->rows);
+	n = stat_rows_collect(&sc->names, sc->rec, sc->rows);
 	if (n != sc->nrows) { /* the first tick: the rows are fixed from now on */
-		memset(sc->prev, 0, (sc->n ? sc->n : 1) * sizeof(*sc->prev));
+		memset(sc->prev, 0, (sc->names.n ? sc->names.n : 1) * sizeof(*sc->prev));
 		sc->nrows = n;
 	}
 	span = now - sc->last_ns;
@@ -303,13 +242,13 @@ int cmd_stat(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	rows = calloc(sc.n ? sc.n : 1, sizeof(*rows));
+	rows = calloc(sc.names.n ? sc.names.n : 1, sizeof(*rows));
 	if (!rows) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	n = collect(&sc, s.rec, rows);
+	n = stat_rows_collect(&sc.names, s.rec, rows);
 	/* many events are counted from samples (lib/record/recorder.c): a full ring loses some */
 	if (sdt_recorder__lost(s.rec))
 		fprintf(stderr,
@@ -378,12 +317,7 @@ out:
 		close(fd);
 	/* the command's status, unless sdtrace itself failed (after -o is in place) */
 	ret = rec_exit_code(&s, ret);
-	for (i = 0; i < sc.n; i++) {
-		free(sc.provider[i]);
-		free(sc.name[i]);
-	}
-	free(sc.provider);
-	free(sc.name);
+	stat_names_free(&sc.names);
 	free(sc.rows);
 	free(sc.prev);
 	free(rows);
