@@ -71,6 +71,9 @@ bool cli_stdout_closed(void);
  */
 char *cli_hint(const struct sdt_spec *spec, const char *const *names, size_t n);
 
+/* A duration for people (cli/escape.c): 850ns, 12.34us, 1.50ms, 2.000s. */
+const char *cli_fmt_ns(char *buf, size_t size, double v);
+
 /* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
 void cli_put_escaped(FILE *fp, const char *s);
 

@@ -121,20 +121,6 @@ static unsigned int term_width(FILE *out)
 	return 80;
 }
 
-/* A duration for people: 850ns, 12.34us, 1.50ms, 2.000s. */
-static const char *fmt_ns(char *buf, size_t size, double v)
-{
-	if (v < 1e3)
-		snprintf(buf, size, "%.0fns", v);
-	else if (v < 1e6)
-		snprintf(buf, size, "%.2fus", v / 1e3);
-	else if (v < 1e9)
-		snprintf(buf, size, "%.2fms", v / 1e6);
-	else
-		snprintf(buf, size, "%.3fs", v / 1e9);
-	return buf;
-}
-
 /* A power of two of nanoseconds, as bpftrace labels its buckets: 512, 1K, 64M, 2G. */
 static const char *fmt_pow2(char *buf, size_t size, unsigned int b)
 {
@@ -186,9 +172,9 @@ static void print_text(const struct sdt_latency *l, size_t pair, unsigned int wi
 	if (s.count)
 		fprintf(
 		    out, "  min %s  avg %s  p50 %s  p90 %s  p99 %s  max %s",
-		    fmt_ns(a, sizeof(a), (double)s.min_ns), fmt_ns(b, sizeof(b), s.avg_ns),
-		    fmt_ns(c, sizeof(c), (double)s.p50_ns), fmt_ns(d, sizeof(d), (double)s.p90_ns),
-		    fmt_ns(e, sizeof(e), (double)s.p99_ns), fmt_ns(f, sizeof(f), (double)s.max_ns));
+		    cli_fmt_ns(a, sizeof(a), (double)s.min_ns), cli_fmt_ns(b, sizeof(b), s.avg_ns),
+		    cli_fmt_ns(c, sizeof(c), (double)s.p50_ns), cli_fmt_ns(d, sizeof(d), (double)s.p90_ns),
+		    cli_fmt_ns(e, sizeof(e), (double)s.p99_ns), cli_fmt_ns(f, sizeof(f), (double)s.max_ns));
 	fputc('\n', out);
 	if (s.unmatched_starts || s.unmatched_ends)
 		fprintf(out,
@@ -620,13 +606,13 @@ static void print_groups_text(const struct lat_run *lr, size_t pair, FILE *out)
 		const struct report_group *gr = &g->groups[i];
 
 		fprintf(out, "  %8zu %9s %9s %9s %9s %9s %9s %9s  ", gr->n,
-			fmt_ns(a, sizeof(a), (double)gr->d[0]),
-			fmt_ns(b, sizeof(b), (double)gr->total / (double)gr->n),
-			fmt_ns(c, sizeof(c), (double)report_group_percentile(gr, 50)),
-			fmt_ns(d, sizeof(d), (double)report_group_percentile(gr, 90)),
-			fmt_ns(e, sizeof(e), (double)report_group_percentile(gr, 99)),
-			fmt_ns(f, sizeof(f), (double)gr->d[gr->n - 1]),
-			fmt_ns(h, sizeof(h), (double)gr->total));
+			cli_fmt_ns(a, sizeof(a), (double)gr->d[0]),
+			cli_fmt_ns(b, sizeof(b), (double)gr->total / (double)gr->n),
+			cli_fmt_ns(c, sizeof(c), (double)report_group_percentile(gr, 50)),
+			cli_fmt_ns(d, sizeof(d), (double)report_group_percentile(gr, 90)),
+			cli_fmt_ns(e, sizeof(e), (double)report_group_percentile(gr, 99)),
+			cli_fmt_ns(f, sizeof(f), (double)gr->d[gr->n - 1]),
+			cli_fmt_ns(h, sizeof(h), (double)gr->total));
 		put_key(out, lr->o->by, gr->key);
 		fputc('\n', out);
 	}
@@ -714,7 +700,7 @@ static void print_top(const struct lat_run *lr, struct json *j, FILE *out)
 		const struct lat_top *t = &lr->top[i];
 
 		if (!j) {
-			fprintf(out, "  %9s  ", fmt_ns(a, sizeof(a), (double)t->duration));
+			fprintf(out, "  %9s  ", cli_fmt_ns(a, sizeof(a), (double)t->duration));
 			cli_put_escaped(out, sdt_latency__pair_name(lr->l, t->pair));
 			fprintf(out, "  %u/%u  %" PRIu64 ".%09" PRIu64 "  ", t->pid, t->tid,
 				t->start_ns / 1000000000u, t->start_ns % 1000000000u);
