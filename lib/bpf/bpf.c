@@ -139,6 +139,26 @@ static int add_rings(struct sdt_bpf *b)
 	return 0;
 }
 
+/* The aggregation maps' key and value sizes and caps, before the load (sdt.bpf.c). */
+static void size_agg_maps(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
+{
+	uint32_t cap = (uint32_t)(o->max_keys ? o->max_keys : 10240);
+	struct sdt_bpf_skel *k = b->skel;
+
+	if (o->count_key) {
+		bpf_map__set_key_size(k->maps.agg_counts, (uint32_t)o->count_key);
+		bpf_map__set_max_entries(k->maps.agg_counts, cap);
+	}
+	if (o->lat_key) {
+		bpf_map__set_key_size(k->maps.agg_lat, (uint32_t)o->lat_key);
+		bpf_map__set_max_entries(k->maps.agg_lat, cap);
+		bpf_map__set_key_size(k->maps.agg_starts, (uint32_t)o->start_key);
+		/* the start's time, then its group's key */
+		bpf_map__set_value_size(k->maps.agg_starts, (uint32_t)(8 + o->lat_key));
+		bpf_map__set_max_entries(k->maps.agg_starts, 65536);
+	}
+}
+
 int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 {
 	struct sdt_bpf *b;
@@ -169,13 +189,19 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 			      sdt_bpf_last_libbpf_msg());
 		goto fail;
 	}
+	b->agg = o->agg;
+	b->count_key = o->count_key;
+	b->lat_key = o->lat_key;
 	b->skel->rodata->count_only = o->count_only;
+	b->skel->rodata->agg = o->agg;
 	b->skel->rodata->filter = o->filter;
 	b->skel->rodata->wakeup_bytes = b->ring_bytes / 4;
 	bpf_map__set_max_entries(b->skel->maps.sites, (uint32_t)(o->nsites ? o->nsites : 1));
 	bpf_map__set_max_entries(b->skel->maps.counts, (uint32_t)(o->nevents ? o->nevents : 1));
 	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
-	if (!o->count_only) {
+	if (o->agg)
+		size_agg_maps(b, o);
+	if (!o->count_only && !o->agg) {
 		err = create_rings(b);
 		if (err)
 			goto fail;
@@ -197,7 +223,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 			      sdt_bpf_last_libbpf_msg());
 		goto fail;
 	}
-	if (!o->count_only) {
+	if (!o->count_only && !o->agg) {
 		err = add_rings(b);
 		if (err)
 			goto fail;
@@ -349,5 +375,127 @@ int sdt_bpf__lost(const struct sdt_bpf *b, uint64_t **per_cpu, size_t *ncpus)
 	}
 	*per_cpu = v;
 	*ncpus = b->ncpus;
+	return 0;
+}
+
+/* Every key of @map (@ksz bytes) and its per-CPU values (@vsz bytes each): @fn(ctx, key, vals). */
+static int each_key(const struct sdt_bpf *b, int fd, size_t ksz, size_t vsz,
+		    int (*fn)(void *ctx, const void *key, const void *vals), void *ctx)
+{
+	size_t stride = (vsz + 7) & ~(size_t)7;
+	unsigned char *key = calloc(2, ksz), *next = key + ksz, *vals;
+	bool first = true;
+	int err = 0;
+
+	vals = calloc(b->ncpus, stride);
+	if (!key || !vals) {
+		free(key);
+		free(vals);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		first = false;
+		memcpy(key, next, ksz);
+		if (bpf_map_lookup_elem(fd, key, vals)) {
+			if (errno == ENOENT)
+				continue;
+			err = sdt_err(-errno, "reading the aggregation maps: %s", strerror(errno));
+			break;
+		}
+		err = fn(ctx, key, vals);
+		if (err < 0)
+			break;
+	}
+	free(key);
+	free(vals);
+	return err < 0 ? err : 0;
+}
+
+struct count_each {
+	const struct sdt_bpf *b;
+	sdt_bpf_count_fn fn;
+	void *ctx;
+};
+
+static int sum_counts(void *ctx, const void *key, const void *vals)
+{
+	struct count_each *ce = ctx;
+	const uint64_t *v = vals;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < ce->b->ncpus; i++)
+		n += v[i];
+	return ce->fn(ce->ctx, key, n);
+}
+
+int sdt_bpf__agg_counts(const struct sdt_bpf *b, sdt_bpf_count_fn fn, void *ctx)
+{
+	struct count_each ce = {b, fn, ctx};
+
+	if (!b->agg || !b->count_key)
+		return 0;
+	return each_key(b, bpf_map__fd(b->skel->maps.agg_counts), b->count_key, sizeof(uint64_t),
+			sum_counts, &ce);
+}
+
+struct lat_each {
+	const struct sdt_bpf *b;
+	sdt_bpf_lat_fn fn;
+	void *ctx;
+};
+
+static int merge_lat(void *ctx, const void *key, const void *vals)
+{
+	struct lat_each *le = ctx;
+	const struct sdt_bpf_lat *v = vals;
+	struct sdt_bpf_lat m;
+	size_t i, k;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < le->b->ncpus; i++) {
+		if (!v[i].count)
+			continue;
+		if (!m.count || v[i].min < m.min)
+			m.min = v[i].min;
+		if (v[i].max > m.max)
+			m.max = v[i].max;
+		m.count += v[i].count;
+		m.sum += v[i].sum;
+		for (k = 0; k < SDT_BPF_LAT_BUCKETS; k++)
+			m.hist[k] += v[i].hist[k];
+	}
+	return m.count ? le->fn(le->ctx, key, &m) : 0;
+}
+
+int sdt_bpf__agg_lat(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx)
+{
+	struct lat_each le = {b, fn, ctx};
+
+	if (!b->agg || !b->lat_key)
+		return 0;
+	return each_key(b, bpf_map__fd(b->skel->maps.agg_lat), b->lat_key,
+			sizeof(struct sdt_bpf_lat), merge_lat, &le);
+}
+
+int sdt_bpf__agg_drops(const struct sdt_bpf *b, uint64_t out[SDT_BPF_DROP_N])
+{
+	uint64_t *v = calloc(b->ncpus, sizeof(*v));
+	uint32_t k;
+	size_t i;
+
+	if (!v)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (k = 0; k < SDT_BPF_DROP_N; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.agg_drops), &k, v)) {
+			free(v);
+			return sdt_err(-errno, "reading the aggregation counters: %s",
+				       strerror(errno));
+		}
+		for (i = 0; i < b->ncpus; i++)
+			out[k] += v[i];
+	}
+	free(v);
 	return 0;
 }

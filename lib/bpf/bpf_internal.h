@@ -29,6 +29,8 @@ struct sdt_bpf {
 	size_t nevents;
 	size_t ring_bytes;
 	bool count_only;
+	bool agg;
+	size_t count_key, lat_key;
 	bool multi; /* the program was loaded for uprobe_multi links */
 	const char *method;
 	int *ring_fds;

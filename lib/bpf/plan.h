@@ -52,13 +52,59 @@ struct sdt_bpf_arg {
 	__s64 disp;
 };
 
+/*
+ * Aggregation in the kernel (stat --by, --latency): a site counts into a key, or opens or closes
+ * a pair, and no record crosses to user space. A key is 8 bytes of head (the event, or the pair)
+ * and its parts, each an argument's value: an integer in 8 bytes (zero extended from its size),
+ * a string in SDT_BPF_KEY_STR bytes (NUL padded; its last byte 1 when the string was cut).
+ */
+#define SDT_BPF_KEY_PARTS 4
+#define SDT_BPF_KEY_STR	  128
+#define SDT_BPF_KEY_MAX	  (8 + SDT_BPF_KEY_PARTS * SDT_BPF_KEY_STR) /* 520 */
+#define SDT_BPF_LAT_BUCKETS 256 /* log-linear: 4 per power of two (lat_bucket() in sdt.bpf.c) */
+
+enum sdt_bpf_role {
+	SDT_BPF_ROLE_COUNT = 0, /* count into (event, --by values) */
+	SDT_BPF_ROLE_START,	/* open pair `group` on the thread, under the --key values */
+	SDT_BPF_ROLE_END,	/* close it: its duration into (pair, the start's --by values) */
+	SDT_BPF_ROLE_SKIP,	/* neither (an event of no pair under --latency) */
+};
+
+struct sdt_bpf_keypart {
+	__u8 arg; /* the argument (index into args[]) */
+	__u8 str; /* a string: SDT_BPF_KEY_STR bytes, else 8 */
+	__u16 dst; /* its offset in the key */
+};
+
+/* The durations of one (pair, --by values), per CPU. */
+struct sdt_bpf_lat {
+	__u64 count, sum, min, max;
+	__u64 hist[SDT_BPF_LAT_BUCKETS];
+};
+
+/* [index] of the agg_drops counters */
+enum sdt_bpf_drop {
+	SDT_BPF_DROP_KEYS = 0,	/* a new key found the map full (the cardinality cap) */
+	SDT_BPF_DROP_STARTS,	/* a start found the open-pairs map full */
+	SDT_BPF_DROP_UNMATCHED, /* an end with no open start of its pair, thread and key */
+	SDT_BPF_DROP_N,
+};
+
 struct sdt_bpf_site {
 	__u64 address;	 /* the note's pc: hit ip - address is the load bias */
 	__u32 event;	 /* the recording's event number */
 	__u16 nargs;	 /* entries of args[] in use */
 	__u16 fixed_end; /* raw bytes before the strings */
 	__u16 room;	 /* the room field's __data_loc (a string was cut), or SDT_BPF_REG_NONE */
-	__u16 pad[3];
+	__u8 role;	 /* aggregating: enum sdt_bpf_role */
+	__u8 nby;	 /* by[] in use: the group's values (ROLE_COUNT, ROLE_START) */
+	__u8 nkey;	 /* key[] in use: the pairing key's values (ROLE_START, ROLE_END) */
+	__u8 clear;	 /* fewer parts than the keys have: zero them first */
+	__u8 pad[2];
+	__u32 group;	 /* ROLE_START, ROLE_END: the pair */
+	__u32 pad2;
+	struct sdt_bpf_keypart by[SDT_BPF_KEY_PARTS];
+	struct sdt_bpf_keypart key[SDT_BPF_KEY_PARTS];
 	struct sdt_bpf_arg args[SDT_BPF_MAX_ARGS];
 };
 

@@ -31,6 +31,7 @@ struct task_struct {
 /* Set before load. */
 const volatile __u8 count_only = 0; /* stat: count per event, no record */
 const volatile __u8 filter = 0;	    /* only the processes in tgids (and their children) */
+const volatile __u8 agg = 0;	    /* stat --by / --latency: aggregate (plan.h), no record */
 /*
  * Wake the reader once this much is waiting in a ring (a quarter of it, as the tracefs engine's
  * perf watermark), not at every record: a wake-up per record costs more than the record.
@@ -58,6 +59,57 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
+
+/*
+ * Aggregation (plan.h). Key and value sizes are set before load (the keys the run needs), so
+ * they are declared by size, not by type.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1); /* the cardinality cap */
+	__uint(key_size, 8);	/* head + --by parts */
+	__uint(value_size, 8);
+} agg_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__uint(key_size, 8); /* head (the pair) + --by parts */
+	__uint(value_size, sizeof(struct sdt_bpf_lat));
+} agg_lat SEC(".maps");
+
+/* The open pairs: (tid, pair, --key parts) -> the start's time, then its group's key. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__uint(key_size, 8);
+	__uint(value_size, 16);
+} agg_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SDT_BPF_DROP_N);
+	__type(key, __u32);
+	__type(value, __u64);
+} agg_drops SEC(".maps");
+
+/* a zero value to insert (agg_lat) */
+static const struct sdt_bpf_lat lat_zero;
+
+struct agg_scratch {
+	__u8 key[1024];	  /* keys, parts at dst & 511 (SDT_BPF_KEY_MAX and the verifier) */
+	__u8 start[1032]; /* an open pair's value: time, then the group's key */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct agg_scratch);
+} agg_scratch SEC(".maps");
 
 struct scratch {
 	struct sdt_bpf_rec h;
@@ -351,6 +403,180 @@ static long one_arg(__u64 i, void *data)
 	return 0;
 }
 
+
+static __always_inline void count_drop(__u32 which)
+{
+	__u64 *d = bpf_map_lookup_elem(&agg_drops, &which);
+
+	if (d)
+		(*d)++;
+}
+
+/* One key part's work, for key_part(). */
+struct keyjob {
+	const __u64 *regs;
+	const struct sdt_bpf_site *s;
+	const struct sdt_bpf_keypart *parts;
+	__u8 *key;
+	__u64 bias;
+};
+
+/* Part @i of a key: the argument's value at its place (plan.h). A bpf_loop() callback. */
+static long key_part(__u64 i, void *data)
+{
+	struct keyjob *j = data;
+	const struct sdt_bpf_keypart *kp;
+	const struct sdt_bpf_arg *a;
+	__u8 *dst;
+	__u64 v;
+
+	if (i >= SDT_BPF_KEY_PARTS)
+		return 1;
+	kp = &j->parts[i];
+	if (kp->arg >= SDT_BPF_MAX_ARGS)
+		return 0;
+	a = &j->s->args[kp->arg];
+	dst = j->key + (kp->dst & 511);
+	v = a->fetch == SDT_BPF_NONE ? 0 : fetch(j->regs, a, j->bias);
+	if (kp->str) {
+		long n;
+
+		__builtin_memset(dst, 0, SDT_BPF_KEY_STR);
+		n = bpf_probe_read_user_str(dst, SDT_BPF_KEY_STR - 1, (void *)v);
+		if (n == SDT_BPF_KEY_STR - 1) {
+			__u8 next = 0;
+
+			bpf_probe_read_user(&next, 1, (void *)(v + SDT_BPF_KEY_STR - 2));
+			if (next)
+				dst[SDT_BPF_KEY_STR - 1] = 1; /* cut */
+		}
+		return 0;
+	}
+	if (a->size < 8)
+		v &= (1ull << (a->size * 8)) - 1;
+	*(__u64 *)dst = v;
+	return 0;
+}
+
+static __always_inline void key_build(struct keyjob *j, const struct sdt_bpf_keypart *parts,
+				      __u8 n, __u8 *key)
+{
+	j->parts = parts;
+	j->key = key;
+	if (n)
+		bpf_loop(n < SDT_BPF_KEY_PARTS ? n : SDT_BPF_KEY_PARTS, key_part, j, 0);
+}
+
+/* The bucket of duration @d: exact below 4, then 4 per power of two (plan.h). */
+static __always_inline __u32 lat_bucket(__u64 d)
+{
+	__u32 b = 0;
+	__u64 v = d;
+
+	if (d < 4)
+		return (__u32)d;
+	if (v >> 32) { v >>= 32; b += 32; }
+	if (v >> 16) { v >>= 16; b += 16; }
+	if (v >> 8) { v >>= 8; b += 8; }
+	if (v >> 4) { v >>= 4; b += 4; }
+	if (v >> 2) { v >>= 2; b += 2; }
+	if (v >> 1) { b += 1; }
+	/* b >= 2: the two bits below the top one */
+	return (b * 4 + (__u32)((d >> (b - 2)) & 3)) & (SDT_BPF_LAT_BUCKETS - 1);
+}
+
+static __always_inline void lat_add(void *gkey, __u64 d)
+{
+	struct sdt_bpf_lat *v = bpf_map_lookup_elem(&agg_lat, gkey);
+
+	if (!v) {
+		/* EEXIST (another CPU's insert) is as good as success */
+		bpf_map_update_elem(&agg_lat, gkey, &lat_zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&agg_lat, gkey);
+		if (!v) {
+			count_drop(SDT_BPF_DROP_KEYS);
+			return;
+		}
+	}
+	if (!v->count || d < v->min)
+		v->min = d;
+	if (d > v->max)
+		v->max = d;
+	v->count++;
+	v->sum += d;
+	v->hist[lat_bucket(d) & (SDT_BPF_LAT_BUCKETS - 1)]++;
+}
+
+/* A hit when aggregating: counted into its key, or a pair opened or closed. */
+static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __u32 tid)
+{
+	__u32 zero = 0;
+	struct agg_scratch *as = bpf_map_lookup_elem(&agg_scratch, &zero);
+	struct scratch *b = bpf_map_lookup_elem(&scratch, &zero);
+	struct keyjob j;
+	__u64 now = bpf_ktime_get_ns(), *c, one = 1;
+	__u8 *start;
+
+	__u32 ev = s->event;
+
+	/* every hit counts (stat's totals, and why an event had none) */
+	c = bpf_map_lookup_elem(&counts, &ev);
+	if (c)
+		(*c)++;
+	if (!as || !b || s->role == SDT_BPF_ROLE_SKIP)
+		return 0;
+	copy_regs(b->regs, ctx);
+	j.regs = b->regs;
+	j.s = s;
+	j.bias = b->regs[16] - s->address;
+	if (s->clear) {
+		__builtin_memset(as->key, 0, SDT_BPF_KEY_MAX);
+		__builtin_memset(as->start, 0, 8 + SDT_BPF_KEY_MAX);
+	}
+	if (s->role == SDT_BPF_ROLE_COUNT) {
+		*(__u32 *)as->key = s->event;
+		*(__u32 *)(as->key + 4) = 0;
+		key_build(&j, s->by, s->nby, as->key);
+		c = bpf_map_lookup_elem(&agg_counts, as->key);
+		if (c) {
+			(*c)++;
+			return 0;
+		}
+		/* a new key: this CPU's slot 1, the others 0; another CPU may have beaten us to it */
+		if (bpf_map_update_elem(&agg_counts, as->key, &one, BPF_NOEXIST)) {
+			c = bpf_map_lookup_elem(&agg_counts, as->key);
+			if (c)
+				(*c)++;
+			else
+				count_drop(SDT_BPF_DROP_KEYS);
+		}
+		return 0;
+	}
+	/* the open pair's key: the thread, the pair, the --key values */
+	*(__u32 *)as->key = tid;
+	*(__u32 *)(as->key + 4) = s->group;
+	key_build(&j, s->key, s->nkey, as->key);
+	if (s->role == SDT_BPF_ROLE_START) {
+		/* the time, then the group's key: the pair and the start's --by values */
+		*(__u64 *)as->start = now;
+		*(__u32 *)(as->start + 8) = s->group;
+		*(__u32 *)(as->start + 12) = 0;
+		key_build(&j, s->by, s->nby, as->start + 8);
+		/* a start of a pair already open on this thread and key replaces it (bpftrace's way) */
+		if (bpf_map_update_elem(&agg_starts, as->key, as->start, BPF_ANY))
+			count_drop(SDT_BPF_DROP_STARTS);
+		return 0;
+	}
+	start = bpf_map_lookup_elem(&agg_starts, as->key);
+	if (!start) {
+		count_drop(SDT_BPF_DROP_UNMATCHED);
+		return 0;
+	}
+	lat_add(start + 8, now - *(__u64 *)start);
+	bpf_map_delete_elem(&agg_starts, as->key);
+	return 0;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -368,6 +594,8 @@ int sdt_hit(void *ctx)
 	s = bpf_map_lookup_elem(&sites, &idx);
 	if (!s)
 		return 0;
+	if (agg)
+		return aggregate(ctx, s, tid);
 	if (count_only) {
 		__u32 ev = s->event;
 		__u64 *c = bpf_map_lookup_elem(&counts, &ev);

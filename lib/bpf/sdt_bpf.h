@@ -45,6 +45,13 @@ struct sdt_bpf_opts {
 	bool count_only;     /* stat: counters, no ring buffers */
 	bool filter;	     /* only the tgids added (and their children), else every process */
 	size_t ring_bytes;   /* per CPU, a power of two (0: 4 MiB) */
+	/*
+	 * Aggregating (stat --by, --latency; plan.h): no rings, no counters. Key sizes in bytes,
+	 * heads included: count_key for agg_counts (0: not counting by key), lat_key for agg_lat
+	 * (0: no pairs), start_key for the open pairs; max_keys caps each map (0: 10240).
+	 */
+	bool agg;
+	size_t count_key, lat_key, start_key, max_keys;
 };
 
 /* Open and load. 0, or -errno with the message. */
@@ -75,6 +82,17 @@ typedef int (*sdt_bpf_rec_fn)(void *ctx, const struct sdt_bpf_rec *h, const void
 long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);
 /* Event @ev's hits, summed over CPUs (counting mode). */
 int sdt_bpf__count(const struct sdt_bpf *b, uint32_t ev, uint64_t *out);
+/*
+ * Every aggregated key (sizes as opened): count_key bytes and its count summed over CPUs, or
+ * lat_key bytes and its durations merged over CPUs. A negative return of @fn stops.
+ */
+typedef int (*sdt_bpf_count_fn)(void *ctx, const void *key, uint64_t count);
+typedef int (*sdt_bpf_lat_fn)(void *ctx, const void *key, const struct sdt_bpf_lat *v);
+int sdt_bpf__agg_counts(const struct sdt_bpf *b, sdt_bpf_count_fn fn, void *ctx);
+int sdt_bpf__agg_lat(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx);
+/* The agg_drops counters (enum sdt_bpf_drop), summed over CPUs. */
+int sdt_bpf__agg_drops(const struct sdt_bpf *b, uint64_t out[SDT_BPF_DROP_N]);
+
 /* The records CPU @cpu could not write (ring full); *ncpus is the number of CPUs. */
 int sdt_bpf__lost(const struct sdt_bpf *b, uint64_t **per_cpu, size_t *ncpus);
 

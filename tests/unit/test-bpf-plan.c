@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bpf/sdt_bpf.h"
+#include "sdtrace/record.h"
 #include "scan/arch/arch.h"
 #include "scan/argspec.h"
 
@@ -146,7 +147,15 @@ static void test_layout(void **state)
 	assert_int_equal(sizeof(struct sdt_bpf_arg), 24);
 	assert_int_equal(offsetof(struct sdt_bpf_arg, disp), 16);
 	assert_int_equal(offsetof(struct sdt_bpf_site, room), 16);
-	assert_int_equal(offsetof(struct sdt_bpf_site, args), 24);
+	assert_int_equal(offsetof(struct sdt_bpf_site, role), 18);
+	assert_int_equal(offsetof(struct sdt_bpf_site, group), 24);
+	assert_int_equal(offsetof(struct sdt_bpf_site, by), 32);
+	assert_int_equal(offsetof(struct sdt_bpf_site, args), 64);
+	assert_int_equal(sizeof(struct sdt_bpf_keypart), 4);
+	assert_int_equal(sizeof(struct sdt_bpf_lat), 32 + 8 * SDT_BPF_LAT_BUCKETS);
+	/* key parts at dst & 511, a string's bytes after it: inside the 1024-byte scratch key */
+	assert_true(SDT_BPF_KEY_MAX <= 512 + SDT_BPF_KEY_STR);
+	assert_true(SDT_AGG_STR_MAX == SDT_BPF_KEY_STR - 2);
 	assert_int_equal(sizeof(struct sdt_bpf_rec), 32);
 	assert_true(SDT_BPF_STR_MAX <= SDT_BPF_RAW_MAX - SDT_BPF_FIXED_LIM);
 	assert_true((SDT_BPF_RAW_MAX & (SDT_BPF_RAW_MAX - 1)) == 0);
