@@ -129,6 +129,14 @@ SDT_API int sdt_latency__add_pair(struct sdt_latency *l, const char *start_spec,
 SDT_API int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const char *name);
 
 /*
+ * What provider:name does (described first if it was not): SDT_LATENCY_START or _END of the
+ * pair *@pair, when that pair counts (sdt_latency__pair_active(): so describe every kind
+ * first), else SDT_LATENCY_NONE (also on ENOMEM).
+ */
+SDT_API enum sdt_latency_role sdt_latency__kind_role(struct sdt_latency *l, const char *provider,
+						     const char *name, size_t *pair);
+
+/*
  * Feed one event, in time order within its thread. Returns 0 and *step, or -ENOMEM. An event of
  * a kind not described is described first.
  */

@@ -84,6 +84,7 @@ struct sdt_types;
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
 struct sdt_filter;
+struct sdt_agg_event;
 
 /*
  * Where recorded data goes. Every callback is optional. Pointers passed in are borrowed for the
@@ -161,6 +162,73 @@ struct sdt_recorder_opts {
 	 */
 	const struct sdt_filter *(*filter_for)(void *ctx, const struct sdt_trace_event_desc *d);
 	void *filter_ctx;
+	/*
+	 * Aggregation in the kernel (sdtrace stat --by, --latency): called for every event with
+	 * @out NULL (the caller learns them all: a pair needs both sides), then for each again, before
+	 * anything is placed, to say what the event's hits do in *@out; a negative return (with
+	 * the message the caller's own) stops the run with it. The BPF
+	 * engine then counts each hit into a key, or times pairs, in kernel maps, and no hit
+	 * crosses to user space (no samples, no sdt_recorder__count()): the results are
+	 * sdt_recorder__agg_row(). Needs the BPF engine: with opts.engine tracefs the run fails
+	 * with -ENOTSUP; DEFAULT and AUTO take bpf, or fail with the reason it cannot run.
+	 * Filters cannot go with it (-ENOTSUP: the BPF engine evaluates them in user space).
+	 */
+	int (*agg_for)(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
+	void *agg_ctx;
+	/* The most keys each aggregation map holds (0: 10240); hits of more keys are counted. */
+	size_t agg_max_keys;
+};
+
+/*
+ * What an event's hits do when aggregating (opts.agg_for). Argument names as
+ * sdt_trace_event_desc__arg_index() takes them (a name, or argN); at most SDT_AGG_MAX_PARTS of
+ * each. A string argument's value is its first SDT_AGG_STR_MAX bytes (longer ones are marked
+ * cut). A pair is the caller's number (0, 1, ...): every START and END of one pair must name
+ * the same --key arguments.
+ */
+#define SDT_AGG_MAX_PARTS 4
+#define SDT_AGG_STR_MAX	  126
+enum sdt_agg_role {
+	SDT_AGG_COUNT = 0, /* count the hit under (its event, the values of by[]) */
+	SDT_AGG_START,	   /* open @pair on the thread, under the values of key[] */
+	SDT_AGG_END,	   /* close it: its duration under (@pair, the start's values of by[]) */
+	SDT_AGG_IGNORE,	   /* nothing (not part of any pair) */
+};
+struct sdt_agg_event {
+	enum sdt_agg_role role;
+	size_t pair;
+	const char *const *by; /* COUNT, START */
+	size_t nby;
+	const char *const *key; /* START, END */
+	size_t nkey;
+};
+
+/* One value of a key: an integer (as the argument's type: signed or not), or a string. */
+struct sdt_agg_value {
+	bool is_string;
+	bool cut; /* a string longer than SDT_AGG_STR_MAX bytes */
+	bool is_signed;
+	const char *str; /* is_string */
+	int64_t i;	 /* is_signed */
+	uint64_t u;
+};
+
+/* Log-linear buckets of the durations: [0, 4) exact, then 4 per power of two. */
+#define SDT_AGG_BUCKETS 256
+
+/*
+ * One key's result. COUNT: @event (as sdt_recorder__event_count() numbers them) and @count.
+ * Pairs: @pair, @count pairs, their sum, min, max and @hist. @values: the by[] values, in
+ * order (of the event, or of the pair's start).
+ */
+struct sdt_agg_row {
+	bool is_pair;
+	uint32_t event;
+	size_t pair;
+	const struct sdt_agg_value *values;
+	size_t nvalues;
+	uint64_t count, sum_ns, min_ns, max_ns;
+	const uint64_t *hist; /* SDT_AGG_BUCKETS, pairs only */
 };
 
 enum sdt_filter_place {
@@ -212,6 +280,22 @@ SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
 SDT_API int sdt_recorder__exit_status(const struct sdt_recorder *r);
 /* The signal whose handler stopped the recording (SIGINT, SIGTERM, SIGHUP), 0 when none did. */
 SDT_API int sdt_recorder__stop_signal(const struct sdt_recorder *r);
+/* After an aggregating run (opts.agg_for): the keys, each key's row, in no order. */
+SDT_API size_t sdt_recorder__agg_count(const struct sdt_recorder *r);
+SDT_API const struct sdt_agg_row *sdt_recorder__agg_row(const struct sdt_recorder *r, size_t i);
+/*
+ * What the kernel could not aggregate: hits of new keys beyond opts.agg_max_keys (@keys),
+ * starts that found the open-pairs map full (@starts), ends with no open start of their pair,
+ * thread and key (@unmatched). Any may be NULL.
+ */
+SDT_API void sdt_recorder__agg_drops(const struct sdt_recorder *r, uint64_t *keys, uint64_t *starts,
+				     uint64_t *unmatched);
+/*
+ * Percentile @p (0 < p <= 100) of a pair row's durations: nearest rank, the middle of its
+ * bucket clamped to [min, max], so within 12.5% (exact below 4 ns).
+ */
+SDT_API uint64_t sdt_agg_row__percentile(const struct sdt_agg_row *row, double p);
+
 /* Events recorded (valid after run), their hit counts (counting mode: read from the kernel). */
 SDT_API size_t sdt_recorder__event_count(const struct sdt_recorder *r);
 SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event);

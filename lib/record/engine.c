@@ -16,6 +16,9 @@ const char *sdt_rec_engine(struct sdt_recorder *r)
 
 	if (r->engine)
 		return r->engine;
+	/* aggregation in the kernel is the BPF engine's (recorder_run.c refuses tracefs) */
+	if (r->o.agg_for && r->o.engine != SDT_ENGINE_TRACEFS)
+		e = SDT_ENGINE_BPF;
 	switch (e) {
 	case SDT_ENGINE_BPF:
 		r->engine = "bpf";

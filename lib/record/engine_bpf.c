@@ -132,6 +132,11 @@ static int load_and_start(struct sdt_recorder *r)
 	    .count_only = r->o.count_only,
 	    .filter = !r->o.system_wide,
 	    .ring_bytes = r->o.ring_pages * page,
+	    .agg = b->agg.ev != NULL,
+	    .count_key = b->agg.count_key,
+	    .lat_key = b->agg.lat_key,
+	    .start_key = b->agg.start_key,
+	    .max_keys = r->o.agg_max_keys,
 	};
 	double t0 = now_us();
 	int err;
@@ -279,6 +284,8 @@ static int finish(struct sdt_recorder *r)
 	free(lost);
 	for (i = 0; !err && r->o.count_only && i < b->nevents; i++)
 		err = sdt_bpf__count(b->bpf, (uint32_t)i, &r->samples.counts[i]);
+	if (!err && b->agg.ev)
+		err = sdt_rec_bpf_agg_read(b);
 	if (!err && r->sink->on_drained)
 		r->sink->on_drained(r->sink->ctx);
 	return err;
@@ -306,6 +313,22 @@ static int teardown(struct sdt_recorder *r, int err)
 	return err;
 }
 
+/* Aggregating: no filter can go with it (evaluated here, on hits that never come). */
+static int agg_plan(struct sdt_recorder *r)
+{
+	size_t i;
+
+	for (i = 0; r->filters.of && i < r->filters.nevents; i++)
+		if (r->filters.of[i])
+			return sdt_err(-ENOTSUP,
+				       "%s:%s: a filter cannot go with aggregation in the kernel yet "
+				       "(the BPF engine evaluates filters in user space, and the "
+				       "hits never get there): record with the filter, then report "
+				       "--by or --latency",
+				       r->bpf->events[i].provider, r->bpf->events[i].name);
+	return sdt_rec_bpf_agg_plan(r->bpf, r);
+}
+
 static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 {
 	bool go = false;
@@ -319,6 +342,8 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 		err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents,
 						 "the BPF engine evaluates filters here, not in the "
 						 "kernel");
+	if (!err && r->o.agg_for)
+		err = agg_plan(r);
 	if (err)
 		return err;
 	r->samples.sink = sink;
@@ -348,8 +373,11 @@ int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink
 	 * The BPF program has no filter yet: counting with one, the hits cross the ring buffers to
 	 * be evaluated and counted here (as the tracefs engine does past its counters).
 	 */
-	if (count_only && r->o.filter_for)
+	if (count_only && r->o.filter_for && !r->o.agg_for)
 		r->o.count_only = false;
+	/* aggregating counts too: no rings, the counters read at the end */
+	if (r->o.agg_for)
+		r->o.count_only = true;
 	err = run(r, sink);
 	r->o.count_only = count_only;
 	return err;

@@ -3,11 +3,13 @@
 #ifndef SDT_RECORD_ENGINE_BPF_H
 #define SDT_RECORD_ENGINE_BPF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bpf/plan.h"
 #include "record/engine.h"
+#include "sdtrace/record.h"
 
 struct sdt_bpf;
 struct sdt_file;
@@ -20,6 +22,32 @@ struct bpf_site_of {
 	size_t path; /* index into ->paths */
 };
 
+/* Aggregating (engine_bpf_agg.c): where each position's value goes in a key. */
+struct agg_layout {
+	size_t n;
+	bool str[SDT_BPF_KEY_PARTS];
+	uint16_t dst[SDT_BPF_KEY_PARTS];
+};
+
+/* What an event's hits do (opts.agg_for), its by[] and key[] as argument indices. */
+struct agg_ev {
+	enum sdt_agg_role role;
+	size_t pair;
+	uint8_t nby, nkey;
+	int8_t by[SDT_BPF_KEY_PARTS], key[SDT_BPF_KEY_PARTS];
+};
+
+struct rec_agg {
+	struct agg_ev *ev; /* per event; NULL: not aggregating */
+	struct agg_layout by, key;
+	size_t npairs;
+	size_t *pair_start; /* per pair, its first start event (SIZE_MAX: none) */
+	size_t count_key, lat_key, start_key; /* the maps' key sizes (0: unused) */
+	struct sdt_agg_row *rows;
+	size_t nrows, rows_cap;
+	uint64_t drops[SDT_BPF_DROP_N];
+};
+
 struct rec_bpf {
 	struct sdt_bpf *bpf;
 	struct sdt_trace_event_desc *events;
@@ -30,9 +58,19 @@ struct rec_bpf {
 	size_t nsites, sites_cap;
 	char **paths; /* one per sdt_recorder__add(), absolute */
 	size_t npaths, paths_cap;
+	struct rec_agg agg;
 };
 
 /* The events and plans of every site added to @r. 0 or -errno. */
 int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
+
+/*
+ * Aggregating (engine_bpf_agg.c): each event's role and keys from r->o.agg_for, the sites'
+ * plans completed, the maps' key sizes. 0 or -errno with the message.
+ */
+int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r);
+/* After the run: the kernel's maps as rows. */
+int sdt_rec_bpf_agg_read(struct rec_bpf *b);
+void sdt_rec_bpf_agg_release(struct rec_agg *ag);
 
 #endif

@@ -352,7 +352,8 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
 		b->paths_cap = cap;
 		b->paths[b->npaths++] = path;
 		for (k = 0; k < a->n; k++) {
-			err = add_site(b, r->o.count_only, a->f, a->sites[k],
+			/* counting keeps no arguments, unless aggregating (its keys are arguments) */
+			err = add_site(b, r->o.count_only && !r->o.agg_for, a->f, a->sites[k],
 				       a->types ? a->types[k] : NULL);
 			if (err)
 				return err;
@@ -368,6 +369,7 @@ void sdt_rec_bpf_free(struct rec_bpf *b)
 	if (!b)
 		return;
 	sdt_bpf__free(b->bpf);
+	sdt_rec_bpf_agg_release(&b->agg);
 	for (i = 0; i < b->nevents; i++)
 		sdt_trace_event_desc_release(&b->events[i]);
 	free(b->events);

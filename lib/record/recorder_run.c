@@ -352,6 +352,11 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
 	if (sdt_rec_engine_is_bpf(r))
 		return sdt_rec_bpf_run(r, r->sink);
+	if (r->o.agg_for)
+		return sdt_err(-ENOTSUP, "aggregation in the kernel (--by, --latency) needs the BPF "
+					 "engine: the tracefs engine has no per-thread pairing or "
+					 "string keys in the kernel (record, then report --by or "
+					 "--latency, works with either)");
 	err = plan_semaphores(r, &sp);
 	if (err)
 		return err;

@@ -364,6 +364,17 @@ int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const cha
 	return find_kind(l, provider, name) ? 0 : -ENOMEM;
 }
 
+enum sdt_latency_role sdt_latency__kind_role(struct sdt_latency *l, const char *provider,
+					     const char *name, size_t *pair)
+{
+	struct lat_kind *k = find_kind(l, provider, name);
+
+	if (!k || k->role == SDT_LATENCY_NONE || !sdt_latency__pair_active(l, k->pair))
+		return SDT_LATENCY_NONE;
+	*pair = k->pair;
+	return k->role;
+}
+
 static struct lat_thread *find_thread(struct sdt_latency *l, unsigned int pid, unsigned int tid)
 {
 	struct lat_thread *t;
