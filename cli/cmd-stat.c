@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "json.h"
 #include "record-setup.h"
+#include "stat-agg.h"
 #include "stat-rows.h"
 
 static const char stat_usage[] =
@@ -145,12 +146,15 @@ static void on_tick(void *ctx)
 	fflush(sc->out);
 }
 
-/* stat's own options: --json, -o, --interval. */
+/* stat's own options: --json, -o, --interval, and those of stat-agg.h. */
 struct stat_args {
 	bool json;
 	const char *output;
 	unsigned long interval;
+	struct stat_agg_args agg;
 };
+
+enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP };
 
 static int stat_option(void *ctx, int c, const char *arg)
 {
@@ -174,6 +178,35 @@ static int stat_option(void *ctx, int c, const char *arg)
 					       arg);
 		return 0;
 	}
+	case OPT_BY:
+		a->agg.by = arg;
+		return 0;
+	case OPT_KEY:
+		a->agg.key = arg;
+		return 0;
+	case OPT_LATENCY:
+		a->agg.latency = true;
+		return 0;
+	case OPT_PAIR: {
+		const char **p = realloc(a->agg.pairs, (a->agg.npairs + 1) * sizeof(*p));
+
+		if (!p) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		a->agg.pairs = p;
+		p[a->agg.npairs++] = arg;
+		return 0;
+	}
+	case OPT_TOP: {
+		char *end;
+
+		a->agg.top = strtoul(arg, &end, 10);
+		if (*end || !*arg || !a->agg.top || a->agg.top > 1000000)
+			return cli_usage_error("stat", "--top: '%s' is not a number of rows (1 to "
+					       "1000000)", arg);
+		return 0;
+	}
 	default:
 		return cli_usage_error("stat", "bad option");
 	}
@@ -185,6 +218,11 @@ int cmd_stat(int argc, char **argv)
 	    {"json", no_argument, NULL, 'J'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"interval", required_argument, NULL, 'I'},
+	    {"by", required_argument, NULL, OPT_BY},
+	    {"latency", no_argument, NULL, OPT_LATENCY},
+	    {"key", required_argument, NULL, OPT_KEY},
+	    {"pair", required_argument, NULL, OPT_PAIR},
+	    {"top", required_argument, NULL, OPT_TOP},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -193,6 +231,7 @@ int cmd_stat(int argc, char **argv)
 	    .ctx = &sc, .on_event_desc = on_event_desc, .on_armed = on_armed};
 	struct stat_row *rows = NULL;
 	struct stat_args args = {0};
+	struct stat_agg *agg = NULL;
 	const struct rec_command cmd = {"stat", stat_usage, "o:I:", own, stat_option, &args};
 	bool json = false;
 	const char *output = NULL;
@@ -208,13 +247,31 @@ int cmd_stat(int argc, char **argv)
 	}
 	json = args.json;
 	output = args.output;
+	if (args.interval && stat_agg_wanted(&args.agg)) {
+		ret = cli_usage_error("stat", "--interval does not go with --by or --latency yet");
+		goto out;
+	}
+	if (args.agg.top && !stat_agg_wanted(&args.agg)) {
+		ret = cli_usage_error("stat", "--top goes with --by or --latency");
+		goto out;
+	}
 	if (args.interval) {
 		s.drain_interval_ms = (unsigned int)args.interval;
 		sink.on_drained = on_tick;
 	}
+	if (stat_agg_wanted(&args.agg)) {
+		/* the types are loaded by rec_setup_finish(), before the run asks for keys */
+		ret = stat_agg_new(&args.agg, NULL, &agg);
+		if (ret)
+			goto out;
+		s.agg_for = stat_agg_for;
+		s.agg_ctx = agg;
+	}
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)
 		goto out;
+	if (agg)
+		stat_agg_set_types(agg, s.types);
 	/* -o: refused or created before any probe is placed, renamed into place at the end */
 	if (output) {
 		fd = cli_output_create(output, &tmp);
@@ -232,7 +289,8 @@ int cmd_stat(int argc, char **argv)
 	sc.out = out;
 	sc.json = json;
 	if (sdt_recorder__run(s.rec, &sink)) {
-		cli_error("%s", sdt_errmsg());
+		if (!agg || !stat_agg_failed(agg))
+			cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -255,7 +313,9 @@ int cmd_stat(int argc, char **argv)
 			"sdtrace: %llu hits were not counted (the ring buffers were full): the "
 			"counts are low\n",
 			(unsigned long long)sdt_recorder__lost(s.rec));
-	if (json) {
+	if (agg) {
+		stat_agg_print(agg, s.rec, out, json, status);
+	} else if (json) {
 		struct json j;
 
 		json_init(&j, out, false);
@@ -321,6 +381,8 @@ out:
 	free(sc.rows);
 	free(sc.prev);
 	free(rows);
+	stat_agg_free(agg);
+	free(args.agg.pairs);
 	rec_setup_release(&s);
 	return ret;
 }

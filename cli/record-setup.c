@@ -601,6 +601,8 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.drain_interval_ms = s->drain_interval_ms;
 	rec_filter_setup(s, &ro);
 	ro.engine = s->engine;
+	ro.agg_for = s->agg_for;
+	ro.agg_ctx = s->agg_ctx;
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;

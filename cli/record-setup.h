@@ -41,6 +41,9 @@ struct rec_setup {
 	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
 	struct rec_filters_cli *filters; /* --filter (record-filter.c), or NULL */
+	/* stat --by, --latency: the recorder's opts.agg_for (stat-agg.c), set before finish */
+	int (*agg_for)(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
+	void *agg_ctx;
 };
 
 /*

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat --by and --latency: what each event's hits do, said to the recorder (opts.agg_for), and
+ * the rows the kernel aggregated, printed as text or JSON.
+ */
+#ifndef SDTRACE_CLI_STAT_AGG_H
+#define SDTRACE_CLI_STAT_AGG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sdtrace/sdtrace.h"
+
+struct stat_agg_args {
+	const char *by;	 /* --by NAME[,NAME...] */
+	const char *key; /* --key NAME[,NAME...] */
+	bool latency;
+	const char **pairs; /* --pair START,END */
+	size_t npairs;
+	unsigned long top; /* --top N (0: every row) */
+};
+
+struct stat_agg;
+
+/* Is any of it asked? */
+bool stat_agg_wanted(const struct stat_agg_args *a);
+/*
+ * Ready for a run: the names split, the explicit pairs parsed. Prints the error and returns an
+ * exit code (EXIT_USAGE), or 0 and *@out.
+ */
+int stat_agg_new(const struct stat_agg_args *a, const struct sdt_types *types,
+		 struct stat_agg **out);
+/* The provider files whose `@sdtrace key:` notes give the pairs' default keys (NULL: none). */
+void stat_agg_set_types(struct stat_agg *sa, const struct sdt_types *types);
+/* The recorder's opts.agg_for, with a stat_agg as @ctx. */
+int stat_agg_for(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
+/* Did stat_agg_for() print an error (the run then failed with it)? */
+bool stat_agg_failed(const struct stat_agg *sa);
+/* After the run: the rows, sorted, and what the kernel could not aggregate (on stderr). */
+void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out, bool json,
+		    int status);
+void stat_agg_free(struct stat_agg *sa);
+
+#endif
