@@ -33,13 +33,32 @@ static const char stat_usage[] =
     "                        the hits of the interval and their rate per second; with --json\n"
     "                        one object per interval: {\"interval\", \"elapsed_s\", \"events\":\n"
     "                        [{\"provider\", \"name\", \"count\", \"total\", \"rate\"}]}\n"
+    "      --by ARGS         count per value of these arguments (names or argN, comma-\n"
+    "                        separated, at most 4; strings by their first 126 bytes), in\n"
+    "                        the kernel (BPF engine): a row per event and value, most\n"
+    "                        hits first; with --json {\"by\", \"rows\": [{\"provider\",\n"
+    "                        \"name\", \"key\": {NAME: VALUE}, \"count\"}], \"dropped_keys\"}\n"
+    "      --latency         time the pairs (as report --latency pairs them: __start/__done,\n"
+    "                        __begin/__end, __entry/__return, or --pair) in the kernel (BPF\n"
+    "                        engine): per pair count, min, avg, p50/p90/p99 (within 12.5%%),\n"
+    "                        max, total; with --by a row per value of the start's ARGS\n"
+    "      --key ARGS        with --latency: a start and an end pair only on the same\n"
+    "                        thread and these values (default: the provider file's key\n"
+    "                        note). Without a key a start replaces the open one of its\n"
+    "                        pair on the thread (as in bpftrace): crossing pairs need one\n"
+    "      --pair START,END  with --latency: a pair of event specs; repeatable\n"
+    "      --top N           the first N rows (per pair with --latency)\n"
+    "      --max-keys N      at most N keys per kernel map (default 10240); the hits of\n"
+    "                        more keys are counted and said, not aggregated\n"
     "%s"
     "\n"
     "examples:\n"
     "  sdtrace stat -e '%%python:*' -- python3 -c 'import json'\n"
     "  sdtrace stat -e '%%postgresql:transaction__*' -p $(pgrep -d, postgres) --duration 5\n"
     "  sdtrace stat --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types are checked too\n"
-    "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n";
+    "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n"
+    "  sdtrace stat --by query --top 10 -e '%%postgresql:query__start' -a --duration 10\n"
+    "  sdtrace stat --latency --by query -e '%%postgresql:query__*' -p $(pgrep -d, postgres)\n";
 
 struct stat_ctx {
 	struct stat_names names;
@@ -154,7 +173,7 @@ struct stat_args {
 	struct stat_agg_args agg;
 };
 
-enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP };
+enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP, OPT_MAX_KEYS };
 
 static int stat_option(void *ctx, int c, const char *arg)
 {
@@ -207,6 +226,15 @@ static int stat_option(void *ctx, int c, const char *arg)
 					       "1000000)", arg);
 		return 0;
 	}
+	case OPT_MAX_KEYS: {
+		char *end;
+
+		a->agg.max_keys = strtoul(arg, &end, 10);
+		if (*end || !*arg || !a->agg.max_keys || a->agg.max_keys > 1000000)
+			return cli_usage_error("stat", "--max-keys: '%s' is not a number of keys (1 "
+					       "to 1000000)", arg);
+		return 0;
+	}
 	default:
 		return cli_usage_error("stat", "bad option");
 	}
@@ -223,6 +251,7 @@ int cmd_stat(int argc, char **argv)
 	    {"key", required_argument, NULL, OPT_KEY},
 	    {"pair", required_argument, NULL, OPT_PAIR},
 	    {"top", required_argument, NULL, OPT_TOP},
+	    {"max-keys", required_argument, NULL, OPT_MAX_KEYS},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -251,8 +280,9 @@ int cmd_stat(int argc, char **argv)
 		ret = cli_usage_error("stat", "--interval does not go with --by or --latency yet");
 		goto out;
 	}
-	if (args.agg.top && !stat_agg_wanted(&args.agg)) {
-		ret = cli_usage_error("stat", "--top goes with --by or --latency");
+	if ((args.agg.top || args.agg.max_keys) && !stat_agg_wanted(&args.agg)) {
+		ret = cli_usage_error("stat", "%s goes with --by or --latency",
+				      args.agg.top ? "--top" : "--max-keys");
 		goto out;
 	}
 	if (args.interval) {
@@ -266,6 +296,7 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 		s.agg_for = stat_agg_for;
 		s.agg_ctx = agg;
+		s.agg_max_keys = args.agg.max_keys;
 	}
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)

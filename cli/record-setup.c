@@ -603,6 +603,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.engine = s->engine;
 	ro.agg_for = s->agg_for;
 	ro.agg_ctx = s->agg_ctx;
+	ro.agg_max_keys = s->agg_max_keys;
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;

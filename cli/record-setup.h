@@ -44,6 +44,7 @@ struct rec_setup {
 	/* stat --by, --latency: the recorder's opts.agg_for (stat-agg.c), set before finish */
 	int (*agg_for)(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
 	void *agg_ctx;
+	size_t agg_max_keys;
 };
 
 /*

@@ -35,7 +35,7 @@ struct stat_agg {
 	struct names *notes; /* keys from notes, owned */
 	size_t nnotes;
 	bool failed;
-	bool warned_by;
+	bool checked; /* the second pass began: the names were checked */
 };
 
 static void names_free(struct names *n)
@@ -250,6 +250,21 @@ int stat_agg_for(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg
 		return 0;
 	}
 	memset(out, 0, sizeof(*out));
+	if (!sa->checked) {
+		size_t i;
+
+		sa->checked = true;
+		for (i = 0; sa->by.n && i < sa->nev && !(sa->ev[i] && has_all(sa->ev[i], &sa->by));
+		     i++)
+			;
+		if (sa->by.n && i == sa->nev) {
+			cli_error("--by %s: no event probed has %s (name them with a (name:type, "
+				  "...) suffix or a --types file, or use argN)",
+				  sa->a.by, sa->by.n > 1 ? "all of these arguments" : "this argument");
+			sa->failed = true;
+			return -EINVAL;
+		}
+	}
 	if (!sa->a.latency) {
 		out->role = SDT_AGG_COUNT;
 	} else {

@@ -18,6 +18,7 @@ struct stat_agg_args {
 	const char **pairs; /* --pair START,END */
 	size_t npairs;
 	unsigned long top; /* --top N (0: every row) */
+	unsigned long max_keys; /* --max-keys N (0: the library's) */
 };
 
 struct stat_agg;

@@ -318,8 +318,8 @@ static int agg_plan(struct sdt_recorder *r)
 {
 	size_t i;
 
-	for (i = 0; r->filters.of && i < r->filters.nevents; i++)
-		if (r->filters.of[i])
+	for (i = 0; r->o.filter_for && i < r->bpf->nevents; i++)
+		if (r->o.filter_for(r->o.filter_ctx, &r->bpf->events[i]))
 			return sdt_err(-ENOTSUP,
 				       "%s:%s: a filter cannot go with aggregation in the kernel yet "
 				       "(the BPF engine evaluates filters in user space, and the "
@@ -338,12 +338,12 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 	if (!r->bpf)
 		return sdt_err(-ENOMEM, "out of memory");
 	err = sdt_rec_bpf_build(r->bpf, r);
+	if (!err && r->o.agg_for)
+		err = agg_plan(r);
 	if (!err)
 		err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents,
 						 "the BPF engine evaluates filters here, not in the "
 						 "kernel");
-	if (!err && r->o.agg_for)
-		err = agg_plan(r);
 	if (err)
 		return err;
 	r->samples.sink = sink;
