@@ -12,6 +12,7 @@
 #include "json.h"
 #include "record-setup.h"
 #include "stat-rows.h"
+#include "stat-serve.h"
 
 static const char stat_usage[] =
     "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] "
@@ -32,13 +33,17 @@ static const char stat_usage[] =
     "                        the hits of the interval and their rate per second; with --json\n"
     "                        one object per interval: {\"interval\", \"elapsed_s\", \"events\":\n"
     "                        [{\"provider\", \"name\", \"count\", \"total\", \"rate\"}]}\n"
+    "      --serve ADDR:PORT serve the counts over HTTP at /metrics, in the Prometheus text\n"
+    "                        format, until the end (127.0.0.1:9464, [::1]:9464, :9464 for\n"
+    "                        every address); read every second, or every --interval\n"
     "%s"
     "\n"
     "examples:\n"
     "  sdtrace stat -e '%%python:*' -- python3 -c 'import json'\n"
     "  sdtrace stat -e '%%postgresql:transaction__*' -p $(pgrep -d, postgres) --duration 5\n"
     "  sdtrace stat --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types are checked too\n"
-    "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n";
+    "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n"
+    "  sdtrace stat -e '%%postgresql:query__start' -a --serve 127.0.0.1:9464   # for Prometheus\n";
 
 struct stat_ctx {
 	struct stat_names names;
@@ -51,6 +56,8 @@ struct stat_ctx {
 	uint64_t *prev; /* per row, the total at the last interval */
 	size_t nrows;
 	int err; /* ENOMEM at a tick: said at the end */
+	bool interval;
+	struct stat_serve *serve; /* --serve, or NULL */
 };
 
 static uint64_t mono_ns(void)
@@ -66,6 +73,7 @@ static void on_armed(void *ctx)
 	struct stat_ctx *sc = ctx;
 
 	sc->armed_ns = sc->last_ns = mono_ns();
+	stat_serve_update(sc->serve, sc->rec, true, 0); /* --serve: every series, at 0 */
 }
 
 static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
@@ -145,11 +153,26 @@ static void on_tick(void *ctx)
 	fflush(sc->out);
 }
 
-/* stat's own options: --json, -o, --interval. */
+/* The counters were just read: --interval's lines, --serve's page. */
+static void on_drained(void *ctx)
+{
+	struct stat_ctx *sc = ctx;
+
+	if (sc->interval)
+		on_tick(sc);
+	if (sc->serve)
+		stat_serve_update(sc->serve, sc->rec, sc->armed_ns != 0,
+				  sc->armed_ns ? mono_ns() - sc->armed_ns : 0);
+}
+
+/* stat's own options: --json, -o, --interval, --serve. */
+#define OPT_SERVE 0x100
 struct stat_args {
 	bool json;
 	const char *output;
 	unsigned long interval;
+	struct stat_serve_addr serve;
+	bool serving;
 };
 
 static int stat_option(void *ctx, int c, const char *arg)
@@ -174,6 +197,14 @@ static int stat_option(void *ctx, int c, const char *arg)
 					       arg);
 		return 0;
 	}
+	case OPT_SERVE:
+		if (stat_serve_parse(arg, &a->serve))
+			return cli_usage_error("stat",
+					       "--serve: '%s' is not ADDR:PORT (127.0.0.1:9464, "
+					       "[::1]:9464, :9464)",
+					       arg);
+		a->serving = true;
+		return 0;
 	default:
 		return cli_usage_error("stat", "bad option");
 	}
@@ -185,6 +216,7 @@ int cmd_stat(int argc, char **argv)
 	    {"json", no_argument, NULL, 'J'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"interval", required_argument, NULL, 'I'},
+	    {"serve", required_argument, NULL, OPT_SERVE},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -210,7 +242,12 @@ int cmd_stat(int argc, char **argv)
 	output = args.output;
 	if (args.interval) {
 		s.drain_interval_ms = (unsigned int)args.interval;
-		sink.on_drained = on_tick;
+		sink.on_drained = on_drained;
+		sc.interval = true;
+	}
+	if (args.serving) { /* the page is read every second, or every --interval */
+		s.drain_interval_ms = args.interval ? (unsigned int)args.interval : 1000;
+		sink.on_drained = on_drained;
 	}
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)
@@ -231,12 +268,22 @@ int cmd_stat(int argc, char **argv)
 	sc.rec = s.rec;
 	sc.out = out;
 	sc.json = json;
+	/* --serve: listening before any probe is placed, so before the command is released */
+	if (args.serving) {
+		ret = stat_serve_start(&args.serve, &sc.serve);
+		if (ret)
+			goto out;
+	}
 	if (sdt_recorder__run(s.rec, &sink)) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
 	status = sdt_recorder__exit_status(s.rec);
+	stat_serve_update(sc.serve, s.rec, sdt_recorder__elapsed_ns(s.rec) != 0,
+			  sdt_recorder__elapsed_ns(s.rec));
+	stat_serve_stop(sc.serve);
+	sc.serve = NULL;
 	if (sc.err) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
@@ -317,6 +364,7 @@ out:
 		close(fd);
 	/* the command's status, unless sdtrace itself failed (after -o is in place) */
 	ret = rec_exit_code(&s, ret);
+	stat_serve_stop(sc.serve);
 	stat_names_free(&sc.names);
 	free(sc.rows);
 	free(sc.prev);
