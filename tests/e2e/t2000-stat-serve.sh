@@ -52,6 +52,8 @@ scrape_configs:
       - targets: ['127.0.0.1:$SPORT']
 EOF
 check "promtool check config" promtool check config prometheus.yml
+check "examples/prometheus-sdtrace.yml is a valid config" \
+	promtool check config "$SRC_DIR/examples/prometheus-sdtrace.yml"
 prometheus --config.file=prometheus.yml --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$PPORT" --log.level=warn >prometheus.log 2>&1 &
 PROM=$!
