@@ -13,6 +13,7 @@
 #include "record-setup.h"
 #include "stat-agg.h"
 #include "stat-rows.h"
+#include "stat-serve.h"
 
 static const char stat_usage[] =
     "usage: sdtrace stat -e SPEC [-e SPEC]... [-x PATH] [--json] [-o FILE] [options] "
@@ -50,6 +51,9 @@ static const char stat_usage[] =
     "      --top N           the first N rows (per pair with --latency)\n"
     "      --max-keys N      at most N keys per kernel map (default 10240); the hits of\n"
     "                        more keys are counted and said, not aggregated\n"
+    "      --serve ADDR:PORT serve the counts over HTTP at /metrics, in the Prometheus text\n"
+    "                        format, until the end (127.0.0.1:9464, [::1]:9464, :9464 for\n"
+    "                        every address); read every second, or every --interval\n"
     "%s"
     "\n"
     "examples:\n"
@@ -58,7 +62,8 @@ static const char stat_usage[] =
     "  sdtrace stat --types ./myprov.d -e '%%myprov:*' -- ./myprog   # types are checked too\n"
     "  sdtrace stat -e '%%postgresql:query__start' -a -I 1000      # rates, every second\n"
     "  sdtrace stat --by query --top 10 -e '%%postgresql:query__start' -a --duration 10\n"
-    "  sdtrace stat --latency --by query -e '%%postgresql:query__*' -p $(pgrep -d, postgres)\n";
+    "  sdtrace stat --latency --by query -e '%%postgresql:query__*' -p $(pgrep -d, postgres)\n"
+    "  sdtrace stat -e '%%postgresql:query__start' -a --serve 127.0.0.1:9464   # for Prometheus\n";
 
 struct stat_ctx {
 	struct stat_names names;
@@ -71,6 +76,8 @@ struct stat_ctx {
 	uint64_t *prev; /* per row, the total at the last interval */
 	size_t nrows;
 	int err; /* ENOMEM at a tick: said at the end */
+	bool interval;
+	struct stat_serve *serve; /* --serve, or NULL */
 };
 
 static uint64_t mono_ns(void)
@@ -86,6 +93,7 @@ static void on_armed(void *ctx)
 	struct stat_ctx *sc = ctx;
 
 	sc->armed_ns = sc->last_ns = mono_ns();
+	stat_serve_update(sc->serve, sc->rec, true, 0); /* --serve: every series, at 0 */
 }
 
 static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
@@ -165,15 +173,31 @@ static void on_tick(void *ctx)
 	fflush(sc->out);
 }
 
-/* stat's own options: --json, -o, --interval, and those of stat-agg.h. */
+/* The counters were just read: --interval's lines, --serve's page. */
+static void on_drained(void *ctx)
+{
+	struct stat_ctx *sc = ctx;
+
+	if (sc->interval)
+		on_tick(sc);
+	if (sc->serve)
+		stat_serve_update(sc->serve, sc->rec, sc->armed_ns != 0,
+				  sc->armed_ns ? mono_ns() - sc->armed_ns : 0);
+}
+
+/* stat's own options: --json, -o, --interval, --serve, and those of stat-agg.h. */
+#define OPT_SERVE 0x100
 struct stat_args {
 	bool json;
 	const char *output;
 	unsigned long interval;
 	struct stat_agg_args agg;
+	struct stat_serve_addr serve;
+	bool serving;
 };
 
 enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP, OPT_MAX_KEYS };
+
 
 static int stat_option(void *ctx, int c, const char *arg)
 {
@@ -235,6 +259,14 @@ static int stat_option(void *ctx, int c, const char *arg)
 					       "to 1000000)", arg);
 		return 0;
 	}
+	case OPT_SERVE:
+		if (stat_serve_parse(arg, &a->serve))
+			return cli_usage_error("stat",
+					       "--serve: '%s' is not ADDR:PORT (127.0.0.1:9464, "
+					       "[::1]:9464, :9464)",
+					       arg);
+		a->serving = true;
+		return 0;
 	default:
 		return cli_usage_error("stat", "bad option");
 	}
@@ -252,6 +284,7 @@ int cmd_stat(int argc, char **argv)
 	    {"pair", required_argument, NULL, OPT_PAIR},
 	    {"top", required_argument, NULL, OPT_TOP},
 	    {"max-keys", required_argument, NULL, OPT_MAX_KEYS},
+	    {"serve", required_argument, NULL, OPT_SERVE},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -276,8 +309,9 @@ int cmd_stat(int argc, char **argv)
 	}
 	json = args.json;
 	output = args.output;
-	if (args.interval && stat_agg_wanted(&args.agg)) {
-		ret = cli_usage_error("stat", "--interval does not go with --by or --latency yet");
+	if ((args.interval || args.serving) && stat_agg_wanted(&args.agg)) {
+		ret = cli_usage_error("stat", "%s does not go with --by or --latency yet",
+				      args.interval ? "--interval" : "--serve");
 		goto out;
 	}
 	if ((args.agg.top || args.agg.max_keys) && !stat_agg_wanted(&args.agg)) {
@@ -287,7 +321,12 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (args.interval) {
 		s.drain_interval_ms = (unsigned int)args.interval;
-		sink.on_drained = on_tick;
+		sink.on_drained = on_drained;
+		sc.interval = true;
+	}
+	if (args.serving) { /* the page is read every second, or every --interval */
+		s.drain_interval_ms = args.interval ? (unsigned int)args.interval : 1000;
+		sink.on_drained = on_drained;
 	}
 	if (stat_agg_wanted(&args.agg)) {
 		/* the types are loaded by rec_setup_finish(), before the run asks for keys */
@@ -319,6 +358,12 @@ int cmd_stat(int argc, char **argv)
 	sc.rec = s.rec;
 	sc.out = out;
 	sc.json = json;
+	/* --serve: listening before any probe is placed, so before the command is released */
+	if (args.serving) {
+		ret = stat_serve_start(&args.serve, &sc.serve);
+		if (ret)
+			goto out;
+	}
 	if (sdt_recorder__run(s.rec, &sink)) {
 		if (!agg || !stat_agg_failed(agg))
 			cli_error("%s", sdt_errmsg());
@@ -326,6 +371,10 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	status = sdt_recorder__exit_status(s.rec);
+	stat_serve_update(sc.serve, s.rec, sdt_recorder__elapsed_ns(s.rec) != 0,
+			  sdt_recorder__elapsed_ns(s.rec));
+	stat_serve_stop(sc.serve);
+	sc.serve = NULL;
 	if (sc.err) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
@@ -408,6 +457,7 @@ out:
 		close(fd);
 	/* the command's status, unless sdtrace itself failed (after -o is in place) */
 	ret = rec_exit_code(&s, ret);
+	stat_serve_stop(sc.serve);
 	stat_names_free(&sc.names);
 	free(sc.rows);
 	free(sc.prev);

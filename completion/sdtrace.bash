@@ -22,7 +22,7 @@ _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all
 	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
-_sdtrace_opts_stat='--json -o --output -I --interval -e --event --types -x --exec -p --pid -a --all-cpus --duration
+_sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -h --help'
@@ -52,7 +52,7 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | --engine | -m | --mmap-pages | --interval | -i | --input | -j | --jobs | \
+		--duration | --semaphore | --engine | -m | --mmap-pages | --interval | --serve | -i | --input | -j | --jobs | \
 		--pair | --format | --build-id | --filter | --key | --by | --top | --slice-name | --max-keys)
 		return 0 ;;
 	esac

@@ -72,6 +72,17 @@ static int drain(struct sdt_recorder *r)
 	return n < 0 ? (int)n : 0;
 }
 
+/* Counting: the per-CPU counters added up into the recorder's counts (as tracefs's reads). */
+static int read_counts(struct sdt_recorder *r)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < r->bpf->nevents; i++)
+		err = sdt_bpf__count(r->bpf->bpf, (uint32_t)i, &r->samples.counts[i]);
+	return err;
+}
+
 /* Read the rings until a stop, the duration, or the targets' exit (recorder_run.c's loop). */
 static int loop(struct sdt_recorder *r)
 {
@@ -88,6 +99,9 @@ static int loop(struct sdt_recorder *r)
 			break;
 		if (now >= next_drain) {
 			err = drain(r);
+			/* live counts for the sink (stat --interval, --serve) */
+			if (!err && r->o.count_only && r->sink->on_drained)
+				err = read_counts(r);
 			if (err < 0)
 				return err;
 			if (r->sink->on_drained)
@@ -282,8 +296,8 @@ static int finish(struct sdt_recorder *r)
 			r->sink->on_lost(r->sink->ctx, (uint32_t)i, lost[i]);
 	}
 	free(lost);
-	for (i = 0; !err && r->o.count_only && i < b->nevents; i++)
-		err = sdt_bpf__count(b->bpf, (uint32_t)i, &r->samples.counts[i]);
+	if (!err && r->o.count_only)
+		err = read_counts(r);
 	if (!err && b->agg.ev)
 		err = sdt_rec_bpf_agg_read(b);
 	if (!err && r->sink->on_drained)

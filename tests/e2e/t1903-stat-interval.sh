@@ -31,6 +31,8 @@ c = [o["events"][0]["count"] for o in ivs]
 print("sum", sum(c))
 print("totals", all(o["events"][0]["total"] == sum(c[:k + 1]) for k, o in enumerate(ivs)))
 print("some-zero", 0 in c)
+# the counts come while it runs (each interval's read), not all at the end
+print("live", sum(c[:-1]) > 0)
 r = [(o["events"][0]["rate"], o["events"][0]["count"]) for o in ivs[1:-1]]
 print("rates", all(abs(rate - n / 0.1) <= max(0.6 * n / 0.1, 1) for rate, n in r))
 print("final", final["events"][0]["count"], final["elapsed_s"] > 0.9 and final["elapsed_s"] < 10)
@@ -42,6 +44,7 @@ check "about 100 ms apart" grep -qx 'steps~0.1 True' i.check
 check "the intervals add up to the 3000 hits" grep -qx 'sum 3000' i.check
 check "each total is the sum so far" grep -qx 'totals True' i.check
 check "the pauses show as empty intervals" grep -qx 'some-zero True' i.check
+check "the counts come during the run, not all at the end" grep -qx 'live True' i.check
 check "rates are per second" grep -qx 'rates True' i.check
 check "the totals: 3000 and the time recorded" grep -qx 'final 3000 True' i.check
 
