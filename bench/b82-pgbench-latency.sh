@@ -106,7 +106,9 @@ pairs = [p for p in d["pairs"] if p["name"].endswith("query")]
 ours = {}
 for p in pairs:
     for g in p.get("groups", []):
-        ours[g["key"][0]] = ours.get(g["key"][0], 0) + g["count"]
+        # report's key is a list of values, stat's an object by name
+        k = list(g["key"].values())[0] if isinstance(g["key"], dict) else g["key"][0]
+        ours[k] = ours.get(k, 0) + g["count"]
 bt = {}
 for line in open(sys.argv[2]):
     m = re.match(r'@us\[(.*)\]: count (\d+),', line)

@@ -22,6 +22,7 @@
 #define SDT_BPF_REG_NONE 0xffff	  /* no register */
 #define SDT_BPF_IP_OFF	 8	  /* __probe_ip, after the common header */
 #define SDT_BPF_FIXED_LIM 256	  /* fixed fields end before this */
+#define SDT_BPF_FAST_ARGS 4	  /* a `fast` site's arguments are fetched inline, not in bpf_loop */
 
 enum sdt_bpf_fetch {
 	SDT_BPF_NONE = 0, /* not fetched (unavailable): no field */
@@ -100,7 +101,8 @@ struct sdt_bpf_site {
 	__u8 nby;	 /* by[] in use: the group's values (ROLE_COUNT, ROLE_START) */
 	__u8 nkey;	 /* key[] in use: the pairing key's values (ROLE_START, ROLE_END) */
 	__u8 clear;	 /* fewer parts than the keys have: zero them first */
-	__u8 pad[2];
+	__u8 fast;	 /* at most SDT_BPF_FAST_ARGS arguments, none a string or 16 bytes */
+	__u8 pad;
 	__u32 group;	 /* ROLE_START, ROLE_END: the pair */
 	__u32 pad2;
 	struct sdt_bpf_keypart by[SDT_BPF_KEY_PARTS];

@@ -634,7 +634,24 @@ int sdt_hit(void *ctx)
 	hs.bias = bias;
 	hs.end = end;
 	hs.cut = 0;
-	bpf_loop(s->nargs < SDT_BPF_MAX_ARGS ? s->nargs : SDT_BPF_MAX_ARGS, one_arg, &hs, 0);
+	if (s->fast) {
+		/*
+		 * integers only, a few: inline (a bpf_loop() callback costs more than the fetch of
+		 * such an argument; BENCHMARKS.md, b62)
+		 */
+		__u32 k;
+
+#pragma unroll
+		for (k = 0; k < SDT_BPF_FAST_ARGS; k++) {
+			const struct sdt_bpf_arg *a = &s->args[k];
+
+			if (k < s->nargs && a->fetch != SDT_BPF_NONE)
+				put(b->raw, a->dst, a->size, fetch(b->regs, a, bias));
+		}
+	} else {
+		bpf_loop(s->nargs < SDT_BPF_MAX_ARGS ? s->nargs : SDT_BPF_MAX_ARGS, one_arg, &hs,
+			 0);
+	}
 	end = hs.end;
 	/*
 	 * The room field, as tracefs's: empty at the end of the string that was cut (the reader

@@ -330,6 +330,20 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 	return 0;
 }
 
+/* Can the program fetch the site's arguments inline (plan.h's `fast`)? */
+static bool site_fast(const struct sdt_bpf_site *s)
+{
+	size_t i;
+
+	if (s->nargs > SDT_BPF_FAST_ARGS)
+		return false;
+	for (i = 0; i < s->nargs; i++)
+		if (s->args[i].fetch != SDT_BPF_NONE &&
+		    ((s->args[i].flags & SDT_BPF_STRING) || s->args[i].size > 8))
+			return false;
+	return true;
+}
+
 int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
 {
 	size_t i, k, cap;
@@ -359,6 +373,8 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
 				return err;
 		}
 	}
+	for (k = 0; k < b->nsites; k++)
+		b->sites[k].fast = site_fast(&b->sites[k]);
 	return 0;
 }
 
