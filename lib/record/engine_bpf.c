@@ -88,6 +88,11 @@ static int loop(struct sdt_recorder *r)
 			break;
 		if (now >= next_drain) {
 			err = drain(r);
+			/* live counts for the sink (stat --interval, top), as the tracefs loop has */
+			for (i = 0; err >= 0 && r->o.count_only && r->sink->on_drained &&
+				    i < (int)r->bpf->nevents;
+			     i++)
+				err = sdt_bpf__count(r->bpf->bpf, (uint32_t)i, &r->samples.counts[i]);
 			if (err < 0)
 				return err;
 			if (r->sink->on_drained)
