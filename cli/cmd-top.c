@@ -94,8 +94,8 @@ static int write_all(int fd, const char *p, size_t n)
 static void term_restore(void)
 {
 	if (term.screen) {
-		/* the cursor shown, the attributes reset, the main screen back */
-		(void)write_all(STDOUT_FILENO, "\033[0m\033[?25h\033[?1049l", 18);
+		/* the attributes reset, the main screen back, the cursor shown */
+		(void)write_all(STDOUT_FILENO, "\033[0m\033[?1049l\033[?25h", 18);
 		term.screen = false;
 	}
 	if (term.raw) {
