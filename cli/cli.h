@@ -37,6 +37,7 @@ int cmd_report(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 

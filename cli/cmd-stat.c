@@ -395,6 +395,8 @@ int cmd_stat(int argc, char **argv)
 			(unsigned long long)sdt_recorder__lost(s.rec));
 	if (agg) {
 		stat_agg_print(agg, s.rec, out, json, status);
+		if (!json)
+			rec_report_command(&s, false);
 	} else if (json) {
 		struct json j;
 
@@ -434,14 +436,7 @@ int cmd_stat(int argc, char **argv)
 		if (sdt_recorder__elapsed_ns(s.rec))
 			fprintf(out, "\n%14.3f  seconds elapsed\n",
 				(double)sdt_recorder__elapsed_ns(s.rec) / 1e9);
-		if (status >= 0 && WIFSIGNALED(status))
-			fprintf(stderr, "sdtrace: the command was killed by signal %d\n",
-				WTERMSIG(status));
-		else if (status >= 0 && WEXITSTATUS(status))
-			fprintf(stderr, "sdtrace: the command exited with status %d\n",
-				WEXITSTATUS(status));
-		else if (status < 0 && s.argv)
-			fprintf(stderr, "sdtrace: the command was not started\n");
+		rec_report_command(&s, false);
 	}
 	rec_report_silence(&s);
 	if (out != stdout && (fflush(out) || ferror(out))) {

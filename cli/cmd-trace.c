@@ -120,17 +120,12 @@ static int trace_option(void *ctx, int c, const char *arg)
 }
 
 /* After the run, on stderr: lost events, how the command ended, the events with no hit. */
-static void trace_summary(const struct rec_setup *s, int status, int ret)
+static void trace_summary(const struct rec_setup *s, int ret)
 {
 	if (sdt_recorder__lost(s->rec))
 		cli_warn("%llu events LOST (the ring buffer was full: try -m with more pages)",
 			 (unsigned long long)sdt_recorder__lost(s->rec));
-	if (status >= 0 && WIFSIGNALED(status))
-		fprintf(stderr, "sdtrace: the command was killed by signal %d\n", WTERMSIG(status));
-	else if (status >= 0 && WEXITSTATUS(status))
-		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
-	else if (status < 0 && s->argv && !ret)
-		fprintf(stderr, "sdtrace: the command was not started\n");
+	rec_report_command(s, ret != 0);
 	if (!ret)
 		rec_report_silence(s);
 }
@@ -144,7 +139,7 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc)
 		.on_sample = on_sample,
 		.on_comm = on_comm,
 	};
-	int err, status, ret = 0;
+	int err, ret = 0;
 
 	if (sdt_trace_decoder__new(&tc->dec)) {
 		cli_error("%s", sdt_errmsg());
@@ -154,7 +149,6 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc)
 	json_init(&tc->j, stdout, false);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	err = sdt_recorder__run(s->rec, &sink);
-	status = sdt_recorder__exit_status(s->rec);
 	if (tc->err) {
 		cli_error("%s", tc->msg);
 		ret = EXIT_RUNTIME;
@@ -168,7 +162,7 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc)
 	 */
 	if (!ret && tc->stopped && cli_stdout_closed())
 		return 0;
-	trace_summary(s, status, ret);
+	trace_summary(s, ret);
 	/* the command's status, unless sdtrace itself failed */
 	return rec_exit_code(s, ret);
 }

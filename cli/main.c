@@ -25,6 +25,7 @@ static const struct cli_command commands[] = {
 	{"record", cmd_record, "record SDT events (with their arguments) of a command, processes or the system"},
 	{"trace", cmd_trace, "print SDT events live, as they fire"},
 	{"stat", cmd_stat, "count SDT events in the kernel, without recording them"},
+	{"top", cmd_top, "a full-screen live view of the rate of each SDT event"},
 	{"report", cmd_report, "print a recording (sdtrace.data): text, JSON Lines or counts"},
 	{"cache", cmd_cache, "add binaries to the SDT cache, list, remove, purge, check it"},
 	{"probe", cmd_probe, "define user probes (functions, offsets, returns) in the SDT cache"},

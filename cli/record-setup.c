@@ -616,6 +616,18 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	return 0;
 }
 
+void rec_report_command(const struct rec_setup *s, bool failed)
+{
+	int status = s->rec ? sdt_recorder__exit_status(s->rec) : -1;
+
+	if (status >= 0 && WIFSIGNALED(status))
+		fprintf(stderr, "sdtrace: the command was killed by signal %d\n", WTERMSIG(status));
+	else if (status >= 0 && WEXITSTATUS(status))
+		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
+	else if (status < 0 && s->argv && !failed)
+		fprintf(stderr, "sdtrace: the command was not started\n");
+}
+
 int rec_shell_status(int ws)
 {
 	if (ws < 0)

@@ -93,6 +93,13 @@ void rec_setup_release(struct rec_setup *s);
 #define REC_SILENCE_MAX 20
 void rec_report_silence(const struct rec_setup *s);
 
+/*
+ * After a run, on stderr: how the command ended when that was not a success ("sdtrace: the
+ * command was killed by signal N", "... exited with status N"), or that it was not started
+ * (unless @failed: sdtrace's own error then said why). Nothing without a command.
+ */
+void rec_report_command(const struct rec_setup *s, bool failed);
+
 /* A wait status as a shell reports it: the exit code, or 128 + the signal; 0 for -1 (none). */
 int rec_shell_status(int ws);
 /*

@@ -9,10 +9,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "cli.h"
 #include "json.h"
+#include "record-setup.h"
 #include "stat-agg.h"
 
 struct names {
@@ -613,7 +613,7 @@ void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *o
 		json_double(&j, (double)sdt_recorder__elapsed_ns(rec) / 1e9);
 		json_key(&j, "exit_status");
 		if (status >= 0)
-			json_int(&j, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+			json_int(&j, rec_shell_status(status));
 		else
 			json_null(&j);
 		json_end_object(&j);

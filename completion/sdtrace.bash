@@ -15,7 +15,7 @@
 # compares the three). An option that takes a value ends with '=' when written --opt=VALUE;
 # what its value is completed with is in _sdtrace_value() below.
 
-_sdtrace_commands='list record trace stat report cache probe help'
+_sdtrace_commands='list record trace stat top report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
@@ -24,6 +24,8 @@ _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a 
 	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys -h --help'
+_sdtrace_opts_top='-I --interval -n --top -e --event --types -x --exec -p --pid -a --all-cpus
+	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -h --help'
 _sdtrace_opts_cache='-h --help'
@@ -52,8 +54,8 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | --engine | -m | --mmap-pages | --interval | --serve | -i | --input | -j | --jobs | \
-		--pair | --format | --build-id | --filter | --key | --by | --top | --slice-name | --max-keys)
+		--duration | --semaphore | --engine | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
+		--pair | --format | --build-id | --filter | --key | --by | --top | -n | --slice-name | --max-keys)
 		return 0 ;;
 	esac
 	return 1

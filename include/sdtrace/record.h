@@ -35,7 +35,8 @@
  *    and the sleep; another thread that does not block them may take one instead, and the
  *    recording then stops at the next drain (drain_interval_ms). With no_signal_handlers the
  *    same signals are blocked outside the wait all the same, and act as the caller set them.
- *    Dispositions and mask are the caller's again when sdt_recorder__run() returns.
+ *    Dispositions and mask are the caller's again when sdt_recorder__run() returns; one of
+ *    those signals that came after the last wait (still blocked) is taken as a stop first.
  *  - The atexit handler: registered by the first sdt_recorder__run() of the process, once, never
  *    removed. On exit() during a run (a sink calling exit(), a return from main()), it closes the
  *    recorder's perf events and removes the uprobes of every set still created; it does not

@@ -99,7 +99,7 @@ static int loop(struct sdt_recorder *r)
 			break;
 		if (now >= next_drain) {
 			err = drain(r);
-			/* live counts for the sink (stat --interval, --serve) */
+			/* live counts for the sink (stat --interval, --serve, top) */
 			if (!err && r->o.count_only && r->sink->on_drained)
 				err = read_counts(r);
 			if (err < 0)

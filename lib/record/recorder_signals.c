@@ -112,16 +112,22 @@ void sdt_rec_signals_install(struct sdt_recorder *r)
 	active = r;
 }
 
+/*
+ * The caller's mask first, while our handlers are still in place: a stop signal that came after
+ * the loop's last wait (a Ctrl-C as the command exits: the terminal sends both theirs at once)
+ * is pending, and must be taken as the stop it asks for, not by the caller's disposition, which
+ * for SIGINT is to die there, with the terminal and the output as they were.
+ */
 void sdt_rec_signals_restore(struct sdt_recorder *r)
 {
 	struct rec_signals *s = &r->sig;
 	size_t i;
 
+	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
 		if (s->handled[i])
 			sigaction(stop_signals[i].sig, &s->old[i], NULL);
 		s->handled[i] = false;
 	}
 	active = NULL;
-	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record/tracefs.h"
@@ -119,13 +120,26 @@ fail : {
 }
 }
 
+/*
+ * EBUSY: an event is still held by a perf event. When the traced processes die at the moment
+ * the recording ends (a Ctrl-C reaches the terminal's whole group), the copy a dying child
+ * inherited can outlive the close of ours for a moment; so a few more tries, 10 ms apart
+ * (removing again is harmless: an event already gone is skipped).
+ */
+#define REMOVE_BUSY_TRIES 50
+
 int sdt_uprobe_set__remove(struct sdt_uprobe_set *s)
 {
-	int err;
+	const struct timespec pause = {0, 10 * 1000 * 1000};
+	int err, tries = 0;
 
 	if (!s || !s->registered)
 		return 0;
 	err = sdt_uprobe_remove_lines(s->removal.buf, s->removal.len);
+	while (err == -EBUSY && ++tries < REMOVE_BUSY_TRIES) {
+		nanosleep(&pause, NULL);
+		err = sdt_uprobe_remove_lines(s->removal.buf, s->removal.len);
+	}
 	if (err)
 		return sdt_err_prefix(err, "cannot remove uprobe group '%s'", s->group);
 	sdt_uprobe_registry_del(s);

@@ -47,7 +47,7 @@ check_eq "cmake --install into a DESTDIR: exit 0" 0 "$rc"
 	echo "$datadir/bash-completion/completions/sdtrace"
 	if [ "$(cachevar SDTRACE_MAN ON)" = ON ]; then
 		for p in sdtrace sdtrace-list sdtrace-cache sdtrace-record sdtrace-trace \
-			sdtrace-stat sdtrace-report; do
+			sdtrace-stat sdtrace-top sdtrace-report; do
 			echo "$mandir/man1/$p.1"
 		done
 		for p in "$SRC_DIR"/man/*.scd; do
