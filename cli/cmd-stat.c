@@ -33,7 +33,8 @@ static const char stat_usage[] =
     "                        interval the time since the probes were armed, and per event\n"
     "                        the hits of the interval and their rate per second; with --json\n"
     "                        one object per interval: {\"interval\", \"elapsed_s\", \"events\":\n"
-    "                        [{\"provider\", \"name\", \"count\", \"total\", \"rate\"}]}\n"
+    "                        [{\"provider\", \"name\", \"count\", \"total\", \"rate\"}]};\n"
+    "                        with --by / --latency the rows so far, each interval\n"
     "      --by ARGS         count per value of these arguments (names or argN, comma-\n"
     "                        separated, at most 4; strings by their first 126 bytes), in\n"
     "                        the kernel (BPF engine): a row per event and value, most\n"
@@ -53,7 +54,8 @@ static const char stat_usage[] =
     "                        more keys are counted and said, not aggregated\n"
     "      --serve ADDR:PORT serve the counts over HTTP at /metrics, in the Prometheus text\n"
     "                        format, until the end (127.0.0.1:9464, [::1]:9464, :9464 for\n"
-    "                        every address); read every second, or every --interval\n"
+    "                        every address); read every second, or every --interval; with\n"
+    "                        --by / --latency a series per key too, its values as labels\n"
     "%s"
     "\n"
     "examples:\n"
@@ -78,6 +80,7 @@ struct stat_ctx {
 	int err; /* ENOMEM at a tick: said at the end */
 	bool interval;
 	struct stat_serve *serve; /* --serve, or NULL */
+	struct stat_agg *agg;	  /* --by, --latency, or NULL */
 };
 
 static uint64_t mono_ns(void)
@@ -178,7 +181,10 @@ static void on_drained(void *ctx)
 {
 	struct stat_ctx *sc = ctx;
 
-	if (sc->interval)
+	if (sc->interval && sc->agg && sc->armed_ns)
+		stat_agg_print_tick(sc->agg, sc->rec, sc->out, sc->json, ++sc->intervals,
+				    mono_ns() - sc->armed_ns);
+	else if (sc->interval)
 		on_tick(sc);
 	if (sc->serve)
 		stat_serve_update(sc->serve, sc->rec, sc->armed_ns != 0,
@@ -309,11 +315,6 @@ int cmd_stat(int argc, char **argv)
 	}
 	json = args.json;
 	output = args.output;
-	if ((args.interval || args.serving) && stat_agg_wanted(&args.agg)) {
-		ret = cli_usage_error("stat", "%s does not go with --by or --latency yet",
-				      args.interval ? "--interval" : "--serve");
-		goto out;
-	}
 	if ((args.agg.top || args.agg.max_keys) && !stat_agg_wanted(&args.agg)) {
 		ret = cli_usage_error("stat", "%s goes with --by or --latency",
 				      args.agg.top ? "--top" : "--max-keys");
@@ -335,6 +336,7 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 		s.agg_for = stat_agg_for;
 		s.agg_ctx = agg;
+		sc.agg = agg;
 		s.agg_max_keys = args.agg.max_keys;
 	}
 	ret = rec_setup_finish(&s, argc, argv, true);
@@ -363,6 +365,7 @@ int cmd_stat(int argc, char **argv)
 		ret = stat_serve_start(&args.serve, &sc.serve);
 		if (ret)
 			goto out;
+		stat_serve_set_agg(sc.serve, agg);
 	}
 	if (sdt_recorder__run(s.rec, &sink)) {
 		if (!agg || !stat_agg_failed(agg))

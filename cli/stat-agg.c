@@ -572,8 +572,9 @@ static void print_counts(struct stat_agg *sa, const struct sdt_recorder *rec,
 		fprintf(out, "%14s  (%zu more keys)\n", "...", n - sa->a.top);
 }
 
-void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out, bool json,
-		    int status)
+/* The rows: at the end (@tick 0, with @status), or interval @tick at @elapsed_ns. */
+static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out, bool json,
+		       int status, uint64_t tick, uint64_t elapsed_ns)
 {
 	const struct sdt_agg_row **rows;
 	uint64_t keys, starts, unmatched;
@@ -590,16 +591,36 @@ void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *o
 	if (json) {
 		json_init(&j, out, false);
 		json_begin_object(&j);
+		if (tick) {
+			json_key(&j, "interval");
+			json_uint(&j, tick);
+			json_key(&j, "elapsed_s");
+			json_double(&j, (double)elapsed_ns / 1e9);
+		}
 		json_key(&j, "by");
 		json_begin_array(&j);
 		for (size_t i = 0; i < sa->by.n; i++)
 			json_string(&j, sa->by.v[i]);
 		json_end_array(&j);
 	}
+	if (tick && !json)
+		fprintf(out, "# %.3f s (interval %" PRIu64 ", totals so far)\n", (double)elapsed_ns / 1e9,
+			tick);
 	if (sa->a.latency)
 		print_pairs(sa, rows, n, out, json ? &j : NULL);
 	else
 		print_counts(sa, rec, rows, n, out, json ? &j : NULL);
+	if (tick) {
+		if (json) {
+			json_end_object(&j);
+			json_newline(&j);
+		} else {
+			fputc('\n', out);
+		}
+		fflush(out);
+		free(rows);
+		return;
+	}
 	if (json) {
 		if (sa->a.latency) {
 			json_key(&j, "unmatched_ends");
@@ -633,6 +654,45 @@ void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *o
 		cli_warn("%" PRIu64 " starts found the kernel's map of open pairs full: their pairs "
 			 "are not timed", starts);
 	free(rows);
+}
+
+void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out, bool json,
+		    int status)
+{
+	print_rows(sa, rec, out, json, status, 0, 0);
+}
+
+void stat_agg_print_tick(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out,
+			 bool json, uint64_t tick, uint64_t elapsed_ns)
+{
+	print_rows(sa, rec, out, json, -1, tick, elapsed_ns);
+}
+
+const char *const *stat_agg_by(const struct stat_agg *sa, size_t *n)
+{
+	*n = sa->by.n;
+	return (const char *const *)sa->by.v;
+}
+
+bool stat_agg_latency(const struct stat_agg *sa)
+{
+	return sa->a.latency;
+}
+
+const char *stat_agg_pair_name(const struct stat_agg *sa, size_t pair)
+{
+	return pair < sdt_latency__pair_count(sa->lat) ? sdt_latency__pair_name(sa->lat, pair) : "?";
+}
+
+const char *stat_agg_value_text(const struct sdt_agg_value *v, char *buf, size_t size)
+{
+	if (v->is_string)
+		snprintf(buf, size, "%s%s", v->str, v->cut ? "..." : "");
+	else if (v->is_signed)
+		snprintf(buf, size, "%" PRId64, v->i);
+	else
+		snprintf(buf, size, "%" PRIu64, v->u);
+	return buf;
 }
 
 void stat_agg_free(struct stat_agg *sa)

@@ -7,6 +7,7 @@
 #define SDTRACE_CLI_STAT_AGG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sdtrace/sdtrace.h"
@@ -40,6 +41,15 @@ bool stat_agg_failed(const struct stat_agg *sa);
 /* After the run: the rows, sorted, and what the kernel could not aggregate (on stderr). */
 void stat_agg_print(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out, bool json,
 		    int status);
+/* --serve's view: the --by names, whether pairs are timed, a pair's name ("provider:stem"). */
+const char *const *stat_agg_by(const struct stat_agg *sa, size_t *n);
+bool stat_agg_latency(const struct stat_agg *sa);
+const char *stat_agg_pair_name(const struct stat_agg *sa, size_t pair);
+/* A row's value @i as text into @buf (a string cut: with "..."). */
+const char *stat_agg_value_text(const struct sdt_agg_value *v, char *buf, size_t size);
+/* --interval: the rows so far, as interval @tick (JSON: one object with "interval", "elapsed_s"). */
+void stat_agg_print_tick(struct stat_agg *sa, const struct sdt_recorder *rec, FILE *out,
+			 bool json, uint64_t tick, uint64_t elapsed_ns);
 void stat_agg_free(struct stat_agg *sa);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "prom-text.h"
+#include "stat-agg.h"
 #include "stat-serve.h"
 
 /* Labels of one row: provider, event, binary; room for the keys a --by would add. */
@@ -30,6 +31,7 @@ struct serve_row {
 };
 
 struct stat_serve {
+	const struct stat_agg *agg; /* --by, --latency: keyed series too */
 	struct MHD_Daemon *mhd;
 	pthread_mutex_t lock;
 	char *page; /* under @lock: the last rendering, @page_len bytes */
@@ -205,10 +207,86 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return ret;
 }
 
-/* The whole page from the rows; NULL when out of memory. */
-static char *render(const struct stat_serve *sv, bool armed, uint64_t lost, uint64_t elapsed_ns,
-		    size_t *len)
+void stat_serve_set_agg(struct stat_serve *sv, const struct stat_agg *agg)
 {
+	if (sv)
+		sv->agg = agg;
+}
+
+/* The label name of --by name @i: itself when it can be one and is not ours, else key_N. */
+static const char *by_label(const char *name, size_t i, char *buf, size_t size)
+{
+	static const char *const ours[] = {"provider", "event", "binary", "pair", "quantile", "le"};
+	size_t k;
+
+	for (k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
+		if (!strcmp(name, ours[k]))
+			break;
+	if (k == sizeof(ours) / sizeof(ours[0]) && prom_name_ok(name) && strncmp(name, "__", 2))
+		return name;
+	snprintf(buf, size, "key_%zu", i + 1);
+	return buf;
+}
+
+#define KEY_LABELS (4 + SDT_AGG_MAX_PARTS)
+
+/* The kernel's rows of --by / --latency: a series each (at most STAT_SERVE_MAX_SERIES). */
+static void render_keys(const struct stat_serve *sv, FILE *fp, const struct sdt_recorder *rec,
+			uint64_t *dropped)
+{
+	static const double qs[] = {0.5, 0.9, 0.99};
+	static const char *const qtext[] = {"0.5", "0.9", "0.99"};
+	char names[SDT_AGG_MAX_PARTS][32], vals[SDT_AGG_MAX_PARTS][160];
+	struct prom_label l[KEY_LABELS + 1];
+	size_t i, p, nby, n = sdt_recorder__agg_count(rec), shown = 0;
+	const char *const *by = stat_agg_by(sv->agg, &nby);
+	bool lat = stat_agg_latency(sv->agg);
+	const char *fam = lat ? "sdtrace_pair_duration_seconds" : "sdtrace_probe_key_hits_total";
+
+	prom_family(fp, fam, lat ? "summary" : "counter",
+		    lat ? "Durations of each probe pair (start to end on one thread), per pair and "
+			  "--by values, timed in the kernel; quantiles within 12.5%."
+			: "Hits of each SDT event per --by values, counted in the kernel.");
+	for (i = 0; i < n; i++) {
+		const struct sdt_agg_row *r = sdt_recorder__agg_row(rec, i);
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(rec, r->event);
+		size_t nl = 0, q;
+
+		if (shown++ >= STAT_SERVE_MAX_SERIES) {
+			(*dropped)++;
+			continue;
+		}
+		if (lat) {
+			l[nl++] = (struct prom_label){"pair", stat_agg_pair_name(sv->agg, r->pair)};
+		} else {
+			l[nl++] = (struct prom_label){"provider", d ? sdt_trace_event_desc__provider(d) : "?"};
+			l[nl++] = (struct prom_label){"event", d ? sdt_trace_event_desc__name(d) : "?"};
+			l[nl++] = (struct prom_label){"binary", d ? sdt_trace_event_desc__path(d) : "?"};
+		}
+		for (p = 0; p < r->nvalues && p < nby && p < SDT_AGG_MAX_PARTS; p++)
+			l[nl++] = (struct prom_label){
+			    by_label(by[p], p, names[p], sizeof(names[p])),
+			    stat_agg_value_text(&r->values[p], vals[p], sizeof(vals[p]))};
+		if (!lat) {
+			prom_sample_u64(fp, fam, l, nl, r->count);
+			continue;
+		}
+		for (q = 0; q < 3; q++) {
+			l[nl] = (struct prom_label){"quantile", qtext[q]};
+			prom_sample_double(fp, fam, l, nl + 1,
+					   (double)sdt_agg_row__percentile(r, qs[q] * 100) / 1e9);
+		}
+		prom_sample_double(fp, "sdtrace_pair_duration_seconds_sum", l, nl,
+				   (double)r->sum_ns / 1e9);
+		prom_sample_u64(fp, "sdtrace_pair_duration_seconds_count", l, nl, r->count);
+	}
+}
+
+/* The whole page from the rows; NULL when out of memory. */
+static char *render(const struct stat_serve *sv, const struct sdt_recorder *rec, bool armed,
+		    uint64_t lost, uint64_t elapsed_ns, size_t *len)
+{
+	uint64_t dropped = sv->dropped;
 	char *buf = NULL;
 	FILE *fp = open_memstream(&buf, len);
 	size_t i;
@@ -221,6 +299,8 @@ static char *render(const struct stat_serve *sv, bool armed, uint64_t lost, uint
 	for (i = 0; i < sv->nrows; i++)
 		prom_sample_u64(fp, "sdtrace_probe_hits_total", sv->rows[i].labels,
 				sv->rows[i].nlabels, sv->rows[i].count);
+	if (sv->agg && armed && rec)
+		render_keys(sv, fp, rec, &dropped);
 	prom_family(fp, "sdtrace_lost_total", "counter",
 		    "Hits not counted: records the kernel dropped because a ring buffer was full.");
 	prom_sample_u64(fp, "sdtrace_lost_total", NULL, 0, lost);
@@ -230,9 +310,18 @@ static char *render(const struct stat_serve *sv, bool armed, uint64_t lost, uint
 	prom_family(fp, "sdtrace_armed", "gauge", "1 once every probe is armed and counting.");
 	prom_sample_u64(fp, "sdtrace_armed", NULL, 0, armed);
 	prom_family(fp, "sdtrace_series_dropped", "gauge",
-		    "Series of sdtrace_probe_hits_total not served: beyond the cap of "
-		    "sdtrace stat --serve.");
-	prom_sample_u64(fp, "sdtrace_series_dropped", NULL, 0, sv->dropped);
+		    "Series not served: beyond the cap of sdtrace stat --serve.");
+	prom_sample_u64(fp, "sdtrace_series_dropped", NULL, 0, dropped);
+	if (sv->agg) {
+		uint64_t keys = 0;
+
+		if (rec)
+			sdt_recorder__agg_drops(rec, &keys, NULL, NULL);
+		prom_family(fp, "sdtrace_key_hits_dropped_total", "counter",
+			    "Hits of new --by keys past the kernel map's cap (--max-keys): not "
+			    "counted per key.");
+		prom_sample_u64(fp, "sdtrace_key_hits_dropped_total", NULL, 0, keys);
+	}
 	if (fclose(fp)) {
 		free(buf);
 		return NULL;
@@ -349,7 +438,7 @@ void stat_serve_update(struct stat_serve *sv, const struct sdt_recorder *rec, bo
 		if (sv->row_of[i] != SIZE_MAX)
 			sv->rows[sv->row_of[i]].count += sdt_recorder__count(rec, i);
 	}
-	page = render(sv, armed, sdt_recorder__lost(rec), elapsed_ns, &len);
+	page = render(sv, rec, armed, sdt_recorder__lost(rec), elapsed_ns, &len);
 	if (page)
 		publish(sv, page, len);
 }
@@ -370,7 +459,7 @@ int stat_serve_start(const struct stat_serve_addr *a, struct stat_serve **out)
 		return EXIT_RUNTIME;
 	}
 	pthread_mutex_init(&sv->lock, NULL);
-	sv->page = render(sv, false, 0, 0, &sv->page_len);
+	sv->page = render(sv, NULL, false, 0, 0, &sv->page_len);
 	if (!sv->page) {
 		cli_error("out of memory");
 		goto fail;

@@ -59,6 +59,14 @@ int stat_serve_start(const struct stat_serve_addr *a, struct stat_serve **out);
  */
 void stat_serve_update(struct stat_serve *sv, const struct sdt_recorder *rec, bool armed,
 		       uint64_t elapsed_ns);
+struct stat_agg;
+/*
+ * With --by or --latency: the kernel's rows (sdt_recorder__agg_row()) are served too, as
+ * sdtrace_probe_key_hits_total{provider,event,binary,NAME="value",...} (counting) or the summary
+ * sdtrace_pair_duration_seconds{pair,NAME="value",...} (pairs: quantiles 0.5, 0.9, 0.99, _sum,
+ * _count); a --by name that is no valid label name, or one of those, is served as key_N.
+ */
+void stat_serve_set_agg(struct stat_serve *sv, const struct stat_agg *agg);
 /* Stop serving (waits for libmicrohttpd's thread), close the socket, free @sv; NULL is fine. */
 void stat_serve_stop(struct stat_serve *sv);
 

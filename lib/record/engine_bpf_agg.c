@@ -263,10 +263,25 @@ static int on_lat(void *ctx, const void *key, const struct sdt_bpf_lat *v)
 	return decode_values(ag, &b->events[e], &ag->ev[e], key, row);
 }
 
+/* The rows of the last read, gone (their values too). */
+static void rows_release(struct rec_agg *ag)
+{
+	size_t i, p;
+
+	for (i = 0; i < ag->nrows; i++) {
+		for (p = 0; p < ag->rows[i].nvalues; p++)
+			free((char *)ag->rows[i].values[p].str);
+		free((void *)ag->rows[i].values);
+		free((void *)ag->rows[i].hist);
+	}
+	ag->nrows = 0;
+}
+
 int sdt_rec_bpf_agg_read(struct rec_bpf *b)
 {
 	int err;
 
+	rows_release(&b->agg);
 	err = sdt_bpf__agg_counts(b->bpf, on_count, b);
 	if (!err)
 		err = sdt_bpf__agg_lat(b->bpf, on_lat, b);
@@ -277,14 +292,7 @@ int sdt_rec_bpf_agg_read(struct rec_bpf *b)
 
 void sdt_rec_bpf_agg_release(struct rec_agg *ag)
 {
-	size_t i, p;
-
-	for (i = 0; i < ag->nrows; i++) {
-		for (p = 0; p < ag->rows[i].nvalues; p++)
-			free((char *)ag->rows[i].values[p].str);
-		free((void *)ag->rows[i].values);
-		free((void *)ag->rows[i].hist);
-	}
+	rows_release(ag);
 	free(ag->rows);
 	free(ag->ev);
 	free(ag->pair_start);

@@ -74,6 +74,42 @@ check_eq "--by from the start (its end has no query): 4 groups of 25" True \
 check "--pair: only that pair" grep -q '^%filt:op__start,%filt:op__done  ' pair.txt
 check_fails "--pair: not the job pair" grep -q '^filt:job' pair.txt
 
+# live: --interval prints the rows so far; --serve serves them with their values as labels
+printf 'for i in 1 2 3; do "%s" 400 >/dev/null; sleep 0.3; done\n' "$P" >run.sh
+"$SDTRACE" stat --by query --json -I 100 -o iv.json -e "$REQ" -- sh run.sh >/dev/null 2>&1
+check_eq "--by --interval: growing totals per key, then the final 300 each" True \
+	"$(python3 -c '
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+iv, fin = l[:-1], l[-1]
+tot = [sum(r["count"] for r in o["rows"]) for o in iv]
+print(len(iv) >= 8 and [o["interval"] for o in iv] == list(range(1, len(iv) + 1)) and
+      tot == sorted(tot) and 0 < min(t for t in tot if t) < 1200 and
+      sorted(r["count"] for r in fin["rows"]) == [300] * 4)' iv.json)"
+if command -v curl >/dev/null; then
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	printf '"%s" 100 >/dev/null; sleep 3\n' "$P" >run2.sh
+	"$SDTRACE" stat --serve "127.0.0.1:$port" --by query --max-keys 3 -o serve.txt -e "$REQ" \
+		-- sh run2.sh >/dev/null 2>serve.err &
+	spid=$!
+	at_exit "kill $spid 2>/dev/null"
+	n=0
+	until curl -s "http://127.0.0.1:$port/metrics" 2>/dev/null | grep -q 'sdtrace_probe_key_hits_total{.*} 25$'; do
+		n=$((n + 1))
+		[ $n -gt 100 ] && break
+		sleep 0.05
+	done
+	curl -s "http://127.0.0.1:$port/metrics" >page.txt
+	wait $spid
+	check_eq "--serve --by: 3 keys of 25 (the cap)" 3 "$(grep -Ec '^sdtrace_probe_key_hits_total\{provider="filt",event="req",binary="[^"]*",query="[A-Z_a-z]+"\} 25$' page.txt)"
+	check "--serve --by: the hits past the cap" grep -qx 'sdtrace_key_hits_dropped_total 25' page.txt
+	if command -v promtool >/dev/null; then
+		check "--serve --by: promtool accepts the page" sh -c 'promtool check metrics <page.txt'
+	fi
+else
+	say "SKIP the --serve part: no curl"
+fi
+
 # refused, with the reason
 "$SDTRACE" stat --engine=tracefs --by query -e "$REQ" -- "$P" 1 >/dev/null 2>tr.err
 check_eq "--engine=tracefs --by: exit 1" 1 $?
@@ -86,8 +122,6 @@ check_eq "--by a name no event has: exit 1" 1 $?
 check "--by nosuch: said" grep -q "^sdtrace: error: --by nosuch: no event probed has this argument" n.err
 "$SDTRACE" stat --key key -e "$OP" -- "$P" 1 >/dev/null 2>k.err
 check_eq "--key without --latency: exit 2" 2 $?
-"$SDTRACE" stat --by query -I 100 -e "$REQ" -- "$P" 1 >/dev/null 2>i.err
-check_eq "--by with --interval: exit 2" 2 $?
 
 # CPython: function__entry/return keyed by the note (filename, funcname), against the profiler
 if [ -x "$PY" ]; then
