@@ -42,6 +42,7 @@
 
 #include "cli.h"
 #include "record-setup.h"
+#include "stat-agg.h"
 #include "stat-rows.h"
 #include "top-screen.h"
 
@@ -57,12 +58,15 @@ static const char top_usage[] =
     "\n"
     "  -I, --interval MS     redraw every MS milliseconds (100 to 3600000; default 1000)\n"
     "  -n, --top N           show at most N events (default: as many as the terminal fits)\n"
+    "      --by ARGS         also the keys: hits per value of these arguments (as stat --by,\n"
+    "                        counted in the kernel by the BPF engine), most first\n"
     "%s"
     "With q the exit status is 0 (the command is sent SIGTERM).\n"
     "\n"
     "examples:\n"
     "  sdtrace top -e '%%python:*' -- python3 script.py\n"
     "  sdtrace top -e '%%postgresql:*' -p $(pgrep -d, postgres) -n 10\n"
+    "  sdtrace top --by query -e '%%postgresql:query__start' -p $(pgrep -d, postgres)\n"
     "  sdtrace top -e '%%postgresql:query__*' -a --interval 2000 --duration 60\n";
 
 /* The terminal as top found it, to give back (static: the atexit handler needs it). */
@@ -181,6 +185,7 @@ struct top_args {
 	unsigned long interval_ms;
 	unsigned long max_rows;
 	unsigned int tick_ms; /* the drain tick */
+	struct stat_agg_args agg; /* --by */
 };
 
 struct top_ctx {
@@ -199,6 +204,10 @@ struct top_ctx {
 	unsigned width, height;
 	bool quit; /* q */
 	int err;   /* -errno: a frame could not be drawn (said at the end) */
+	struct stat_agg *agg; /* --by, or NULL */
+	struct top_key *keys; /* its rows, most hits first, as the last frame showed them */
+	char **key_text;
+	size_t nkeys;
 };
 
 static uint64_t mono_ns(void)
@@ -262,6 +271,65 @@ static void header(const struct top_ctx *c, struct top_header *h, const char *st
 	};
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct top_key *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+/* --by: the kernel's rows (read at this drain) as top's key lines, "%p:e  a=1 b=x", sorted. */
+static void take_keys(struct top_ctx *c)
+{
+	size_t i, p, n = sdt_recorder__agg_count(c->rec), nby;
+	const char *const *by;
+	char val[160];
+
+	for (i = 0; i < c->nkeys; i++)
+		free(c->key_text[i]);
+	c->nkeys = 0;
+	if (!c->agg || !n)
+		return;
+	by = stat_agg_by(c->agg, &nby);
+	free(c->keys);
+	free(c->key_text);
+	c->keys = calloc(n, sizeof(*c->keys));
+	c->key_text = calloc(n, sizeof(*c->key_text));
+	if (!c->keys || !c->key_text) {
+		c->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sdt_agg_row *r = sdt_recorder__agg_row(c->rec, i);
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(c->rec, r->event);
+		char *t = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&t, &len);
+
+		if (!fp) {
+			c->err = -ENOMEM;
+			return;
+		}
+		fprintf(fp, "%%%s:%s ", d ? sdt_trace_event_desc__provider(d) : "?",
+			d ? sdt_trace_event_desc__name(d) : "?");
+		for (p = 0; p < r->nvalues && p < nby; p++)
+			fprintf(fp, " %s=%s", by[p], stat_agg_value_text(&r->values[p], val, sizeof(val)));
+		if (!r->nvalues)
+			fputs(" (without the --by names)", fp);
+		if (fclose(fp)) {
+			free(t);
+			c->err = -ENOMEM;
+			return;
+		}
+		c->key_text[c->nkeys] = t;
+		c->keys[c->nkeys] = (struct top_key){t, r->count};
+		c->nkeys++;
+	}
+	qsort(c->keys, c->nkeys, sizeof(*c->keys), cmp_key);
+}
+
 /* The frame, drawn whole with one write(). */
 static void draw(struct top_ctx *c)
 {
@@ -280,9 +348,9 @@ static void draw(struct top_ctx *c)
 		return;
 	}
 	header(c, &h, term.keys >= 0 ? "q quit  s sort" : "Ctrl-C quits");
-	/* the --by seam: its (key text, count) pairs go as keys here (none yet) */
-	top_render(fp, &h, c->rows, c->nrows, c->args->max_rows, NULL, NULL, 0, c->width,
-		   c->height, true);
+	/* --by: the keys under the events, most hits first (totals since armed) */
+	top_render(fp, &h, c->rows, c->nrows, c->args->max_rows, c->agg ? c->args->agg.by : NULL,
+		   c->keys, c->nkeys, c->width, c->height, true);
 	if (fclose(fp)) {
 		free(buf);
 		c->err = -ENOMEM;
@@ -368,6 +436,7 @@ static void on_tick(void *ctx)
 	/* half a tick early rather than a whole tick late */
 	if (now - c->frame_ns + c->args->tick_ms * 500000u >= interval_ns) {
 		take_interval(c, now);
+		take_keys(c); /* the kernel's rows are current now, in this callback */
 		redraw = true;
 	}
 	if (redraw)
@@ -425,6 +494,9 @@ static int top_option(void *ctx, int c, const char *arg)
 					       "(100 to 3600000)",
 					       arg);
 		return 0;
+	case 'B':
+		a->agg.by = arg;
+		return 0;
 	case 'n':
 		a->max_rows = strtoul(arg, &end, 10);
 		if (*end || !*arg || *arg == '-' || !a->max_rows || a->max_rows > 100000)
@@ -443,9 +515,11 @@ static void summary(struct top_ctx *c, const struct rec_setup *s)
 
 	if (c->rows) { /* armed */
 		take_interval(c, mono_ns()); /* the rest since the last frame */
+		take_keys(c);
 		header(c, &h, NULL);
 		h.elapsed_s = (double)sdt_recorder__elapsed_ns(s->rec) / 1e9;
-		top_render(stdout, &h, c->rows, c->nrows, 0, NULL, NULL, 0, 0, 0, false);
+		top_render(stdout, &h, c->rows, c->nrows, 0, c->agg ? c->args->agg.by : NULL, c->keys,
+			   c->nkeys, 0, 0, false);
 	}
 	if (sdt_recorder__lost(s->rec))
 		fprintf(stderr,
@@ -462,6 +536,7 @@ int cmd_top(int argc, char **argv)
 	static const struct option own[] = {
 	    {"interval", required_argument, NULL, 'I'},
 	    {"top", required_argument, NULL, 'n'},
+	    {"by", required_argument, NULL, 'B'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct top_args args = {.interval_ms = 1000};
@@ -488,6 +563,13 @@ int cmd_top(int argc, char **argv)
 	/* a tick of ~100 ms that divides the interval: keys and resizes are prompt */
 	args.tick_ms = (unsigned int)(args.interval_ms / ((args.interval_ms + 99) / 100));
 	s.drain_interval_ms = args.tick_ms;
+	if (args.agg.by) { /* counted per key in the kernel (stat --by) */
+		ret = stat_agg_new(&args.agg, NULL, &c.agg);
+		if (ret)
+			goto out;
+		s.agg_for = stat_agg_for;
+		s.agg_ctx = c.agg;
+	}
 	ret = rec_setup_finish(&s, argc, argv, true);
 	if (ret)
 		goto out;
@@ -503,7 +585,8 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	if (sdt_recorder__run(s.rec, &sink)) {
 		term_restore();
-		cli_error("%s", sdt_errmsg());
+		if (!c.agg || !stat_agg_failed(c.agg))
+			cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -521,6 +604,11 @@ int cmd_top(int argc, char **argv)
 out:
 	term_restore();
 	stat_names_free(&c.names);
+	for (size_t k = 0; k < c.nkeys; k++)
+		free(c.key_text[k]);
+	free(c.key_text);
+	free(c.keys);
+	stat_agg_free(c.agg);
 	free(c.srows);
 	free(c.prev);
 	free(c.rows);

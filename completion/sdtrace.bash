@@ -24,7 +24,7 @@ _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a 
 	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys -h --help'
-_sdtrace_opts_top='-I --interval -n --top -e --event --types -x --exec -p --pid -a --all-cpus
+_sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -h --help'

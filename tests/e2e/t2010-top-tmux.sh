@@ -135,6 +135,19 @@ check_eq "the command ends: said on stderr" "sdtrace: the command exited with st
 	"$(cat "$T/top3.err")"
 check "the command ends: the terminal's settings are restored" grep -qx 'stty-same' "$T/pane"
 
+# ---- 4: --by, the keys counted in the kernel ------------------------------------------------
+tm new-session -d -s top4 -x 100 -y 30 \
+	"sh $T/top.sh $T/top4 -I 100 --by query -e '$P:%filt:req(id:s32,delta:s64,query:string)' -- sh -c '\"$P\" 3000 >/dev/null; sleep 0.5'"
+if wait_pane top4 '^top-exit=' 150; then
+	pass "--by: top ends with its command"
+else
+	fail "--by: top ends with its command" "$(cat "$T/pane")"
+fi
+check "--by: the keys' title" grep -Eq '^ +count  query$' "$T/pane"
+check_eq "--by: the 4 query texts, 750 hits each" 4 \
+	"$(grep -Ec '^ +750  %filt:req  query=(SELECT_a|INSERT_b|UPDATE_c|SELECT_d_FROM_t)$' "$T/pane")"
+check "--by: exit 0" grep -qx 'top-exit=0' "$T/pane"
+
 # ---- not a terminal ---------------------------------------------------------------------------
 "$SDTRACE" top -e "$P:%filt:req" -- "$P" 1 >out 2>err
 check_eq "stdout not a terminal: exit 2" 2 $?
