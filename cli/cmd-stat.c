@@ -422,11 +422,7 @@ int cmd_stat(int argc, char **argv)
 		json_double(&j, (double)sdt_recorder__elapsed_ns(s.rec) / 1e9);
 		json_key(&j, "lost");
 		json_uint(&j, sdt_recorder__lost(s.rec));
-		json_key(&j, "exit_status");
-		if (status >= 0)
-			json_int(&j, rec_shell_status(status));
-		else
-			json_null(&j);
+		rec_json_exit_status(&j, status);
 		json_end_object(&j);
 		json_newline(&j);
 	} else {

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "names.h"
 #include "record-filter.h"
+#include "json.h"
 #include "record-setup.h"
 #include "sdtrace/find.h"
 
@@ -626,6 +627,15 @@ void rec_report_command(const struct rec_setup *s, bool failed)
 		fprintf(stderr, "sdtrace: the command exited with status %d\n", WEXITSTATUS(status));
 	else if (status < 0 && s->argv && !failed)
 		fprintf(stderr, "sdtrace: the command was not started\n");
+}
+
+void rec_json_exit_status(struct json *j, int ws)
+{
+	json_key(j, "exit_status");
+	if (ws >= 0)
+		json_int(j, rec_shell_status(ws));
+	else
+		json_null(j);
 }
 
 int rec_shell_status(int ws)

@@ -100,6 +100,10 @@ void rec_report_silence(const struct rec_setup *s);
  */
 void rec_report_command(const struct rec_setup *s, bool failed);
 
+struct json;
+/* "exit_status": the command's (rec_shell_status() of wait status @ws), or null (-1: none). */
+void rec_json_exit_status(struct json *j, int ws);
+
 /* A wait status as a shell reports it: the exit code, or 128 + the signal; 0 for -1 (none). */
 int rec_shell_status(int ws);
 /*

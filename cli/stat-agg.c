@@ -632,11 +632,7 @@ static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE
 		json_uint(&j, keys);
 		json_key(&j, "elapsed_s");
 		json_double(&j, (double)sdt_recorder__elapsed_ns(rec) / 1e9);
-		json_key(&j, "exit_status");
-		if (status >= 0)
-			json_int(&j, rec_shell_status(status));
-		else
-			json_null(&j);
+		rec_json_exit_status(&j, status);
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
