@@ -27,6 +27,13 @@ struct sdt_perf_open_opts {
 
 /* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */
 int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
+/*
+ * The watch of a ring (following): a dummy software event that samples nothing and writes
+ * PERF_RECORD_MMAP2 for executable mappings (with the build-id where the kernel has it, 5.12
+ * on), COMM and FORK records, with the same sample_id trailer as the tracepoints' (merging by
+ * time works). @o->tp_id and ->sample are ignored. Disabled; fd or -errno.
+ */
+int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
 int sdt_perf_set_output(int fd, int out_fd);
 int sdt_perf_enable(int fd);
 int sdt_perf_disable(int fd);

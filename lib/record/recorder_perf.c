@@ -15,7 +15,7 @@
 #include "record/uprobe.h"
 #include "util/internal.h"
 
-static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu)
+static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu, uint32_t set)
 {
 	size_t cap = p->cap;
 
@@ -37,9 +37,15 @@ static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu)
 		close(fd);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
+	cap = p->cap;
+	if (sdt_grow((void **)&p->fd_set, &cap, p->nfds + 1, sizeof(*p->fd_set))) {
+		close(fd);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
 	p->cap = cap;
 	p->fd_event[p->nfds] = event;
 	p->fd_cpu[p->nfds] = cpu;
+	p->fd_set[p->nfds] = set;
 	p->fds[p->nfds++] = fd;
 	return 0;
 }
@@ -66,7 +72,7 @@ static void open_one(struct open_job *j, size_t i)
 	    .sample = !pl->counting,
 	    .inherit = pl->inherit,
 	    .enable_on_exec = pl->enable_on_exec,
-	    .comm = t == 0 && e == 0, /* the ring owner of the CPU */
+	    .comm = !pl->watch && t == 0 && e == 0, /* the ring owner of the CPU */
 	    .wakeup_bytes = j->wakeup,
 	};
 
@@ -89,7 +95,7 @@ static int open_all(struct rec_perf *p, struct open_job *j)
 		if (j->out[i] < 0)
 			continue;
 		err = push_fd(p, j->out[i], (uint32_t)(i % j->nkev),
-			      j->cpus[i / j->nkev / j->ntids]);
+			      j->cpus[i / j->nkev / j->ntids], 0);
 		j->out[i] = -EBADF;
 		if (err) {
 			for (k = i + 1; k < j->total; k++)
@@ -108,9 +114,37 @@ static int open_all(struct rec_perf *p, struct open_job *j)
  * CPU @c's perf events are @n from @i on: the first one opened gets a ring (in the epoll set),
  * the others write into it.
  */
+/* The fd that owns CPU @cpu's ring, or -1. */
+static int ring_fd_of(const struct rec_perf *p, int cpu)
+{
+	size_t k;
+
+	for (k = 0; k < p->nrings; k++)
+		if (p->rings[k].cpu == cpu)
+			return p->rings[k].fd;
+	return -1;
+}
+
+/* Give CPU @cpu a ring owned by @fd, in the epoll set. */
+static int new_ring(struct rec_perf *p, const struct perf_plan *plan, int fd, int cpu)
+{
+	struct sdt_ring *ring = &p->rings[p->nrings];
+	struct epoll_event ev = {.events = EPOLLIN};
+	int err;
+
+	err = sdt_ring_map(ring, fd, cpu, plan->ring_pages);
+	if (err)
+		return err;
+	p->nrings++;
+	ev.data.u64 = p->nrings - 1;
+	if (epoll_ctl(plan->epfd, EPOLL_CTL_ADD, fd, &ev))
+		return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
+	return 0;
+}
+
 static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size_t i, size_t n)
 {
-	int ring_fd = -1, err;
+	int ring_fd = ring_fd_of(p, j->cpus[c]), err;
 	size_t k;
 
 	for (k = 0; k < n; k++, i++) {
@@ -119,23 +153,56 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
 		if (j->out[i] < 0)
 			continue; /* ESRCH: a thread gone */
 		fd = p->fds[j->out[i]];
+		if (j->plan->counting)
+			continue; /* counters: no samples (the ring is the watch's) */
 		if (ring_fd < 0) {
-			struct sdt_ring *ring = &p->rings[p->nrings];
-			struct epoll_event ev = {.events = EPOLLIN};
-
-			err = sdt_ring_map(ring, fd, j->cpus[c], j->plan->ring_pages);
+			err = new_ring(p, j->plan, fd, j->cpus[c]);
 			if (err)
 				return err;
-			p->nrings++;
-			ev.data.u64 = p->nrings - 1;
-			if (epoll_ctl(j->plan->epfd, EPOLL_CTL_ADD, fd, &ev))
-				return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
 			ring_fd = fd;
 		} else {
 			err = sdt_perf_set_output(fd, ring_fd);
 			if (err)
 				return err;
 		}
+	}
+	return 0;
+}
+
+/*
+ * Following: the watch events of CPU @cpu, one per target (the mmaps, forks and names of the
+ * targets), the first one owning the CPU's ring: it exists even when no uprobe does yet.
+ */
+static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu, uint32_t wakeup)
+{
+	const struct rec_targets *t = plan->targets;
+	int ring_fd = -1, fd, err;
+	size_t i;
+
+	for (i = 0; i < t->ntids; i++) {
+		struct sdt_perf_open_opts po = {
+		    .inherit = plan->inherit,
+		    .enable_on_exec = plan->enable_on_exec,
+		    .comm = true,
+		    .wakeup_bytes = wakeup,
+		};
+
+		fd = sdt_perf_open_watch(&po, t->tids[i], cpu);
+		if (fd == -ESRCH && plan->skip_gone)
+			continue;
+		if (fd < 0)
+			return fd;
+		err = push_fd(p, fd, REC_WATCH_FD, cpu, REC_WATCH_FD);
+		if (err)
+			return err;
+		if (ring_fd < 0) {
+			err = new_ring(p, plan, fd, cpu);
+			ring_fd = fd;
+		} else {
+			err = sdt_perf_set_output(fd, ring_fd);
+		}
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -157,7 +224,7 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 	if (err)
 		return err;
 	j.total = ncpus * j.ntids;
-	if (j.total > SDT_MAX_PERF_FDS / j.nkev) {
+	if (j.nkev && j.total > SDT_MAX_PERF_FDS / j.nkev) {
 		err = sdt_err(-EMFILE,
 			      "%zu events x %zu CPUs x %zu threads: more than %d perf events",
 			      j.nkev, ncpus, j.ntids, SDT_MAX_PERF_FDS);
@@ -166,20 +233,58 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 	j.total *= j.nkev;
 	j.cpus = cpus;
 	j.wakeup = (uint32_t)(plan->ring_pages * page / 4);
-	j.out = sdt_reallocarray(NULL, j.total, sizeof(*j.out));
-	if (!plan->counting)
+	j.out = sdt_reallocarray(NULL, j.total ? j.total : 1, sizeof(*j.out));
+	if (!plan->counting || plan->watch)
 		p->rings = calloc(ncpus, sizeof(*p->rings));
-	if (!j.out || (!plan->counting && !p->rings)) {
+	if (!j.out || ((!plan->counting || plan->watch) && !p->rings)) {
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	err = open_all(p, &j);
-	for (c = 0; !err && !plan->counting && c < ncpus; c++)
+	for (c = 0; !err && plan->watch && c < ncpus; c++)
+		err = open_watch(p, plan, cpus[c], (uint32_t)(plan->ring_pages * page / 4));
+	if (!err)
+		err = open_all(p, &j);
+	for (c = 0; !err && c < ncpus; c++)
 		err = map_ring(p, &j, c, c * j.ntids * j.nkev, j.ntids * j.nkev);
 out:
 	free(j.out);
 	free(cpus);
 	return err;
+}
+
+int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
+			   const pid_t *tids, size_t ntids, bool inherit, bool counting)
+{
+	size_t nkev = sdt_uprobe_set__kernel_event_count(set), c, t, e;
+	int err;
+
+	for (c = 0; c < p->nrings; c++) {
+		const struct sdt_ring *ring = &p->rings[c];
+
+		for (t = 0; t < ntids; t++) {
+			for (e = 0; e < nkev; e++) {
+				struct sdt_perf_open_opts po = {
+				    .tp_id = sdt_uprobe_set__kernel_event(set, e)->tp_id,
+				    .sample = !counting,
+				    .inherit = inherit,
+				};
+				int fd = sdt_perf_open(&po, tids[t], ring->cpu);
+
+				if (fd == -ESRCH)
+					break; /* the thread is gone */
+				if (fd < 0)
+					return fd;
+				err = push_fd(p, fd, (uint32_t)e, ring->cpu, setno);
+				if (!err && !counting)
+					err = sdt_perf_set_output(fd, ring->fd);
+				if (!err)
+					err = sdt_perf_enable(fd);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
 }
 
 int sdt_rec_perf_enable(struct rec_perf *p)
@@ -233,6 +338,7 @@ void sdt_rec_perf_release(struct rec_perf *p)
 	free(p->fds);
 	free(p->fd_event);
 	free(p->fd_cpu);
+	free(p->fd_set);
 	free(p->rings);
 	memset(p, 0, sizeof(*p));
 }
@@ -245,20 +351,26 @@ int sdt_rec_perf_drain(struct rec_perf *p, const struct sdt_ring_ops *ops)
 }
 
 /* Sum each event's counters (counting mode). */
-int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct sdt_uprobe_set *set,
+int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct rec_set *sets,
 			     uint64_t *counts, size_t nevents)
 {
-	size_t i;
+	size_t i, ev;
 	int err;
 
 	memset(counts, 0, nevents * sizeof(*counts));
 	for (i = 0; i < p->nfds; i++) {
+		const struct rec_set *rs;
 		uint64_t v;
 
+		if (p->fd_set[i] == REC_WATCH_FD)
+			continue;
+		rs = &sets[p->fd_set[i]];
 		err = sdt_perf_read_count(p->fds[i], &v);
 		if (err)
 			return err;
-		counts[sdt_uprobe_set__kernel_event(set, p->fd_event[i])->event] += v;
+		ev = rs->base + sdt_uprobe_set__kernel_event(rs->set, p->fd_event[i])->event;
+		if (ev < nevents)
+			counts[ev] += v;
 	}
 	return 0;
 }
@@ -279,7 +391,7 @@ int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *o
 		uint64_t hits = 0, v;
 
 		for (k = 0; k < p->nfds; k++) {
-			if (p->fd_cpu[k] != ring->cpu)
+			if (p->fd_cpu[k] != ring->cpu || p->fd_set[k] == REC_WATCH_FD)
 				continue;
 			err = sdt_perf_read_count(p->fds[k], &v);
 			if (err)
