@@ -125,6 +125,7 @@ static void trace_summary(const struct rec_setup *s, int status, int ret)
 	if (sdt_recorder__lost(s->rec))
 		cli_warn("%llu events LOST (the ring buffer was full: try -m with more pages)",
 			 (unsigned long long)sdt_recorder__lost(s->rec));
+	rec_setup_print_late(s);
 	if (status >= 0 && WIFSIGNALED(status))
 		fprintf(stderr, "sdtrace: the command was killed by signal %d\n", WTERMSIG(status));
 	else if (status >= 0 && WEXITSTATUS(status))

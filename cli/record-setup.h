@@ -41,6 +41,23 @@ struct rec_setup {
 	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
 	struct rec_filters_cli *filters; /* --filter (record-filter.c), or NULL */
+	/* following (--no-follow turns it off): what the files armed during the run need */
+	bool no_follow;
+	bool deferred; /* nothing matched at the start: the command's execs will tell */
+	struct sdt_cache *late_cache;
+	struct sdt_targets **late_targets; /* their files must outlive the recorder */
+	size_t nlate_targets;
+	struct sdt_spec **late_specs; /* the specs for files met during the run */
+	size_t nlate_specs;
+	struct late_file *late_files; /* every file looked at during the run: its answer */
+	size_t nlate_files;
+};
+
+/* A file looked at during the run (device, inode): its target (borrowed), or none. */
+struct late_file {
+	uint64_t dev, ino;
+	const struct sdt_target *t;
+	bool handed; /* its sites were given to the recorder */
 };
 
 /*
@@ -98,6 +115,12 @@ int rec_shell_status(int ws);
  * before the command started; else 0.
  */
 int rec_exit_code(const struct rec_setup *s, int ret);
+
+/*
+ * The end-of-run line about following: "N binaries armed during the run" on stderr, when any
+ * was (record, trace and stat print it with their other end-of-run lines).
+ */
+void rec_setup_print_late(const struct rec_setup *s);
 
 /* "sdtrace " + the command's arguments as one string (the recording's metadata); malloc'ed. */
 char *rec_cmdline(int argc, char **argv);
