@@ -429,7 +429,9 @@ void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m)
 	struct pending_map *p;
 	size_t cap;
 
-	if (!r || !r->late.on || m->pid == (uint32_t)getpid() || m->filename[0] != '/')
+	/* not a file: [vdso], //anon (a JIT's code), /memfd:... are looked at by our_path() */
+	if (!r || !r->late.on || m->pid == (uint32_t)getpid() || m->filename[0] != '/' ||
+	    m->filename[1] == '/')
 		return;
 	if (m->build_id_size && build_id_unmatched(r, m->build_id, m->build_id_size))
 		return;

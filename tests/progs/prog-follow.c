@@ -11,6 +11,7 @@
  *	until GO exists, then calls follow_lib_call(i) N times (follow_lib:call arg1=i).
  *	spin N: follow:spin arg1=i arg2=T N times in a tight loop from the first instruction of
  *	main, T being CLOCK_MONOTONIC (ns) at main's start (the arming window benchmark).
+ * With FOLLOW_WAIT=FILE in the environment, waits (up to 60 s) for FILE after follow:first.
  * Prints "probe ..." lines as prog.h says (not in spin mode) and "done".
  */
 #include <dlfcn.h>
@@ -47,6 +48,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("probe follow:first arg1=%ld\n", n);
+	if (getenv("FOLLOW_WAIT"))
+		wait_for(getenv("FOLLOW_WAIT"));
 	for (i = 0; i < n; i++) {
 		printf("probe follow:tick arg1=%ld\n", i);
 		STAP_PROBE1(follow, tick, i);
