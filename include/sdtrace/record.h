@@ -7,7 +7,8 @@
  *
  * Targets: a command (started stopped, released once every probe is armed, so its first
  * instruction is covered; recording ends when it exits), processes (-p: every thread, until they
- * exit or stop is asked), or the whole system (-a: until stop or a duration).
+ * exit or stop is asked), or the whole system (-a: until stop or a duration). Unless
+ * opts.no_follow, what the targets exec or map later is armed during the run (see no_follow).
  *
  * Semaphores: by the kernel through (ref_ctr_offset) when tracefs offers it; otherwise (or when
  * asked) sdtrace increments them in the target's memory and restores them at the end ("poke").
@@ -46,8 +47,13 @@
  *    otherwise what fork() and execvp() give: the environment, the working directory, limits,
  *    the process group (a terminal's Ctrl-C reaches both), and every descriptor of the caller not
  *    marked close-on-exec. The recorder's own descriptors are close-on-exec, and the command is
- *    forked before any perf event exists. When its semaphores are poked, it is traced
- *    (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it running.
+ *    forked before any perf event exists. Following (the default), it and its descendants are
+ *    traced (PTRACE_SEIZE, without PTRACE_O_EXITKILL) until the end of the run: every signal
+ *    they get is passed on, a group-stop stays a stop; during the run SIGCHLD is blocked in the
+ *    calling thread and read through a signalfd (a SIGCHLD handler of the caller does not run
+ *    for them), and only the tracees are waited for. With no_follow and poked semaphores, it is
+ *    traced (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it
+ *    running, untraced.
  *
  * Example:
  *	SDT_OPTS(sdt_recorder_opts, o, .argv = argv);
