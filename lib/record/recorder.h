@@ -145,9 +145,15 @@ struct rec_perf {
 	int *fd_cpu;	    /* and its CPU */
 	uint32_t *fd_set;   /* and its rec_set, REC_WATCH_FD for a watch event */
 	size_t nfds, cap;
-	struct sdt_ring *rings; /* one per CPU; none when counting */
-	size_t nrings;
+	struct sdt_ring *rings; /* one per CPU (none when counting), and a watch ring per CPU */
+	bool *ring_watch;	/* rings[i] is a watch ring (MMAP2, COMM, FORK records only) */
+	size_t nrings, rings_cap;
+	size_t ring_pages; /* of a sample ring */
+	int epfd;
 };
+
+/* Data pages of a watch ring: its records are small and read at once. */
+#define WATCH_RING_PAGES 64
 
 /* What sdt_rec_perf_open() opens, and how. */
 struct perf_plan {

@@ -114,30 +114,33 @@ static int open_all(struct rec_perf *p, struct open_job *j)
  * CPU @c's perf events are @n from @i on: the first one opened gets a ring (in the epoll set),
  * the others write into it.
  */
-/* The fd that owns CPU @cpu's ring, or -1. */
+/* The fd that owns CPU @cpu's sample ring, or -1. */
 static int ring_fd_of(const struct rec_perf *p, int cpu)
 {
 	size_t k;
 
 	for (k = 0; k < p->nrings; k++)
-		if (p->rings[k].cpu == cpu)
+		if (p->rings[k].cpu == cpu && !p->ring_watch[k])
 			return p->rings[k].fd;
 	return -1;
 }
 
-/* Give CPU @cpu a ring owned by @fd, in the epoll set. */
-static int new_ring(struct rec_perf *p, const struct perf_plan *plan, int fd, int cpu)
+/* Give CPU @cpu a ring owned by @fd (@watch: a watch ring, small), in the epoll set. */
+static int new_ring(struct rec_perf *p, int fd, int cpu, bool watch)
 {
 	struct sdt_ring *ring = &p->rings[p->nrings];
 	struct epoll_event ev = {.events = EPOLLIN};
 	int err;
 
-	err = sdt_ring_map(ring, fd, cpu, plan->ring_pages);
+	if (p->nrings >= p->rings_cap)
+		return sdt_err(-ENOMEM, "no room for another ring");
+	err = sdt_ring_map(ring, fd, cpu, watch ? WATCH_RING_PAGES : p->ring_pages);
 	if (err)
 		return err;
+	p->ring_watch[p->nrings] = watch;
 	p->nrings++;
 	ev.data.u64 = p->nrings - 1;
-	if (epoll_ctl(plan->epfd, EPOLL_CTL_ADD, fd, &ev))
+	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, fd, &ev))
 		return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
 	return 0;
 }
@@ -156,7 +159,7 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
 		if (j->plan->counting)
 			continue; /* counters: no samples (the ring is the watch's) */
 		if (ring_fd < 0) {
-			err = new_ring(p, j->plan, fd, j->cpus[c]);
+			err = new_ring(p, fd, j->cpus[c], false);
 			if (err)
 				return err;
 			ring_fd = fd;
@@ -171,9 +174,10 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
 
 /*
  * Following: the watch events of CPU @cpu, one per target (the mmaps, forks and names of the
- * targets), the first one owning the CPU's ring: it exists even when no uprobe does yet.
+ * targets), in a small ring of their own that wakes the reader at each record: a file mapped
+ * is armed without waiting for the samples' watermark or the drain clock.
  */
-static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu, uint32_t wakeup)
+static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
 {
 	const struct rec_targets *t = plan->targets;
 	int ring_fd = -1, fd, err;
@@ -184,7 +188,7 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu,
 		    .inherit = plan->inherit,
 		    .enable_on_exec = plan->enable_on_exec,
 		    .comm = true,
-		    .wakeup_bytes = wakeup,
+		    .wakeup_bytes = 1,
 		};
 
 		fd = sdt_perf_open_watch(&po, t->tids[i], cpu);
@@ -196,7 +200,7 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu,
 		if (err)
 			return err;
 		if (ring_fd < 0) {
-			err = new_ring(p, plan, fd, cpu);
+			err = new_ring(p, fd, cpu, true);
 			ring_fd = fd;
 		} else {
 			err = sdt_perf_set_output(fd, ring_fd);
@@ -234,14 +238,18 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 	j.cpus = cpus;
 	j.wakeup = (uint32_t)(plan->ring_pages * page / 4);
 	j.out = sdt_reallocarray(NULL, j.total ? j.total : 1, sizeof(*j.out));
-	if (!plan->counting || plan->watch)
-		p->rings = calloc(ncpus, sizeof(*p->rings));
-	if (!j.out || ((!plan->counting || plan->watch) && !p->rings)) {
+	/* a sample ring per CPU, and a watch ring per CPU when following */
+	p->rings_cap = ncpus * (plan->watch ? 2 : 1);
+	p->rings = calloc(p->rings_cap, sizeof(*p->rings));
+	p->ring_watch = calloc(p->rings_cap, sizeof(*p->ring_watch));
+	p->ring_pages = plan->ring_pages;
+	p->epfd = plan->epfd;
+	if (!j.out || !p->rings || !p->ring_watch) {
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
 	for (c = 0; !err && plan->watch && c < ncpus; c++)
-		err = open_watch(p, plan, cpus[c], (uint32_t)(plan->ring_pages * page / 4));
+		err = open_watch(p, plan, cpus[c]);
 	if (!err)
 		err = open_all(p, &j);
 	for (c = 0; !err && c < ncpus; c++)
@@ -255,28 +263,35 @@ out:
 int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
 			   const pid_t *tids, size_t ntids, bool inherit, bool counting)
 {
-	size_t nkev = sdt_uprobe_set__kernel_event_count(set), c, t, e;
-	int err;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t nkev = sdt_uprobe_set__kernel_event_count(set), c, t, e, nw = 0;
+	int cpus[4096], err;
 
-	for (c = 0; c < p->nrings; c++) {
-		const struct sdt_ring *ring = &p->rings[c];
-
+	/* the CPUs: those of the watch rings (every online CPU at the start) */
+	for (c = 0; c < p->nrings && nw < ARRAY_SIZE(cpus); c++)
+		if (p->ring_watch[c])
+			cpus[nw++] = p->rings[c].cpu;
+	for (c = 0; c < nw; c++) {
 		for (t = 0; t < ntids; t++) {
 			for (e = 0; e < nkev; e++) {
 				struct sdt_perf_open_opts po = {
 				    .tp_id = sdt_uprobe_set__kernel_event(set, e)->tp_id,
 				    .sample = !counting,
 				    .inherit = inherit,
+				    .wakeup_bytes = (uint32_t)(p->ring_pages * page / 4),
 				};
-				int fd = sdt_perf_open(&po, tids[t], ring->cpu);
+				int fd = sdt_perf_open(&po, tids[t], cpus[c]), ring_fd;
 
 				if (fd == -ESRCH)
 					break; /* the thread is gone */
 				if (fd < 0)
 					return fd;
-				err = push_fd(p, fd, (uint32_t)e, ring->cpu, setno);
-				if (!err && !counting)
-					err = sdt_perf_set_output(fd, ring->fd);
+				err = push_fd(p, fd, (uint32_t)e, cpus[c], setno);
+				ring_fd = ring_fd_of(p, cpus[c]);
+				if (!err && !counting && ring_fd < 0)
+					err = new_ring(p, fd, cpus[c], false); /* the CPU's first */
+				else if (!err && !counting)
+					err = sdt_perf_set_output(fd, ring_fd);
 				if (!err)
 					err = sdt_perf_enable(fd);
 				if (err)
@@ -340,6 +355,7 @@ void sdt_rec_perf_release(struct rec_perf *p)
 	free(p->fd_cpu);
 	free(p->fd_set);
 	free(p->rings);
+	free(p->ring_watch);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -390,6 +406,8 @@ int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *o
 		struct sdt_ring *ring = &p->rings[i];
 		uint64_t hits = 0, v;
 
+		if (p->ring_watch[i])
+			continue;
 		for (k = 0; k < p->nfds; k++) {
 			if (p->fd_cpu[k] != ring->cpu || p->fd_set[k] == REC_WATCH_FD)
 				continue;
