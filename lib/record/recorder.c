@@ -176,9 +176,13 @@ uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 
 const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r, size_t event)
 {
+	const struct sdt_uprobe_set *set;
+	size_t local;
+
 	if (r->bpf)
 		return sdt_rec_bpf_event(r->bpf, event);
-	return r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
+	set = event < r->samples.nevents ? sdt_rec_event_set(r, event, &local) : NULL;
+	return set ? sdt_uprobe_set__event(set, local) : NULL;
 }
 
 uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r)

@@ -399,6 +399,24 @@ void sdt_rec_perf_close(struct rec_perf *p);
 void sdt_rec_perf_abandon(struct rec_perf *p);
 void sdt_rec_perf_release(struct rec_perf *p);
 
+/*
+ * The set holding event @event (numbered across the sets: base + the set's own) and its index
+ * in that set in *@local; NULL past the end (or before the run).
+ */
+static inline const struct sdt_uprobe_set *sdt_rec_event_set(const struct sdt_recorder *r,
+							      size_t event, size_t *local)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (event >= r->sets[i].base && event - r->sets[i].base < r->sets[i].nevents) {
+			*local = event - r->sets[i].base;
+			return r->sets[i].set;
+		}
+	}
+	return NULL;
+}
+
 /* recorder_follow.c: the command's exec chain, through ptrace */
 /* Trace the command (stopped before its exec) and its future children; SIGCHLD in @epfd. */
 int sdt_rec_follow_start(struct sdt_recorder *r);
