@@ -456,23 +456,33 @@ static int check_each_matched(struct rec_setup *s)
 }
 
 /*
- * Has the executable the command runs (a script's interpreter) SDT notes of its own? One without
- * (a script, env, sh, a launcher) is followed to the programs it execs before a spec is said to
- * match nothing. Read here, not cached: the cache is for what is probed.
+ * Has any file the command runs (its executable or a script's interpreter, their DT_NEEDED
+ * closure) SDT notes? One without (a script, env, sh, a launcher) is followed to the programs it
+ * execs before a spec is said to match nothing; one with notes that match nothing is a miss
+ * (a typo) at once. The C library is left out: some distributions build it with probes of its
+ * own (setjmp, malloc), and every program has it. Read here, not cached: the cache is for what
+ * is probed.
  */
 static bool command_has_notes(char *const *argv)
 {
 	SDT_OPTS(sdt_scan_opts, so);
 	struct sdt_proc_file *files = NULL;
-	struct sdt_file *f = NULL;
-	bool any = true; /* unknown: as if it had some (the miss is an error at once) */
-	size_t n = 0;
+	bool any = false;
+	size_t n = 0, i;
 
 	if (sdt_command__files(argv, NULL, &files, &n) || !n)
-		return true;
-	if (!sdt_file__open(files[0].open_path, &so, &f))
-		any = sdt_file__site_count(f) > 0;
-	sdt_file__free(f);
+		return true; /* unknown: as if it had some (the miss is an error at once) */
+	for (i = 0; i < n && !any; i++) {
+		const char *base = strrchr(files[i].open_path, '/');
+		struct sdt_file *f = NULL;
+
+		base = base ? base + 1 : files[i].open_path;
+		if (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8))
+			continue;
+		if (!sdt_file__open(files[i].open_path, &so, &f))
+			any = sdt_file__site_count(f) > 0;
+		sdt_file__free(f);
+	}
 	sdt_proc_files__free(files, n);
 	return any;
 }
@@ -509,14 +519,21 @@ static int resolve(struct rec_setup *s)
 
 		err = sdt_cache__resolve_target(c, s->specs, s->nspecs_parsed, &tg, &ro,
 						&s->targets);
-		if (err == -ENOENT && s->argv && !s->no_follow && !command_has_notes(s->argv)) {
+		if (err == -ENOENT && s->argv && !s->no_follow) {
 			/* a launcher (a script, env, sh -c): what it execs is looked up then */
-			launcher_line(s);
-			s->deferred = true;
-			err = 0;
-		}
-		if (err)
+			char *msg = strdup(sdt_errmsg());
+
+			if (!command_has_notes(s->argv)) {
+				launcher_line(s);
+				s->deferred = true;
+				err = 0;
+			}
+			if (err)
+				cli_error("%s", msg ? msg : sdt_errmsg());
+			free(msg);
+		} else if (err) {
 			cli_error("%s", sdt_errmsg());
+		}
 		ret = err ? EXIT_RUNTIME : 0;
 		goto out;
 	}

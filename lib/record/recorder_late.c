@@ -356,13 +356,28 @@ static int resolve_new(struct sdt_recorder *r, pid_t pid, const char *path, dev_
 				  sdt_errmsg());
 			*setno = -1;
 			err = 0;
-		} else {
-			sdt_print(SDT_INFO, "armed %zu events in '%s' (pid %d)\n",
-				  r->sets[*setno].nevents, path, (int)pid);
 		}
 	}
 	if (!err)
 		err = remember(r, dev, ino, id, idn, *setno);
+	return err;
+}
+
+/*
+ * The events of set @setno on @pid (given_events()), then, for a set created just now, say so:
+ * only once its perf events are open (a test may make the process fire when it reads this).
+ */
+static int give_and_tell(struct sdt_recorder *r, int setno, bool fresh, pid_t pid, bool one_thread,
+			 const char *path)
+{
+	int err;
+
+	if (setno <= 0)
+		return 0;
+	err = give_events(r, (uint32_t)setno, pid, one_thread);
+	if (!err && fresh)
+		sdt_print(SDT_INFO, "armed %zu events in '%s' (pid %d)\n", r->sets[setno].nevents,
+			  path, (int)pid);
 	return err;
 }
 
@@ -418,8 +433,9 @@ int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former)
 		err = resolve_new(r, pid, path, st.st_dev, st.st_ino, NULL, 0, &setno);
 		if (err)
 			return err;
+		return give_and_tell(r, setno, true, pid, true, path);
 	}
-	return setno > 0 ? give_events(r, (uint32_t)setno, pid, true) : 0;
+	return give_and_tell(r, setno, false, pid, true, path);
 }
 
 void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m)
@@ -481,11 +497,11 @@ static int one_pending(struct sdt_recorder *r, const struct pending_map *p)
 	mark_mapped(r, dev, ino);
 	k = known(r, dev, ino);
 	if (k)
-		setno = k->set;
-	else if ((err = resolve_new(r, p->pid, path, dev, ino, p->build_id, p->build_id_size,
-				    &setno)))
+		return give_and_tell(r, k->set, false, p->pid, false, p->filename);
+	err = resolve_new(r, p->pid, path, dev, ino, p->build_id, p->build_id_size, &setno);
+	if (err)
 		return err;
-	return setno > 0 ? give_events(r, (uint32_t)setno, p->pid, false) : 0;
+	return give_and_tell(r, setno, true, p->pid, false, path);
 }
 
 int sdt_rec_late_pending(struct sdt_recorder *r)
