@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The arming window benchmark's late starter (bench/b70-follow.sh): from the first instruction
+ * The arming window benchmark's late starter (bench/b71-follow.sh): from the first instruction
  * of main, fires h9bench:spin(i, t0) in a tight loop for MS milliseconds (i = 0, 1, ...; t0 is
  * CLOCK_MONOTONIC in ns at main's start). The first i recorded is the number of hits missed
  * before arming; the first recorded hit's time minus t0 is the time from main to armed.
