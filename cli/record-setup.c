@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The options and set-up shared by `record`, `trace` and `stat`. See record-setup.h. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -558,12 +559,11 @@ out:
  * spec that matched the site has one, else the provider files' declaration (where the sizes
  * agree), else none.
  */
-static int add_target(struct rec_setup *s, struct sdt_spec *const *specs, size_t nspecs,
-		      const struct sdt_target *t)
+static int add_sites(struct rec_setup *s, struct sdt_spec *const *specs, size_t nspecs,
+		     const struct sdt_file *f, const size_t *sites, const size_t *spec_of, size_t n,
+		     struct sdt_arg_type *const *user_types)
 {
-	const struct sdt_file *f = sdt_target__file(t);
-	const size_t *sites = sdt_target__sites(t);
-	size_t n = sdt_target__site_count(t), *ntypes, k;
+	size_t *ntypes, k;
 	struct sdt_arg_type **types;
 	bool any = false;
 	int src, ret = EXIT_RUNTIME;
@@ -575,19 +575,19 @@ static int add_target(struct rec_setup *s, struct sdt_spec *const *specs, size_t
 		goto out;
 	}
 	/* user probes: the names their definition gives */
-	if (sdt_target__types(t)) {
+	if (user_types) {
 		free(types);
 		free(ntypes);
-		if (!sdt_recorder__add_typed(s->rec, f, sites, n, sdt_target__types(t)))
+		if (!sdt_recorder__add_typed(s->rec, f, sites, n, user_types))
 			return 0;
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
 	for (k = 0; k < n; k++) {
-		size_t sp = sdt_target__spec(t, k);
+		size_t sp = spec_of[k];
 		const struct sdt_spec *spec = sp < nspecs ? specs[sp] : NULL;
 
-		src = sdt_types__resolve(s->types, spec, f, sdt_target__site(t, k), &types[k],
+		src = sdt_types__resolve(s->types, spec, f, sdt_file__site(f, sites[k]), &types[k],
 					 &ntypes[k]);
 		if (src < 0) {
 			cli_error("%s", sdt_errmsg());
@@ -610,6 +610,26 @@ out:
 		sdt_arg_types__free(types[k], ntypes[k]);
 	free(types);
 	free(ntypes);
+	return ret;
+}
+
+/* add_sites() for target @t, the spec of each site as the resolution found it. */
+static int add_target(struct rec_setup *s, struct sdt_spec *const *specs, size_t nspecs,
+		      const struct sdt_target *t)
+{
+	size_t n = sdt_target__site_count(t), k, *spec_of;
+	int ret;
+
+	spec_of = calloc(n ? n : 1, sizeof(*spec_of));
+	if (!spec_of) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (k = 0; k < n; k++)
+		spec_of[k] = sdt_target__spec(t, k);
+	ret = add_sites(s, specs, nspecs, sdt_target__file(t), sdt_target__sites(t), spec_of, n,
+			sdt_target__types(t));
+	free(spec_of);
 	return ret;
 }
 
@@ -730,6 +750,71 @@ out:
 	return err;
 }
 
+/* Does @spec's glob for the binary (if it has one) name @path (maybe /proc/PID/root/...)? */
+static bool late_path_ok(const struct sdt_spec *spec, const char *path)
+{
+	const char *glob = sdt_spec__path(spec), *in = path;
+
+	if (!glob)
+		return true;
+	if (!strncmp(path, "/proc/", 6) && (in = strstr(path + 6, "/root/")))
+		in += 5;
+	else
+		in = path;
+	return !fnmatch(glob, path, 0) || !fnmatch(glob, in, 0);
+}
+
+/*
+ * A file whose process could not be asked (it exited already: a short program started and
+ * gone before its mapping was read): the specs matched against the file alone, its sites that
+ * match handed to the recorder, the file kept until the recorder is freed. Its inode is armed
+ * for the next process that maps it. 0 or -ENOMEM.
+ */
+static int late_alone(struct rec_setup *s, const char *open_path)
+{
+	SDT_OPTS(sdt_scan_opts, so);
+	struct sdt_file *f = NULL, **nf;
+	size_t n = 0, k, j, ns, *sites = NULL, *spec_of = NULL;
+	int err = 0;
+
+	if (sdt_file__open(open_path, &so, &f))
+		return 0; /* not an ELF file we read: nothing to arm */
+	ns = sdt_file__site_count(f);
+	sites = calloc(ns ? ns : 1, sizeof(*sites));
+	spec_of = calloc(ns ? ns : 1, sizeof(*spec_of));
+	nf = realloc(s->late_own, (s->nlate_own + 1) * sizeof(*nf));
+	if (!sites || !spec_of || !nf) {
+		free(nf == s->late_own ? NULL : nf);
+		err = -ENOMEM;
+		goto out;
+	}
+	s->late_own = nf;
+	for (k = 0; k < ns; k++) {
+		const struct sdt_site *st = sdt_file__site(f, k);
+
+		for (j = 0; j < s->nlate_specs; j++) {
+			if (sdt_spec__match(s->late_specs[j], sdt_site__provider(st),
+					    sdt_site__name(st)) &&
+			    late_path_ok(s->late_specs[j], open_path)) {
+				sites[n] = k;
+				spec_of[n++] = j;
+				break;
+			}
+		}
+	}
+	if (n) {
+		s->late_own[s->nlate_own++] = f;
+		/* told on failure; the recording goes on without this file */
+		add_sites(s, s->late_specs, s->nlate_specs, f, sites, spec_of, n, NULL);
+		f = NULL;
+	}
+out:
+	sdt_file__free(f);
+	free(sites);
+	free(spec_of);
+	return err;
+}
+
 /*
  * opts.on_file: a file a followed process exec'd or mapped. Its sites that the specs match are
  * added (they are armed as soon as this returns); a file that matches nothing adds nothing.
@@ -750,13 +835,18 @@ static int on_file(void *ctx, struct sdt_recorder *r, pid_t pid, const char *ope
 	lf = late_find(s, st.st_dev, st.st_ino);
 	if (!lf) {
 		err = late_resolve(s, pid);
-		if (!err && !(lf = late_find(s, st.st_dev, st.st_ino)))
-			err = late_note(s, st.st_dev, st.st_ino, NULL);
 		if (err)
 			return err;
 		lf = late_find(s, st.st_dev, st.st_ino);
 	}
-	if (!lf || !lf->t || lf->handed)
+	if (!lf) {
+		/* its process was not asked (gone), or did not list it: the file alone */
+		err = late_specs(s);
+		if (!err)
+			err = late_note(s, st.st_dev, st.st_ino, NULL);
+		return err ? err : late_alone(s, open_path);
+	}
+	if (!lf->t || lf->handed)
 		return 0;
 	lf->handed = true;
 	/* told on failure; the recording goes on without this file */
@@ -877,6 +967,9 @@ void rec_setup_release(struct rec_setup *s)
 		sdt_targets__free(s->late_targets[i]);
 	free(s->late_targets);
 	free(s->late_files);
+	for (i = 0; i < s->nlate_own; i++)
+		sdt_file__free(s->late_own[i]);
+	free(s->late_own);
 	for (i = 0; i < s->nlate_specs; i++)
 		sdt_spec__free(s->late_specs[i]);
 	free(s->late_specs);

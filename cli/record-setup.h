@@ -51,6 +51,8 @@ struct rec_setup {
 	size_t nlate_specs;
 	struct late_file *late_files; /* every file looked at during the run: its answer */
 	size_t nlate_files;
+	struct sdt_file **late_own; /* files read alone during the run (late_alone()) */
+	size_t nlate_own;
 };
 
 /* A file looked at during the run (device, inode): its target (borrowed), or none. */
