@@ -658,9 +658,11 @@ static int late_specs(struct rec_setup *s)
 		path = sdt_spec__path(sp);
 		if (path && !strpbrk(path, "*?[") && !strncmp(text, path, strlen(path)) &&
 		    text[strlen(path)] == ':') {
+			size_t skip = strlen(path) + 1; /* path is the spec's: freed below */
+
 			sdt_spec__free(sp);
 			sp = NULL;
-			if (sdt_spec__parse(text + strlen(path) + 1, &sp))
+			if (sdt_spec__parse(text + skip, &sp))
 				continue;
 		}
 		s->late_specs[s->nlate_specs++] = sp;
