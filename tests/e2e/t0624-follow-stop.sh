@@ -6,7 +6,8 @@
 #    left in uprobe_events;
 #  - -p of a shell whose child (fork + exec) runs a copy of the program (another inode): the
 #    child is seen and armed, its hits recorded;
-#  - record -a --no-follow: a copy started later is not armed (0 of its hits, no "armed").
+#  - record -a --no-follow: a copy started later is not armed (0 of its hits, no "armed");
+#  - with --filter a file met during the run is not armed, and a warning says why.
 # uprobe_events is left as it was after each case.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
@@ -107,6 +108,16 @@ check_eq "-a --no-follow: exit status" 0 $?
 check "-a --no-follow: nothing armed late" sh -c "! grep -q 'armed [0-9]* events' nf.err"
 check_eq "-a --no-follow: none of the copy's hits" 0 "$(ticks nf.data copy2)"
 check "-a --no-follow: the end counts no late binary" sh -c "! grep -q 'armed during the run' nf.err"
+
+# ---- --filter: a file met during the run is not armed (filters cover the first set only) ----
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$F" >shim.sh
+chmod +x shim.sh
+export SDTRACE_CACHE_DIR="$T/cache-filter"
+"$SDTRACE" record -o flt.data --filter 'arg1 > 0' -e '%follow:tick' -- ./shim.sh 3 \
+	>flt.out 2>flt.err
+check_eq "--filter, a shim: exit status" 0 $?
+check "--filter, a shim: the exec'd program not armed, said so" \
+	grep -q "cannot arm '$F' .*filters are not applied to files armed during the run" flt.err
 
 uprobes_unchanged
 finish
