@@ -339,7 +339,8 @@ void sdt_rec_signals_in_child(const struct rec_signals *s);
 /* Ready for the samples of @r's created sets[0], for @sink. 0 or -ENOMEM. */
 int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 			 const struct sdt_recorder_sink *sink);
-/* Set @setno of @sp->sets was created: map its tracefs events, count its events. 0 or -ENOMEM. */
+/* Set @setno of @sp->sets was created: map its tracefs events, count its events. 0 or -ENOMEM.
+ * In recorder_late.c (the calls between it and recorder_samples.c go one way). */
 int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno);
 /* The ring callbacks, with @sp as their ctx. */
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);

@@ -263,6 +263,46 @@ static int give_events(struct sdt_recorder *r, uint32_t setno, pid_t pid, bool o
 	return 0;
 }
 
+static int cmp_map(const void *a, const void *b)
+{
+	const struct tpmap *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Set @setno of @sp->sets was created: its tracefs events in the map, a counter per event.
+ * Here, not in recorder_samples.c, which calls this file (the ring's fork and mmap ops): the
+ * calls between the two go one way (layout/layers).
+ */
+int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
+{
+	const struct rec_set *rs = &(*sp->sets)[setno];
+	size_t nkev = sdt_uprobe_set__kernel_event_count(rs->set), total, i, cap = sp->map_cap;
+	uint64_t *counts;
+
+	total = rs->base + rs->nevents;
+	counts = sdt_reallocarray(sp->counts, total ? total : 1, sizeof(*counts));
+	if (!counts)
+		return sdt_err(-ENOMEM, "out of memory");
+	sp->counts = counts;
+	for (i = sp->nevents; i < total; i++)
+		counts[i] = 0;
+	if (sdt_grow((void **)&sp->map, &cap, sp->nkev + nkev + 1, sizeof(*sp->map)))
+		return sdt_err(-ENOMEM, "out of memory");
+	sp->map_cap = cap;
+	for (i = 0; i < nkev; i++) {
+		sp->map[sp->nkev + i].id = sdt_uprobe_set__kernel_event(rs->set, i)->tp_id;
+		sp->map[sp->nkev + i].event = (uint32_t)i;
+		sp->map[sp->nkev + i].set = setno;
+	}
+	sp->nkev += nkev;
+	if (total > sp->nevents)
+		sp->nevents = total;
+	qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
+	return 0;
+}
+
 /* Adds [@first, nadds) came from on_file: their set, created, its events in the rings. */
 static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 {

@@ -78,13 +78,6 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		sp->sink->on_lost(sp->sink->ctx, cpu, count);
 }
 
-static int cmp_map(const void *a, const void *b)
-{
-	const struct tpmap *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /* The map from tracefs event ids of the created sets[0], and a counter per event. */
 int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 			 const struct sdt_recorder_sink *sink)
@@ -97,33 +90,6 @@ int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 	return sdt_rec_samples_add_set(sp, 0);
 }
 
-int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
-{
-	const struct rec_set *rs = &(*sp->sets)[setno];
-	size_t nkev = sdt_uprobe_set__kernel_event_count(rs->set), total, i, cap = sp->map_cap;
-	uint64_t *counts;
-
-	total = rs->base + rs->nevents;
-	counts = sdt_reallocarray(sp->counts, total ? total : 1, sizeof(*counts));
-	if (!counts)
-		return sdt_err(-ENOMEM, "out of memory");
-	sp->counts = counts;
-	for (i = sp->nevents; i < total; i++)
-		counts[i] = 0;
-	if (sdt_grow((void **)&sp->map, &cap, sp->nkev + nkev + 1, sizeof(*sp->map)))
-		return sdt_err(-ENOMEM, "out of memory");
-	sp->map_cap = cap;
-	for (i = 0; i < nkev; i++) {
-		sp->map[sp->nkev + i].id = sdt_uprobe_set__kernel_event(rs->set, i)->tp_id;
-		sp->map[sp->nkev + i].event = (uint32_t)i;
-		sp->map[sp->nkev + i].set = setno;
-	}
-	sp->nkev += nkev;
-	if (total > sp->nevents)
-		sp->nevents = total;
-	qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
-	return 0;
-}
 
 static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
 {
