@@ -91,6 +91,28 @@ int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 	return fd;
 }
 
+int sdt_perf_open_fork_guard(pid_t pid)
+{
+	struct perf_event_attr attr;
+	int fd, e;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	/* into new threads, never into forked processes: their contexts are not clones */
+	attr.inherit = 1;
+	attr.inherit_thread = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sdt_err(-e, "perf_event_open(dummy fork guard, pid %d): %s", (int)pid,
+			       strerror(e));
+	}
+	return fd;
+}
+
 int sdt_perf_set_output(int fd, int out_fd)
 {
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, out_fd) < 0)

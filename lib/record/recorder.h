@@ -50,7 +50,7 @@ struct sdt_uprobe_set;
 #define PID_TAG	   (1ull << 32)
 #define FOLLOW_TAG (1ull << 33)
 
-/* The set number (and event) of a ring's watch event in rec_perf (not a uprobe's). */
+/* The set number (and event) of a watch event or a fork guard in rec_perf (not a uprobe's). */
 #define REC_WATCH_FD UINT32_MAX
 
 /* One sdt_recorder__add_typed(): the sites of one file, their types copied. */
@@ -143,7 +143,7 @@ struct rec_perf {
 	int *fds;
 	uint32_t *fd_event; /* the tracefs event (index in its set) of each fd */
 	int *fd_cpu;	    /* and its CPU */
-	uint32_t *fd_set;   /* and its rec_set, REC_WATCH_FD for a watch event */
+	uint32_t *fd_set;   /* and its rec_set, REC_WATCH_FD for a watch event or a guard */
 	size_t nfds, cap;
 	struct sdt_ring *rings; /* one per CPU (none when counting), and a watch ring per CPU */
 	bool *ring_watch;	/* rings[i] is a watch ring (MMAP2, COMM, FORK records only) */
@@ -232,6 +232,8 @@ bool sdt_rec_filters_pass(struct rec_samples *sp, uint32_t ev, const struct sdt_
 struct tracee {
 	pid_t tid;
 	bool listening; /* in a group-stop, left there with PTRACE_LISTEN */
+	int *anchors;	/* a forked process's anchors (sdt_rec_late_anchor()), closed at its end */
+	size_t nanchors, anchors_cap;
 };
 
 /* Following the command through ptrace (recorder_follow.c). */
@@ -390,6 +392,19 @@ int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct rec_set *set
  * A set armed late (number @setno): its events per CPU of the rings x thread @tids (-1: every
  * thread), written into the existing rings, enabled. A thread gone (ESRCH) is skipped.
  */
+/*
+ * The anchors of @set on process @pid, appended to *@fds: one disabled counter per tracefs event
+ * (pid @pid, any CPU, not inherited), never enabled, never read. Their only work is in the
+ * kernel: the uprobe filter (trace_uprobe.c: __uprobe_perf_filter()) lets a process keep its
+ * breakpoints while some perf event on the uprobe has a target with its mm, and an anchor is an
+ * original event (governed by its fd) that no exit frees; being not inherited, it also keeps
+ * the process's perf context from being the parent of clones (perf_event.h, the fork guard).
+ * An inherited event does not anchor: after a context swap (perf_event_context_sched_out())
+ * another task holds it and frees it when that task exits, the filter then finds no event for
+ * the process and uprobe_apply() takes its breakpoints away. 0, -ESRCH (gone), or -errno.
+ */
+int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int **fds, size_t *n,
+			      size_t *cap);
 int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
 			   const pid_t *tids, size_t ntids, bool inherit, bool counting);
 /* After the last drain: hits the rings never got, as losses to @ops->lost. */
@@ -436,6 +451,14 @@ int sdt_rec_late_init(struct sdt_recorder *r);
 int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former_tid);
 /* Thread @tid was created by @parent: it has the perf events @parent had (inherit). */
 void sdt_rec_late_inherit(struct sdt_recorder *r, pid_t parent, pid_t tid);
+/*
+ * Process @child, forked by @parent and stopped before its first instruction: anchors on it,
+ * appended to *@fds (*@n of *@cap): a disabled, not inherited event on each tracefs event of
+ * every set whose events @parent has (sdt_rec_perf_open_anchors()). Best effort (a child gone
+ * needs none): 0, or -ENOMEM.
+ */
+int sdt_rec_late_anchor(struct sdt_recorder *r, pid_t parent, pid_t child, int **fds, size_t *n,
+			size_t *cap);
 /* Thread @tid exited. */
 void sdt_rec_late_gone(struct sdt_recorder *r, pid_t tid);
 /* The ring's mmap op: queue it for sdt_rec_late_pending(). */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ptrace.h>
@@ -26,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/uprobe.h"
 #include "util/internal.h"
@@ -48,6 +50,8 @@ static int tracee_add(struct rec_follow *f, pid_t tid)
 	f->cap = cap;
 	f->t[f->n].tid = tid;
 	f->t[f->n].listening = false;
+	f->t[f->n].anchors = NULL;
+	f->t[f->n].nanchors = f->t[f->n].anchors_cap = 0;
 	f->n++;
 	return 0;
 }
@@ -58,10 +62,36 @@ static void tracee_del(struct rec_follow *f, pid_t tid)
 
 	for (i = 0; i < f->n; i++) {
 		if (f->t[i].tid == tid) {
+			sdt_perf_close_all(f->t[i].anchors, f->t[i].nanchors);
+			free(f->t[i].anchors);
 			f->t[i] = f->t[--f->n];
 			return;
 		}
 	}
+}
+
+/*
+ * Tracee @parent made @child (a fork stop: @parent waits for us, and @child has not run a user
+ * instruction yet, it waits at its first stop). A new process gets anchors (recorder.h,
+ * sdt_rec_perf_open_anchors()): its inherited events alone would not keep its breakpoints. A
+ * new thread needs none: its process's anchors or the command's own events cover its mm.
+ */
+static int anchor_child(struct sdt_recorder *r, pid_t parent, pid_t child, int event)
+{
+	struct rec_follow *f = &r->follow;
+	char path[64];
+	size_t i;
+
+	if (event == PTRACE_EVENT_CLONE) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)parent, (int)child);
+		if (access(path, F_OK) == 0)
+			return 0; /* a thread */
+	}
+	for (i = 0; i < f->n; i++)
+		if (f->t[i].tid == child && !f->t[i].nanchors)
+			return sdt_rec_late_anchor(r, parent, child, &f->t[i].anchors,
+						   &f->t[i].nanchors, &f->t[i].anchors_cap);
+	return 0;
 }
 
 int sdt_rec_follow_start(struct sdt_recorder *r)
@@ -130,6 +160,8 @@ static int on_stop(struct sdt_recorder *r, pid_t tid, int st)
 		if (!ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) && msg) {
 			err = tracee_add(f, (pid_t)msg);
 			sdt_rec_late_inherit(r, tid, (pid_t)msg);
+			if (!err)
+				err = anchor_child(r, tid, (pid_t)msg, event);
 		}
 		resume(tid, 0);
 		return err;
@@ -275,6 +307,13 @@ void sdt_rec_follow_end(struct sdt_recorder *r)
 			}
 		}
 		f->on = false;
+	}
+	/* the tracees not detached in time: their anchors go with the recording */
+	for (i = 0; i < f->n; i++) {
+		sdt_perf_close_all(f->t[i].anchors, f->t[i].nanchors);
+		free(f->t[i].anchors);
+		f->t[i].anchors = NULL;
+		f->t[i].nanchors = f->t[i].anchors_cap = 0;
 	}
 	if (f->sigfd >= 0) {
 		close(f->sigfd);

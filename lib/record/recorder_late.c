@@ -202,6 +202,25 @@ void sdt_rec_late_inherit(struct sdt_recorder *r, pid_t parent, pid_t tid)
 				return;
 }
 
+int sdt_rec_late_anchor(struct sdt_recorder *r, pid_t parent, pid_t child, int **fds, size_t *n,
+			size_t *cap)
+{
+	size_t s;
+	int err = 0;
+
+	for (s = 0; s < r->nsets && !err; s++) {
+		const struct rec_set *rs = &r->sets[s];
+
+		if (rs->system_wide || !rs->set)
+			continue;
+		/* the first set is on every followed task (inherited from the command) */
+		if (s > 0 && !covered(r, parent, (uint32_t)s))
+			continue;
+		err = sdt_rec_perf_open_anchors(rs->set, child, fds, n, cap);
+	}
+	return err == -ENOMEM ? err : 0;
+}
+
 void sdt_rec_late_gone(struct sdt_recorder *r, pid_t tid)
 {
 	size_t i = 0;

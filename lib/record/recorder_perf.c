@@ -212,6 +212,32 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
 }
 
 /*
+ * The fork guard of each target thread (perf_event.h): a process it forks gets a perf context
+ * of its own, never swapped with a sibling's, so the uprobe filter keeps its mm. Before the
+ * probes' events, so that no fork made once they are on goes unguarded.
+ */
+static int open_fork_guards(struct rec_perf *p, const struct perf_plan *plan)
+{
+	const struct rec_targets *t = plan->targets;
+	size_t i;
+	int fd, err;
+
+	for (i = 0; i < t->ntids; i++) {
+		if (t->tids[i] <= 0)
+			continue;
+		fd = sdt_perf_open_fork_guard(t->tids[i]);
+		if (fd == -ESRCH && plan->skip_gone)
+			continue;
+		if (fd < 0)
+			return fd;
+		err = push_fd(p, fd, REC_WATCH_FD, -1, REC_WATCH_FD);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
  * Open every (CPU, target, event), then give each CPU's first event a ring
  * and redirect the others into it. A thread of a -p process that exited meanwhile (ESRCH) is
  * skipped.
@@ -248,6 +274,8 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
+	if (plan->inherit)
+		err = open_fork_guards(p, plan);
 	for (c = 0; !err && plan->watch && c < ncpus; c++)
 		err = open_watch(p, plan, cpus[c]);
 	if (!err)
@@ -258,6 +286,27 @@ out:
 	free(j.out);
 	free(cpus);
 	return err;
+}
+
+int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int **fds, size_t *n,
+			      size_t *cap)
+{
+	size_t nkev = sdt_uprobe_set__kernel_event_count(set), e;
+	int fd;
+
+	for (e = 0; e < nkev; e++) {
+		struct sdt_perf_open_opts po = {
+		    .tp_id = sdt_uprobe_set__kernel_event(set, e)->tp_id,
+		};
+
+		if (sdt_grow((void **)fds, cap, *n + 1, sizeof(**fds)))
+			return sdt_err(-ENOMEM, "out of memory");
+		fd = sdt_perf_open(&po, pid, -1);
+		if (fd < 0)
+			return fd;
+		(*fds)[(*n)++] = fd;
+	}
+	return 0;
 }
 
 int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
