@@ -6,6 +6,10 @@
 # program while the shim execs a copy of it (another inode: what a pyenv shim does), the copy is
 # armed at its exec (before: 0 events, exit 0). --no-follow keeps the old behaviour.
 # uprobe_events is left as it was.
+# Under the BPF engine (--engine=bpf, here in the tracefs pass) a command whose programs are met
+# only during the run is an error that names the cause; --engine=auto takes tracefs for it.
+# engine: tracefs (following is the tracefs engine's: the BPF engine arms no file met during
+# the run)
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
@@ -65,6 +69,25 @@ export SDTRACE_CACHE_DIR="$T/cache-nf2"
 check_eq "--no-follow, nothing matched: an error" 1 $?
 check "--no-follow: the help says what following is" \
 	sh -c "'$SDTRACE' record --help | grep -q -- '--no-follow'"
+
+# The BPF engine does not follow: with nothing resolved before the start it says so, and
+# nothing runs; auto takes tracefs, which follows.
+if "$SDTRACE" record --engine=bpf -o bprobe.data -x "$F" -e '%follow:first' -- "$F" 0 \
+	>/dev/null 2>bprobe.err; then
+	export SDTRACE_CACHE_DIR="$T/cache-bpf"
+	"$SDTRACE" record --engine=bpf -o bpf.data -e '%follow:*' -- ./shim.sh 2 >bpf.out \
+		2>bpf.err
+	check_eq "--engine=bpf, a shim: an error" 1 $?
+	check "--engine=bpf: it names the cause" \
+		grep -q "the BPF engine does not arm files met during the run" bpf.err
+	check_eq "--engine=bpf: the command did not run" "" "$(cat bpf.out)"
+	"$SDTRACE" record --engine=auto -o auto.data -e '%follow:*' -- ./shim.sh 2 >auto.out \
+		2>auto.err
+	check_eq "--engine=auto, a shim: exit status" 0 $?
+	check_eq "--engine=auto: followed (tracefs)" "$(expect 2)" "$(events auto.data)"
+else
+	say "NOTE: the BPF engine cannot run here ($(head -n 1 bprobe.err)): its case is skipped"
+fi
 
 # An instrumented command that matches nothing still fails at once (nothing runs).
 "$SDTRACE" record -o bad.data -e '%nosuch:event' -- "$F" 1 >bad.out 2>bad.err
