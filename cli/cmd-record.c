@@ -208,6 +208,7 @@ int cmd_record(int argc, char **argv)
 	fputc('\n', stderr);
 	if (!ret)
 		rec_report_silence(&s);
+	rec_setup_print_late(&s);
 	/* the command's status, unless sdtrace itself failed */
 	ret = rec_exit_code(&s, ret);
 out:

@@ -396,6 +396,7 @@ int cmd_stat(int argc, char **argv)
 			"sdtrace: %llu hits were not counted (the ring buffers were full): the "
 			"counts are low\n",
 			(unsigned long long)sdt_recorder__lost(s.rec));
+	rec_setup_print_late(&s);
 	if (agg) {
 		stat_agg_print(agg, s.rec, out, json, status);
 		if (!json)

@@ -526,6 +526,7 @@ static void summary(struct top_ctx *c, const struct rec_setup *s)
 			"sdtrace: %llu hits were not counted (the ring buffers were full): the "
 			"counts are low\n",
 			(unsigned long long)sdt_recorder__lost(s->rec));
+	rec_setup_print_late(s);
 	if (!c->quit)
 		rec_report_command(s, false);
 	rec_report_silence(s);

@@ -125,6 +125,7 @@ static void trace_summary(const struct rec_setup *s, int ret)
 	if (sdt_recorder__lost(s->rec))
 		cli_warn("%llu events LOST (the ring buffer was full: try -m with more pages)",
 			 (unsigned long long)sdt_recorder__lost(s->rec));
+	rec_setup_print_late(s);
 	rec_report_command(s, ret != 0);
 	if (!ret)
 		rec_report_silence(s);

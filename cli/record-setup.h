@@ -45,6 +45,25 @@ struct rec_setup {
 	int (*agg_for)(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
 	void *agg_ctx;
 	size_t agg_max_keys;
+	/* following (--no-follow turns it off): what the files armed during the run need */
+	bool no_follow;
+	bool deferred; /* nothing matched at the start: the command's execs will tell */
+	struct sdt_cache *late_cache;
+	struct sdt_targets **late_targets; /* their files must outlive the recorder */
+	size_t nlate_targets;
+	struct sdt_spec **late_specs; /* the specs for files met during the run */
+	size_t nlate_specs;
+	struct late_file *late_files; /* every file looked at during the run: its answer */
+	size_t nlate_files;
+	struct sdt_file **late_own; /* files read alone during the run (late_alone()) */
+	size_t nlate_own;
+};
+
+/* A file looked at during the run (device, inode): its target (borrowed), or none. */
+struct late_file {
+	uint64_t dev, ino;
+	const struct sdt_target *t;
+	bool handed; /* its sites were given to the recorder */
 };
 
 /*
@@ -113,6 +132,12 @@ int rec_shell_status(int ws);
  * before the command started; else 0.
  */
 int rec_exit_code(const struct rec_setup *s, int ret);
+
+/*
+ * The end-of-run line about following: "N binaries armed during the run" on stderr, when any
+ * was (record, trace and stat print it with their other end-of-run lines).
+ */
+void rec_setup_print_late(const struct rec_setup *s);
 
 /* "sdtrace " + the command's arguments as one string (the recording's metadata); malloc'ed. */
 char *rec_cmdline(int argc, char **argv);

@@ -19,13 +19,13 @@ _sdtrace_commands='list record trace stat top report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
-	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys -h --help'
+	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys --no-follow -h --help'
 _sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -h --help'
 _sdtrace_opts_cache='-h --help'

@@ -7,7 +7,8 @@
  *
  * Targets: a command (started stopped, released once every probe is armed, so its first
  * instruction is covered; recording ends when it exits), processes (-p: every thread, until they
- * exit or stop is asked), or the whole system (-a: until stop or a duration).
+ * exit or stop is asked), or the whole system (-a: until stop or a duration). Unless
+ * opts.no_follow, what the targets exec or map later is armed during the run (see no_follow).
  *
  * Semaphores: by the kernel through (ref_ctr_offset) when tracefs offers it; otherwise (or when
  * asked) sdtrace increments them in the target's memory and restores them at the end ("poke").
@@ -47,8 +48,13 @@
  *    otherwise what fork() and execvp() give: the environment, the working directory, limits,
  *    the process group (a terminal's Ctrl-C reaches both), and every descriptor of the caller not
  *    marked close-on-exec. The recorder's own descriptors are close-on-exec, and the command is
- *    forked before any perf event exists. When its semaphores are poked, it is traced
- *    (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it running.
+ *    forked before any perf event exists. Following (the default), it and its descendants are
+ *    traced (PTRACE_SEIZE, without PTRACE_O_EXITKILL) until the end of the run: every signal
+ *    they get is passed on, a group-stop stays a stop; during the run SIGCHLD is blocked in the
+ *    calling thread and read through a signalfd (a SIGCHLD handler of the caller does not run
+ *    for them), and only the tracees are waited for. With no_follow and poked semaphores, it is
+ *    traced (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it
+ *    running, untraced.
  *
  * Example:
  *	SDT_OPTS(sdt_recorder_opts, o, .argv = argv);
@@ -178,6 +184,28 @@ struct sdt_recorder_opts {
 	void *agg_ctx;
 	/* The most keys each aggregation map holds (0: 10240); hits of more keys are counted. */
 	size_t agg_max_keys;
+	/*
+	 * Following (the default): the command is traced (ptrace) with the children it starts,
+	 * and each program it execs is resolved and armed at its exec, before its first
+	 * instruction; the executable files the targets map later (a dlopen()ed library; under
+	 * -a, any program started after the recording began; with -p, the processes' children)
+	 * are seen in the rings (PERF_RECORD_MMAP2, with the build-id) and armed as they appear,
+	 * a moment after they are mapped. A file not seen before is offered to on_file, which
+	 * adds the sites to arm with sdt_recorder__add_typed() (legal inside it only). Without
+	 * on_file, nothing new is armed, but sdt_recorder__file_mapped() still learns what was
+	 * mapped. no_follow: none of it (every probe armed once, before the start).
+	 */
+	bool no_follow;
+	/*
+	 * A file (@open_path: a path of it in this process's mount namespace, maybe through
+	 * /proc/PID/root; @build_id: its hex build-id when the kernel gave one, else NULL) was
+	 * exec'd or mapped by process @pid (stopped at its exec, or running). Return 0 (whether
+	 * or not sites were added), or a negative errno to end the recording with it. The file
+	 * given to sdt_recorder__add_typed() must outlive the recorder.
+	 */
+	int (*on_file)(void *ctx, struct sdt_recorder *r, pid_t pid, const char *open_path,
+		       const char *build_id);
+	void *on_file_ctx;
 };
 
 /*
@@ -309,11 +337,16 @@ SDT_API uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 SDT_API const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r,
 							       size_t event);
 /*
- * Whether the file of the @file_index-th sdt_recorder__add() was mapped by the targets: 1 it
- * was, 0 it was never seen mapped, -1 unknown. Known after run, for -p processes (and a command)
- * still alive at the end, from their /proc/PID/maps.
+ * The files added (one per sdt_recorder__add() call, in order, those added by on_file during the
+ * run included); whether the targets mapped file @file_index: 1 seen mapped (at an exec, in an
+ * MMAP2 record, in a -p process's maps at the start, or in a live target's /proc/PID/maps at
+ * the end), 0 never seen mapped by the targets, -1 unknown (system-wide for a file mapped before
+ * the start, or targets that exited without following). Known after run.
  */
+SDT_API size_t sdt_recorder__file_count(const struct sdt_recorder *r);
 SDT_API int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index);
+/* How many files were armed during the run (on_file added sites for them). */
+SDT_API size_t sdt_recorder__late_file_count(const struct sdt_recorder *r);
 
 /* Why an event had no hit (sdt_recorder__silence()), the most specific first. */
 enum sdt_silence {

@@ -61,7 +61,8 @@ static int target_files(const struct sdt_resolve_target *t, struct sdt_proc_file
 			sdt_proc_files__free(one, none);
 			return sdt_err(-ENOMEM, "out of memory");
 		}
-		memcpy(all + *n, one, none * sizeof(*one));
+		if (none) /* one is NULL then */
+			memcpy(all + *n, one, none * sizeof(*one));
 		free(one);
 		*files = all;
 		*n += none;

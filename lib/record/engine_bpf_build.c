@@ -320,6 +320,15 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 		return sdt_err(-ENOTSUP, "--semaphore=poke is the tracefs engine's: the BPF engine "
 					 "raises semaphores through the kernel's ref_ctr_offset "
 					 "(--engine=tracefs to poke them)");
+	/*
+	 * Following is the tracefs engine's: the BPF engine follows the command's processes by
+	 * tgid (through their execs and forks) with links on the files resolved before the
+	 * start, and arms no file met during the run. With nothing resolved, it has nothing.
+	 */
+	if (!r->nadds)
+		return sdt_err(-ENOTSUP, "no probe site before the start, and the BPF engine does "
+					 "not arm files met during the run (what the command execs "
+					 "or maps): --engine=tracefs follows the command");
 	for (i = 0; i < r->nadds; i++) {
 		for (k = 0; k < r->adds[i].n; k++) {
 			err = site_supported(r->adds[i].f, &r->adds[i].f->sites[r->adds[i].sites[k]]);

@@ -52,6 +52,67 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 	return fd;
 }
 
+int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd, e;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	attr.inherit = o->inherit;
+	attr.enable_on_exec = o->enable_on_exec;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	attr.watermark = 1;
+	attr.wakeup_watermark = o->wakeup_bytes ? o->wakeup_bytes : 1;
+	attr.sample_id_all = 1;
+	attr.mmap = 1;
+	attr.mmap2 = 1;
+	attr.build_id = 1;
+	attr.comm = o->comm;
+	attr.comm_exec = o->comm;
+	attr.task = o->comm;
+	fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL) {
+		/* before 5.12: no build-id in MMAP2, the inode only */
+		attr.build_id = 0;
+		fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0) {
+		e = errno;
+		return sdt_err(-e, "perf_event_open(dummy mmap watch, pid %d, cpu %d): %s", (int)pid,
+			       cpu, strerror(e));
+	}
+	return fd;
+}
+
+int sdt_perf_open_fork_guard(pid_t pid)
+{
+	struct perf_event_attr attr;
+	int fd, e;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	/* into new threads, never into forked processes: their contexts are not clones */
+	attr.inherit = 1;
+	attr.inherit_thread = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sdt_err(-e, "perf_event_open(dummy fork guard, pid %d): %s", (int)pid,
+			       strerror(e));
+	}
+	return fd;
+}
+
 int sdt_perf_set_output(int fd, int out_fd)
 {
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, out_fd) < 0)

@@ -27,6 +27,27 @@ struct sdt_perf_open_opts {
 
 /* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */
 int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
+/*
+ * The watch of a ring (following): a dummy software event that samples nothing and writes
+ * PERF_RECORD_MMAP2 for executable mappings (with the build-id where the kernel has it, 5.12
+ * on), COMM and FORK records, with the same sample_id trailer as the tracepoints' (merging by
+ * time works). @o->tp_id and ->sample are ignored. Disabled; fd or -errno.
+ */
+int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
+/*
+ * The fork guard of task @pid: a dummy software event (disabled, counts nothing, no ring) with
+ * inherit_thread, so that a process forked by the task (or by any of its threads, which inherit
+ * the guard) gets a perf context that is not marked as a clone of its parent's. The kernel swaps
+ * the perf contexts of two tasks whose contexts are clones of the same one at a context switch
+ * (perf_event_context_sched_out(): an optimization for inherited counters); the uprobe filter
+ * (trace_uprobe.c: __uprobe_perf_filter(), uprobe_perf_close()) goes by each event's
+ * hw.target->mm, which the swap leaves behind, so when a thread of the parent exits holding
+ * the forked child's events, they are freed as "not exiting", no event is left for the child's
+ * mm, and uprobe_apply() removes the breakpoints from it: the child's hits stop for good.
+ * inherit_thread clears the kernel's inherited_all for a fork (inherit_task_group()), which is
+ * what leaves the child's context unmarked. fd (O_CLOEXEC) or -errno with the message set.
+ */
+int sdt_perf_open_fork_guard(pid_t pid);
 int sdt_perf_set_output(int fd, int out_fd);
 int sdt_perf_enable(int fd);
 int sdt_perf_disable(int fd);

@@ -23,6 +23,7 @@ int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder 
 		return err;
 	}
 	r->epfd = -1;
+	r->follow.sigfd = -1;
 	sdt_rec_child_init(&r->child);
 	targets = (r->o.argv && r->o.argv[0]) + (r->o.npids > 0) + r->o.system_wide;
 	if (targets != 1) {
@@ -104,6 +105,8 @@ int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f, co
 	size_t cap = r->nadds, total = n, i;
 	int err;
 
+	if (r->running && !r->late.in_callback)
+		return sdt_err(-EBUSY, "sites are added during a run from opts.on_file only");
 	for (i = 0; i < r->nadds; i++)
 		total += r->adds[i].n;
 	/* A file with a million notes must not become a million uprobes. */
@@ -139,6 +142,7 @@ int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f, co
 	a->f = f;
 	a->n = n;
 	a->mapped = -1;
+	a->set = -1;
 	r->nadds++;
 	return 0;
 }
@@ -172,14 +176,13 @@ uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 
 const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r, size_t event)
 {
+	const struct sdt_uprobe_set *set;
+	size_t local;
+
 	if (r->bpf)
 		return sdt_rec_bpf_event(r->bpf, event);
-	return r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event) : NULL;
-}
-
-int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index)
-{
-	return file_index < r->nadds ? r->adds[file_index].mapped : -1;
+	set = event < r->samples.nevents ? sdt_rec_event_set(r, event, &local) : NULL;
+	return set ? sdt_uprobe_set__event(set, local) : NULL;
 }
 
 uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r)
@@ -197,6 +200,21 @@ const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
 	return r->sem_method ? r->sem_method : "none";
 }
 
+int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index)
+{
+	return file_index < r->nadds ? r->adds[file_index].mapped : -1;
+}
+
+size_t sdt_recorder__file_count(const struct sdt_recorder *r)
+{
+	return r->nadds;
+}
+
+size_t sdt_recorder__late_file_count(const struct sdt_recorder *r)
+{
+	return r->late.armed_files;
+}
+
 int sdt_recorder__remove_stale(char **names)
 {
 	return sdt_uprobe_remove_stale(names);
@@ -208,8 +226,13 @@ void sdt_recorder__free(struct sdt_recorder *r)
 
 	if (!r)
 		return;
+	for (i = 1; i < r->nsets; i++)
+		sdt_uprobe_set__free(r->sets[i].set);
+	free(r->sets);
 	sdt_uprobe_set__free(r->set);
 	sdt_rec_bpf_free(r->bpf);
+	sdt_rec_late_release(r);
+	free(r->follow.t);
 	for (i = 0; i < r->nadds; i++) {
 		free_types(r->adds[i].types, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
 		free(r->adds[i].sites);

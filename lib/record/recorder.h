@@ -18,6 +18,12 @@
  *	6. teardown()       close, unmap, restore semaphores, remove the uprobes, reap the command
  * Each stage's state is a struct of its own below: rec_child, rec_targets, rec_perf,
  * rec_samples, rec_signals (the process-wide side: recorder_signals.c).
+ *
+ * Following (unless opts.no_follow): the command is traced from before its exec with its
+ * children (recorder_follow.c) and each image it execs is armed at its exec stop; every ring
+ * has a watch event whose MMAP2 records tell the executable files the targets map (a library
+ * dlopen'ed, a program started later under -a); a file not seen yet is offered to opts.on_file
+ * and what it adds is armed as a set of its own (recorder_late.c).
  */
 #ifndef SDT_RECORDER_H
 #define SDT_RECORDER_H
@@ -40,8 +46,12 @@ struct sdt_uprobe_set;
 /* Cap on perf events opened by one recorder (events x CPUs x threads). */
 #define SDT_MAX_PERF_FDS 1000000
 
-/* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i. */
-#define PID_TAG (1ull << 32)
+/* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i, ptrace stops. */
+#define PID_TAG	   (1ull << 32)
+#define FOLLOW_TAG (1ull << 33)
+
+/* The set number (and event) of a watch event or a fork guard in rec_perf (not a uprobe's). */
+#define REC_WATCH_FD UINT32_MAX
 
 /* One sdt_recorder__add_typed(): the sites of one file, their types copied. */
 struct added {
@@ -49,13 +59,29 @@ struct added {
 	size_t *sites;
 	size_t n;
 	struct sdt_arg_type **types; /* NULL, or per site NULL / the site's nargs entries; owned */
-	int mapped;		     /* -1 unknown, 0 never seen mapped, 1 mapped */
+	dev_t dev; /* the file's, at run start (0/0: unknown) */
+	ino_t ino;
+	int mapped; /* -1 unknown, 0 never seen mapped by a followed process, 1 mapped */
+	int set;    /* the rec_set arming it, -1 before the run */
+};
+
+/*
+ * One batch of uprobes: the sets armed before the start (sets[0]), then one per file armed during
+ * the run (recorder_late.c), each with a tracefs group of its own, created in one write and
+ * removed on every path like the first. Events are numbered across sets: base + the set's own.
+ */
+struct rec_set {
+	struct sdt_uprobe_set *set;
+	uint32_t base;
+	size_t nevents;
+	bool system_wide; /* its perf events are per CPU (pid -1), not on threads */
 };
 
 /* A tracefs event id, and the index of that tracefs event in the set. */
 struct tpmap {
 	uint64_t id;
 	uint32_t event;
+	uint32_t set;
 };
 
 /*
@@ -82,6 +108,7 @@ struct comm_slot {
 struct rec_signals {
 	/* the caller's mask, restored at the end and given to the command */
 	sigset_t oldmask;
+	sigset_t waitmask; /* the mask inside the wait: the caller's (+ SIGCHLD when following) */
 	struct sigaction old[SDT_STOP_SIGNALS];
 	bool handled[SDT_STOP_SIGNALS]; /* our handler is installed for stop_signals[i] */
 };
@@ -114,12 +141,19 @@ struct rec_targets {
 /* The perf events and their rings (recorder_perf.c). */
 struct rec_perf {
 	int *fds;
-	uint32_t *fd_event; /* the tracefs event (index) of each fd */
+	uint32_t *fd_event; /* the tracefs event (index in its set) of each fd */
 	int *fd_cpu;	    /* and its CPU */
+	uint32_t *fd_set;   /* and its rec_set, REC_WATCH_FD for a watch event or a guard */
 	size_t nfds, cap;
-	struct sdt_ring *rings; /* one per CPU; none when counting */
-	size_t nrings;
+	struct sdt_ring *rings; /* one per CPU (none when counting), and a watch ring per CPU */
+	bool *ring_watch;	/* rings[i] is a watch ring (MMAP2, COMM, FORK records only) */
+	size_t nrings, rings_cap;
+	size_t ring_pages; /* of a sample ring */
+	int epfd;
 };
+
+/* Data pages of a watch ring: its records are small and read at once. */
+#define WATCH_RING_PAGES 64
 
 /* What sdt_rec_perf_open() opens, and how. */
 struct perf_plan {
@@ -129,16 +163,19 @@ struct perf_plan {
 	bool inherit;	     /* follow new threads and children (all but system-wide) */
 	bool enable_on_exec; /* a command: the events start at its exec */
 	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
+	bool watch;	     /* following: a watch event per CPU x target owns the ring */
 	size_t ring_pages;
 	int epfd; /* each ring goes in, tagged with its index */
 };
 
 /* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
 struct rec_samples {
-	const struct sdt_uprobe_set *set;     /* borrowed */
+	const struct rec_set *const *sets;    /* borrowed: &recorder->sets (it grows) */
 	const struct sdt_recorder_sink *sink; /* borrowed */
-	struct tpmap *map; /* tracefs event id -> index of the set's tracefs events, sorted */
-	size_t nkev;
+	struct sdt_recorder *r;		      /* for the mmap records (recorder_late.c) */
+	struct tpmap *map; /* tracefs event id -> (set, index of its tracefs events), sorted */
+	uint32_t *map_set;
+	size_t nkev, map_cap;
 	size_t nevents;
 	uint64_t *counts; /* per event: samples, or in counting mode the counters' sum */
 	uint64_t lost;
@@ -191,13 +228,74 @@ void sdt_rec_filters_release(struct sdt_recorder *r);
 /* In on_sample: does event @ev's sample @s pass the filter applied here (true when none)? */
 bool sdt_rec_filters_pass(struct rec_samples *sp, uint32_t ev, const struct sdt_trace_sample *s);
 
+/* A thread traced (recorder_follow.c): the command and its descendants. */
+struct tracee {
+	pid_t tid;
+	bool listening; /* in a group-stop, left there with PTRACE_LISTEN */
+	int *anchors;	/* a forked process's anchors (sdt_rec_late_anchor()), closed at its end */
+	size_t nanchors, anchors_cap;
+};
+
+/* Following the command through ptrace (recorder_follow.c). */
+struct rec_follow {
+	bool on;
+	int sigfd; /* SIGCHLD, in the epoll set as FOLLOW_TAG; -1: none */
+	bool chld_blocked; /* SIGCHLD was not blocked before: unblock it at the end */
+	struct tracee *t;
+	size_t n, cap;
+	uint64_t stops, execs, forks, signals; /* what it cost */
+};
+
+/* A file seen mapped executable by a followed process (recorder_late.c). */
+struct known_file {
+	dev_t dev;
+	ino_t ino;
+	unsigned char build_id[20];
+	uint8_t build_id_size;
+	int set;	  /* the rec_set arming it, -1: nothing to arm (no site matched) */
+};
+
+/* Thread @tid has set @set's perf events (opened on it, or inherited) since @since_ns. */
+struct cover {
+	pid_t tid;
+	uint32_t set;
+};
+
+/* An executable mapping read from a ring, handled after the drain (recorder_late.c). */
+struct pending_map {
+	pid_t pid;
+	uint32_t maj, min;
+	uint64_t ino;
+	unsigned char build_id[20];
+	uint8_t build_id_size;
+	char *filename;
+};
+
+/* Arming files during the run (recorder_late.c). */
+struct rec_late {
+	bool on;	  /* following: new files are armed (not with no_follow) */
+	bool in_callback; /* inside opts.on_file: sdt_recorder__add_typed() may add */
+	struct known_file *files;
+	size_t nfiles, files_cap;
+	struct cover *cover;
+	size_t ncover, cover_cap;
+	struct pending_map *pending;
+	size_t npending, pending_cap;
+	uint64_t pending_dropped;
+	size_t armed_files; /* files armed during the run */
+	int sem_poke;	    /* poke the semaphores of late sets too */
+	bool ref_ctr;	    /* the late sets' semaphore method, as the first set's */
+};
+
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */
 struct sdt_recorder {
 	struct sdt_recorder_opts o;
 	bool counting; /* counters, no rings: count_only with few events */
 	struct added *adds;
 	size_t nadds;
-	struct sdt_uprobe_set *set;
+	struct sdt_uprobe_set *set; /* sets[0].set */
+	struct rec_set *sets;
+	size_t nsets, sets_cap;
 	const char *sem_method;
 	int epfd; /* rings (tag: index) and watched processes (PID_TAG + index) */
 	struct rec_perf perf;
@@ -207,9 +305,12 @@ struct sdt_recorder {
 	struct rec_facts facts;
 	struct rec_filters filters;
 	uint64_t armed_ns, ended_ns; /* CLOCK_MONOTONIC: every probe armed; the recording over */
+	struct rec_follow follow;
+	struct rec_late late;
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
+	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
 	const char *engine;  /* "bpf" or "tracefs", once resolved (engine.c) */
 	struct rec_bpf *bpf; /* the BPF engine's events and program (engine_bpf.c) */
@@ -237,9 +338,12 @@ void sdt_rec_signals_restore(struct sdt_recorder *r);
 /* In the forked command: the caller's dispositions and mask again. */
 void sdt_rec_signals_in_child(const struct rec_signals *s);
 /* recorder_samples.c */
-/* Ready for the created @set's samples, for @sink. 0 or -ENOMEM. */
-int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
+/* Ready for the samples of @r's created sets[0], for @sink. 0 or -ENOMEM. */
+int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 			 const struct sdt_recorder_sink *sink);
+/* Set @setno of @sp->sets was created: map its tracefs events, count its events. 0 or -ENOMEM.
+ * In recorder_late.c (the calls between it and recorder_samples.c go one way). */
+int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno);
 /* The ring callbacks, with @sp as their ctx. */
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);
 void sdt_rec_samples_release(struct rec_samples *sp);
@@ -281,9 +385,28 @@ int sdt_rec_perf_enable(struct rec_perf *p);
 void sdt_rec_perf_disable(struct rec_perf *p);
 /* Every ring, merged in time order (ring.c), to @ops. 0 or -errno. */
 int sdt_rec_perf_drain(struct rec_perf *p, const struct sdt_ring_ops *ops);
-/* Counting mode: each event's counters summed into @counts (@nevents, of @set). */
-int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct sdt_uprobe_set *set,
+/* Counting mode: each event's counters summed into @counts (@nevents, over @sets). */
+int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct rec_set *sets,
 			     uint64_t *counts, size_t nevents);
+/*
+ * A set armed late (number @setno): its events per CPU of the rings x thread @tids (-1: every
+ * thread), written into the existing rings, enabled. A thread gone (ESRCH) is skipped.
+ */
+/*
+ * The anchors of @set on process @pid, appended to *@fds: one disabled counter per tracefs event
+ * (pid @pid, any CPU, not inherited), never enabled, never read. Their only work is in the
+ * kernel: the uprobe filter (trace_uprobe.c: __uprobe_perf_filter()) lets a process keep its
+ * breakpoints while some perf event on the uprobe has a target with its mm, and an anchor is an
+ * original event (governed by its fd) that no exit frees; being not inherited, it also keeps
+ * the process's perf context from being the parent of clones (perf_event.h, the fork guard).
+ * An inherited event does not anchor: after a context swap (perf_event_context_sched_out())
+ * another task holds it and frees it when that task exits, the filter then finds no event for
+ * the process and uprobe_apply() takes its breakpoints away. 0, -ESRCH (gone), or -errno.
+ */
+int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int **fds, size_t *n,
+			      size_t *cap);
+int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
+			   const pid_t *tids, size_t ntids, bool inherit, bool counting);
 /* After the last drain: hits the rings never got, as losses to @ops->lost. */
 int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *ops);
 /* Disable, unmap, close. */
@@ -291,5 +414,57 @@ void sdt_rec_perf_close(struct rec_perf *p);
 /* Unmap and close only (at exit). */
 void sdt_rec_perf_abandon(struct rec_perf *p);
 void sdt_rec_perf_release(struct rec_perf *p);
+
+/*
+ * The set holding event @event (numbered across the sets: base + the set's own) and its index
+ * in that set in *@local; NULL past the end (or before the run).
+ */
+static inline const struct sdt_uprobe_set *sdt_rec_event_set(const struct sdt_recorder *r,
+							      size_t event, size_t *local)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (event >= r->sets[i].base && event - r->sets[i].base < r->sets[i].nevents) {
+			*local = event - r->sets[i].base;
+			return r->sets[i].set;
+		}
+	}
+	return NULL;
+}
+
+/* recorder_follow.c: the command's exec chain, through ptrace */
+/* Trace the command (stopped before its exec) and its future children; SIGCHLD in @epfd. */
+int sdt_rec_follow_start(struct sdt_recorder *r);
+/* SIGCHLD came: handle every ptrace stop there is. 0 or -errno. */
+int sdt_rec_follow_wakeup(struct sdt_recorder *r);
+/* Detach every tracee (they go on untraced); close the signalfd. */
+void sdt_rec_follow_end(struct sdt_recorder *r);
+/* recorder_late.c: files armed during the run */
+/* Before the run: the files of the adds and what is known of their mapping. 0 or -errno. */
+int sdt_rec_late_init(struct sdt_recorder *r);
+/*
+ * Thread @pid (stopped, at its exec; or a process that mapped it) maps file @path (dev, ino; a
+ * build-id or NULL): arm it if new and the caller's on_file adds sites; give @pid's threads the
+ * perf events of the set arming it if they do not have them. 0, or -errno (the run ends).
+ */
+int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former_tid);
+/* Thread @tid was created by @parent: it has the perf events @parent had (inherit). */
+void sdt_rec_late_inherit(struct sdt_recorder *r, pid_t parent, pid_t tid);
+/*
+ * Process @child, forked by @parent and stopped before its first instruction: anchors on it,
+ * appended to *@fds (*@n of *@cap): a disabled, not inherited event on each tracefs event of
+ * every set whose events @parent has (sdt_rec_perf_open_anchors()). Best effort (a child gone
+ * needs none): 0, or -ENOMEM.
+ */
+int sdt_rec_late_anchor(struct sdt_recorder *r, pid_t parent, pid_t child, int **fds, size_t *n,
+			size_t *cap);
+/* Thread @tid exited. */
+void sdt_rec_late_gone(struct sdt_recorder *r, pid_t tid);
+/* The ring's mmap op: queue it for sdt_rec_late_pending(). */
+void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m);
+/* Handle the queued mappings (after each drain). 0 or -errno. */
+int sdt_rec_late_pending(struct sdt_recorder *r);
+void sdt_rec_late_release(struct sdt_recorder *r);
 
 #endif

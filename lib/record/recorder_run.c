@@ -45,8 +45,12 @@ static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int
 	for (i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 
-		if (tag < PID_TAG) {
-			if (r->counting || tag >= r->perf.nrings)
+		if (tag == FOLLOW_TAG) {
+			err = sdt_rec_follow_wakeup(r);
+			if (err < 0)
+				return err;
+		} else if (tag < PID_TAG) {
+			if (tag >= r->perf.nrings)
 				continue;
 			/* all of them, merged in time order (ring.c) */
 			err = sdt_rec_perf_drain(&r->perf, ops);
@@ -77,14 +81,12 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			break;
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
 		if (now >= next_drain) {
-			if (!r->counting)
-				err = sdt_rec_perf_drain(&r->perf, ops);
-			else if (r->sink
-				     ->on_drained) /* live counts for the sink (stat --interval) */
-				err = sdt_rec_perf_read_counts(&r->perf, r->set, r->samples.counts,
+			/* the watch ring's records too, when counting and following */
+			err = sdt_rec_perf_drain(&r->perf, ops);
+			if (!err && r->counting && r->sink->on_drained)
+				/* live counts for the sink (stat --interval) */
+				err = sdt_rec_perf_read_counts(&r->perf, r->sets, r->samples.counts,
 							       r->samples.nevents);
-			else
-				err = 0;
 			if (err < 0)
 				return err;
 			if (r->sink->on_drained)
@@ -95,12 +97,19 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		if (deadline && deadline < until)
 			until = deadline;
 		timeout = (int)(until - now);
-		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->sig.oldmask);
+		/* the mappings the last drain read: armed now, out of the drain */
+		err = sdt_rec_late_pending(r);
+		if (err < 0)
+			return err;
+		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), timeout, &r->sig.waitmask);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return sdt_err(-errno, "epoll_wait: %s", strerror(errno));
 		err = on_wakeups(r, evs, n, ops);
+		if (err < 0)
+			return err;
+		err = sdt_rec_late_pending(r);
 		if (err < 0)
 			return err;
 		if (sdt_rec_targets_all_exited(&r->targets))
@@ -171,7 +180,15 @@ static int build_set(struct sdt_recorder *r, const struct sem_plan *sp)
 			: sp->ref_ctr				 ? "refctr"
 			: sp->poke				 ? "poke"
 								 : "none";
-	return 0;
+	r->sets = calloc(1, sizeof(*r->sets));
+	if (!r->sets)
+		return sdt_err(-ENOMEM, "out of memory");
+	r->sets_cap = r->nsets = 1;
+	r->sets[0].set = r->set;
+	r->sets[0].nevents = sdt_uprobe_set__event_count(r->set);
+	r->late.ref_ctr = sp->ref_ctr;
+	r->late.sem_poke = sp->poke ? 1 : 0;
+	return sdt_rec_late_init(r);
 }
 
 /* Stage 1: the epoll set, and the targets: the command started stopped, the -p threads, or -1. */
@@ -184,7 +201,9 @@ static int start_targets(struct sdt_recorder *r, const struct sem_plan *sp)
 	if (r->epfd < 0)
 		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
 	if (has_command(r)) {
-		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, sp->poke);
+		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, sp->poke && !r->late.on);
+		if (!err && r->late.on)
+			err = sdt_rec_follow_start(r);
 		if (err)
 			return err;
 		return sdt_rec_targets_add_tid(&r->targets, r->child.pid);
@@ -201,10 +220,12 @@ static int create_probes(struct sdt_recorder *r)
 {
 	int err;
 
-	err = sdt_uprobe_set__create(r->set);
-	if (err)
-		return err;
-	return sdt_rec_samples_init(&r->samples, r->set, r->sink);
+	if (sdt_uprobe_set__event_count(r->set)) {
+		err = sdt_uprobe_set__create(r->set);
+		if (err)
+			return err;
+	}
+	return sdt_rec_samples_init(&r->samples, r, r->sink);
 }
 
 /* Stage 3: the perf events per CPU x target x event, a ring per CPU; the sink learns the events. */
@@ -217,6 +238,7 @@ static int open_events(struct sdt_recorder *r)
 	    .inherit = !r->o.system_wide,
 	    .enable_on_exec = r->child.pid > 0,
 	    .skip_gone = r->o.npids > 0,
+	    .watch = r->late.on,
 	    .ring_pages = r->o.ring_pages,
 	    .epfd = r->epfd,
 	};
@@ -268,7 +290,8 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 	if (r->stop)
 		return 0; /* asked to stop while arming: the command never runs */
 	if (has_command(r)) {
-		err = sdt_rec_child_release(&r->child, sp->poke ? r->set : NULL);
+		/* following, the semaphores are poked at the exec stop (recorder_follow.c) */
+		err = sdt_rec_child_release(&r->child, sp->poke && !r->late.on ? r->set : NULL);
 		if (err)
 			return err;
 	}
@@ -290,12 +313,12 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	if (!err)
 		err = sdt_rec_facts_gather(r);
 	sdt_rec_perf_disable(&r->perf);
-	if (!err && !r->counting)
+	if (!err)
 		err = sdt_rec_perf_drain(&r->perf, ops);
 	if (!err && !r->counting)
 		err = sdt_rec_perf_account_losses(&r->perf, ops);
 	if (!err && r->counting)
-		err = sdt_rec_perf_read_counts(&r->perf, r->set, r->samples.counts,
+		err = sdt_rec_perf_read_counts(&r->perf, r->sets, r->samples.counts,
 					       r->samples.nevents);
 	/* Before the teardown, which the kernel makes slow (a grace period per event). */
 	if (!err && r->sink->on_drained)
@@ -311,13 +334,24 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 static int teardown(struct sdt_recorder *r, int err)
 {
 	char msg[1024];
+	size_t i;
 	int e2;
 
 	if (err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+	/* the command and its children go on untraced */
+	sdt_rec_follow_end(r);
 	sdt_rec_perf_close(&r->perf);
-	if (r->set) {
+	if (r->set)
 		sdt_uprobe_set__unpoke(r->set);
+	for (i = 0; i < r->nsets; i++) {
+		e2 = sdt_uprobe_set__remove(r->sets[i].set);
+		if (e2 && !err) {
+			err = e2;
+			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+		}
+	}
+	if (!r->nsets && r->set) {
 		e2 = sdt_uprobe_set__remove(r->set);
 		if (e2 && !err) {
 			err = e2;
@@ -331,6 +365,7 @@ static int teardown(struct sdt_recorder *r, int err)
 		r->epfd = -1;
 	}
 	sdt_rec_signals_restore(r);
+	r->running = false;
 	if (err)
 		sdt_err(err, "%s", msg);
 	return err;
@@ -348,7 +383,7 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 	sdt_rec_atexit_register();
 	if (sdt_rec_running())
 		return sdt_err(-EBUSY, "another recording is running in this process");
-	if (!r->nadds)
+	if (!r->nadds && (r->o.no_follow || !r->o.on_file))
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
 	if (sdt_rec_engine_is_bpf(r))
 		return sdt_rec_bpf_run(r, r->sink);
@@ -361,6 +396,7 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 	if (err)
 		return err;
 	sdt_rec_signals_install(r);
+	r->running = true;
 	err = build_set(r, &sp);
 	if (!err)
 		err = start_targets(r, &sp);

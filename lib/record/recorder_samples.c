@@ -12,8 +12,8 @@
 #include "trace/trace_event.h"
 #include "util/internal.h"
 
-/* The index of the set's tracefs event whose id is @id, or -1. */
-static int lookup(const struct rec_samples *sp, uint64_t id)
+/* The map entry of the tracefs event whose id is @id, or NULL. */
+static const struct tpmap *lookup(const struct rec_samples *sp, uint64_t id)
 {
 	size_t lo = 0, hi = sp->nkev;
 
@@ -21,41 +21,47 @@ static int lookup(const struct rec_samples *sp, uint64_t id)
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (sp->map[mid].id == id)
-			return (int)sp->map[mid].event;
+			return &sp->map[mid];
 		if (sp->map[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return -1;
+	return NULL;
 }
 
 static int on_sample(void *ctx, struct sdt_trace_sample *s)
 {
 	struct rec_samples *sp = ctx;
 	const struct sdt_uprobe_kevent *kv;
+	const struct rec_set *rs;
+	const struct tpmap *m;
 	uint16_t type, demux;
-	int ev;
+	size_t ev;
 
 	if (s->raw_size < sizeof(type))
 		return 0;
 	memcpy(&type, s->raw, sizeof(type));
-	ev = lookup(sp, type);
-	if (ev < 0)
+	m = lookup(sp, type);
+	if (!m)
 		return 0;
-	kv = sdt_uprobe_set__kernel_event(sp->set, (size_t)ev);
+	rs = &(*sp->sets)[m->set];
+	kv = sdt_uprobe_set__kernel_event(rs->set, m->event);
 	if (kv->demux_offset < 0) {
-		ev = (int)kv->event;
+		ev = kv->event;
 	} else {
 		/* a shared tracefs event: the probe line put its event's number in the record */
 		if (s->raw_size < (uint32_t)kv->demux_offset + sizeof(demux))
 			return 0;
 		memcpy(&demux, (const uint8_t *)s->raw + kv->demux_offset, sizeof(demux));
-		if (demux >= sp->nevents ||
-		    sdt_uprobe_set__event(sp->set, demux)->tp_id != kv->tp_id)
+		if (demux >= rs->nevents ||
+		    sdt_uprobe_set__event(rs->set, demux)->tp_id != kv->tp_id)
 			return 0;
 		ev = demux;
 	}
+	ev += rs->base;
+	if (ev >= sp->nevents)
+		return 0;
 	s->event = (uint32_t)ev;
 	if (!sdt_rec_filters_pass(sp, (uint32_t)ev, s))
 		return 0;
@@ -72,38 +78,33 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		sp->sink->on_lost(sp->sink->ctx, cpu, count);
 }
 
-static int cmp_map(const void *a, const void *b)
-{
-	const struct tpmap *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The map from tracefs event ids of the created @set, and a counter per event. 0 or -ENOMEM. */
-int sdt_rec_samples_init(struct rec_samples *sp, const struct sdt_uprobe_set *set,
+/* The map from tracefs event ids of the created sets[0], and a counter per event. */
+int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 			 const struct sdt_recorder_sink *sink)
 {
-	size_t i;
-
-	sp->set = set;
+	sp->sets = (const struct rec_set *const *)&r->sets;
+	sp->r = r;
 	sp->sink = sink;
-	sp->nevents = sdt_uprobe_set__event_count(set);
-	sp->nkev = sdt_uprobe_set__kernel_event_count(set);
-	sp->map = calloc(sp->nkev, sizeof(*sp->map));
-	sp->counts = calloc(sp->nevents, sizeof(*sp->counts));
-	if (!sp->map || !sp->counts)
-		return sdt_err(-ENOMEM, "out of memory");
-	for (i = 0; i < sp->nkev; i++) {
-		sp->map[i].id = sdt_uprobe_set__kernel_event(set, i)->tp_id;
-		sp->map[i].event = (uint32_t)i;
-	}
-	qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
-	return 0;
+	sp->nevents = 0;
+	sp->nkev = 0;
+	return sdt_rec_samples_add_set(sp, 0);
+}
+
+
+static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	struct rec_samples *sp = ctx;
+
+	sdt_rec_on_fork(ctx, pid, ppid, tid, ptid);
+	/* without ptrace (-p), what a thread inherits is learnt here */
+	if (sp->r && sp->r->late.on && !sp->r->follow.on)
+		sdt_rec_late_inherit(sp->r, (pid_t)ptid, (pid_t)tid);
 }
 
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
 {
-	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, sdt_rec_on_fork};
+	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, on_fork,
+				     sdt_rec_late_on_mmap};
 }
 
 void sdt_rec_samples_release(struct rec_samples *sp)

@@ -109,6 +109,7 @@ void sdt_rec_signals_install(struct sdt_recorder *r)
 			s->handled[i] = !sigaction(sig, &sa, NULL);
 	}
 	pthread_sigmask(SIG_BLOCK, &block, &s->oldmask);
+	s->waitmask = s->oldmask;
 	active = r;
 }
 

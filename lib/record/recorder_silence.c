@@ -112,12 +112,15 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 	memset(f->sem, -1, n ? n : 1);
 	gather_mapped(r);
 	for (e = 0; e < n; e++) {
+		const struct sdt_uprobe_set *set;
 		bool read_one = false;
+		size_t le;
 
 		if (r->samples.counts && r->samples.counts[e])
 			continue; /* hit: nothing to explain */
 		/* the BPF engine has the kernel raise every semaphore (its links' ref_ctr offsets) */
-		if (!r->set || !sdt_uprobe_set__event_has_semaphore(r->set, e))
+		set = r->bpf ? NULL : sdt_rec_event_set(r, e, &le);
+		if (!set || !sdt_uprobe_set__event_has_semaphore(set, le))
 			continue;
 		for (i = 0; i < r->targets.nwatch; i++) {
 			pid_t pid = r->targets.watch[i].pid;
@@ -125,7 +128,7 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 
 			if (r->targets.watch[i].done)
 				continue;
-			st = sdt_uprobe_set__semaphore_state(r->set, e, pid);
+			st = sdt_uprobe_set__semaphore_state(set, le, pid);
 			if (st == 1) {
 				f->sem[e] = 1;
 				break;
@@ -136,10 +139,10 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 				read_one = true;
 			}
 		}
-		/* poking reaches what is mapped at the start: a library loaded later is not poked
-		 */
+		/* poking reaches what is mapped at the start: a library loaded later (or a set armed
+		 * during the run) is not poked */
 		if (f->sem[e] < 0 && r->sem_method && !strcmp(r->sem_method, "poke") &&
-		    !sdt_uprobe_set__event_poked(r->set, e))
+		    !sdt_uprobe_set__event_poked(set, le))
 			f->sem[e] = 0;
 	}
 	return 0;
@@ -155,9 +158,18 @@ void sdt_rec_facts_release(struct rec_facts *f)
 /* The index in r->adds of event @e's file, or r->nadds. */
 static size_t event_add(const struct sdt_recorder *r, size_t e)
 {
-	const struct sdt_file *file = r->bpf ? (e < r->bpf->nevents ? r->bpf->ev_file[e] : NULL)
-					     : sdt_uprobe_set__event_file(r->set, e);
-	size_t a;
+	const struct sdt_uprobe_set *set;
+	const struct sdt_file *file;
+	size_t a, le;
+
+	if (r->bpf) {
+		file = e < r->bpf->nevents ? r->bpf->ev_file[e] : NULL;
+	} else {
+		set = sdt_rec_event_set(r, e, &le);
+		if (!set)
+			return r->nadds;
+		file = sdt_uprobe_set__event_file(set, le);
+	}
 
 	for (a = 0; a < r->nadds; a++)
 		if (r->adds[a].f == file)
@@ -183,10 +195,13 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 			  char *text, size_t size)
 {
 	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
+	size_t le;
+	const struct sdt_uprobe_set *set =
+	    !r->bpf && event < r->samples.nevents ? sdt_rec_event_set(r, event, &le) : NULL;
 	const struct sdt_trace_event_desc *d =
-	    r->bpf	? (event < r->bpf->nevents ? &r->bpf->events[event] : NULL)
-	    : r->set && event < r->samples.nevents ? sdt_uprobe_set__event(r->set, event)
-						     : NULL;
+	    r->bpf ? (event < r->bpf->nevents ? &r->bpf->events[event] : NULL)
+	    : set  ? sdt_uprobe_set__event(set, le)
+		   : NULL;
 	uint64_t hits;
 	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;

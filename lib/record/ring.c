@@ -56,6 +56,61 @@ void sdt_ring_unmap(struct sdt_ring *r)
 /* Read @n bytes at @off of a record of @len bytes, or fail. */
 #define NEED(off, n, len) ((len) < (off) || (len) - (off) < (n))
 
+/*
+ * PERF_RECORD_MMAP2: pid, tid, addr, len, pgoff, then maj, min, ino, ino_generation or (misc
+ * PERF_RECORD_MISC_MMAP_BUILD_ID) build_id_size, 3 reserved bytes, build_id[20]; prot, flags,
+ * the file name (NUL-terminated, padded), then the 24-byte sample_id trailer (TIME at -16).
+ */
+static int decode_mmap2(struct sdt_ring *r, const struct perf_event_header *h,
+			const unsigned char *rec, const struct sdt_ring_ops *ops)
+{
+	size_t len = h->size, off = sizeof(*h), end;
+	struct sdt_ring_mmap m;
+	uint32_t u32[2];
+
+	if (!ops->mmap)
+		return 0;
+	if (NEED(off, 8 + 24 + 24 + 8 + 24, len)) {
+		r->malformed++;
+		return 0;
+	}
+	memset(&m, 0, sizeof(m));
+	memcpy(u32, rec + off, 8);
+	m.pid = u32[0];
+	m.tid = u32[1];
+	memcpy(&m.addr, rec + off + 8, 8);
+	memcpy(&m.len, rec + off + 16, 8);
+	memcpy(&m.pgoff, rec + off + 24, 8);
+	off += 32;
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		m.build_id_size = rec[off];
+		if (m.build_id_size > sizeof(m.build_id))
+			m.build_id_size = sizeof(m.build_id);
+		memcpy(m.build_id, rec + off + 4, sizeof(m.build_id));
+	} else {
+		memcpy(u32, rec + off, 8);
+		m.maj = u32[0];
+		m.min = u32[1];
+		memcpy(&m.ino, rec + off + 8, 8);
+	}
+	off += 24;
+	memcpy(u32, rec + off, 8);
+	m.prot = u32[0];
+	m.flags = u32[1];
+	off += 8;
+	if (!(m.prot & PROT_EXEC))
+		return 0;
+	memcpy(&m.time_ns, rec + len - 16, 8);
+	end = len - 24;
+	if (!memchr(rec + off, '\0', end - off)) {
+		r->malformed++;
+		return 0;
+	}
+	m.filename = (const char *)rec + off;
+	ops->mmap(ops->ctx, &m);
+	return 0;
+}
+
 static int decode(struct sdt_ring *r, const struct perf_event_header *h, const unsigned char *rec,
 		  const struct sdt_ring_ops *ops)
 {
@@ -117,6 +172,8 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 			ops->fork(ops->ctx, ids[0], ids[1], ids[2], ids[3]);
 		return 0;
 	}
+	case PERF_RECORD_MMAP2:
+		return decode_mmap2(r, h, rec, ops);
 	case PERF_RECORD_LOST:
 		if (NEED(off, 16, len)) {
 			r->malformed++;

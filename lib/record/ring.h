@@ -6,7 +6,7 @@
  * acquire) and then publish the new data_tail (with release), which frees the space. A record that
  * wraps around the end of the ring is copied into a scratch buffer first, so handlers always see
  * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, RAW, in that order, as
- * perf_event.h's sample_type asks), COMM and LOST; others are skipped. Nothing is allocated per
+ * perf_event.h's sample_type asks), COMM, FORK, LOST and executable MMAP2; others are skipped. Nothing is allocated per
  * record.
  */
 #ifndef SDT_RING_H
@@ -17,6 +17,19 @@
 
 struct sdt_trace_sample;
 
+/* A PERF_RECORD_MMAP2 (ring.c): an executable mapping, from the watch event (perf_event.h). */
+struct sdt_ring_mmap {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min; /* the device and inode: 0 when the record carries the build-id */
+	uint64_t ino;
+	unsigned char build_id[20];
+	uint8_t build_id_size; /* 0: none (the kernel could not read it, or too old) */
+	uint32_t prot, flags;
+	const char *filename; /* in the process's mount namespace */
+	uint64_t time_ns;
+};
+
 struct sdt_ring_ops {
 	void *ctx;
 	/* A sample; ->event is not set (the caller maps the raw record's common_type). */
@@ -25,6 +38,8 @@ struct sdt_ring_ops {
 	void (*lost)(void *ctx, uint32_t cpu, uint64_t count);
 	/* Thread @ptid of @ppid created thread @tid of @pid (PERF_RECORD_FORK); may be NULL. */
 	void (*fork)(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
+	/* A new executable mapping (PERF_RECORD_MMAP2 with PROT_EXEC); may be NULL. */
+	void (*mmap)(void *ctx, const struct sdt_ring_mmap *m);
 };
 
 struct sdt_ring {

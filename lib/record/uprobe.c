@@ -19,6 +19,7 @@ int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprob
 	s->use_ref_ctr = opts && opts->use_ref_ctr;
 	s->no_args = opts && opts->no_args;
 	s->share = opts && opts->share;
+	s->index_base = opts ? opts->index_base : 0;
 	if (opts && opts->group) {
 		if (!sdt_valid_event_name(opts->group, SDT_MAX_EVENT_NAME)) {
 			free(s);

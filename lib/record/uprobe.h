@@ -83,6 +83,11 @@ struct sdt_uprobe_set_opts {
 	 * events apart: one perf counter per tracefs event cannot.
 	 */
 	bool share;
+	/*
+	 * The number of the set's first event (->index of its descriptions): a set armed during a
+	 * run numbers its events after those of the sets before it. Demux numbers stay the set's.
+	 */
+	uint32_t index_base;
 };
 
 /* One tracefs event of the set, for the recorder: what to open and how to tell its events apart. */

@@ -234,7 +234,7 @@ static int new_event(struct sdt_uprobe_set *s, const struct sdt_file *f, const c
 	x = &s->extra[s->nevents];
 	memset(e, 0, sizeof(*e));
 	memset(x, 0, sizeof(*x));
-	e->index = (uint32_t)s->nevents;
+	e->index = s->index_base + (uint32_t)s->nevents;
 	e->ip_field = -1;
 	e->provider = sdt_strdup(st->provider);
 	e->name = sdt_strdup(st->name);

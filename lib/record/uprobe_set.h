@@ -60,6 +60,7 @@ struct sdt_uprobe_set {
 	bool use_ref_ctr;
 	bool no_args;
 	bool share;
+	uint32_t index_base; /* opts.index_base: events[i].index is index_base + i */
 	struct sdt_trace_event_desc *events;
 	struct ev_extra *extra;
 	size_t nevents, cap;

@@ -43,14 +43,17 @@ bpf_armed() {
 		grep -qsE '^link_type:[[:space:]]*perf' /proc/"$1"/fdinfo/* 2>/dev/null
 }
 # armed SDTRACE_PID [PATH]: sdtrace has placed its probes (on PATH if given) and enabled them:
-# under tracefs its group is in uprobe_events and its perf events are open, under bpf it holds
-# the link. Waits up to 10 s; then 0.3 s more, for enabling follows opening.
+# under tracefs its group is in uprobe_events and its perf events are open (more than the
+# CPUs' watch events), under bpf it holds the link. Waits up to 10 s; then 0.3 s more, for enabling follows opening.
 armed() {
 	_an=0
 	while [ "$_an" -lt 100 ]; do
 		if tracefs_engine; then
+			# more perf events than CPUs: the watch events (one per CPU, opened first
+			# when following) and the probes' own (so not for --no-follow)
 			if grep -q "^p:sdtrace_$1_[^ ]* ${2:+$2:}" "$TRACEFS/uprobe_events" &&
-				ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'perf_event'; then
+				[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')" -gt \
+					"$(nproc)" ]; then
 				sleep 0.3
 				return 0
 			fi

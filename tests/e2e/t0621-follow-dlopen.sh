@@ -1,0 +1,67 @@
+#!/bin/sh
+# A library dlopen()ed from a path created after the recording started: prog-follow waits for
+# the file, dlopen()s it, then (once sdtrace -v says it armed it) calls into it. The library at
+# the new path is another inode than the one cached (a copy, same build-id): it is seen in an
+# MMAP2 record and armed, and its hits are recorded (before: none). The same under -p.
+# uprobe_events is left as it was.
+. "$(dirname "$0")/lib.sh"
+need_tracefs
+P=$PROGS_DIR
+F=$P/prog-follow
+L=$P/libprog-follow-lib.so
+need_file "$F" "$L"
+cd "$T" || exit 1
+uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
+for f in "$L" "$F"; do "$SDTRACE" cache add "$f" >/dev/null 2>&1 || fail "cache add" "cannot cache $f"; done
+
+# wait_grep FILE REGEX: wait (10 s) until FILE has a line matching REGEX
+wait_grep() {
+	n=0
+	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	grep -Eq "$2" "$1"
+}
+calls() { "$SDTRACE" report -i "$1" | grep -c 'follow_lib:call: arg1=[0-2]$'; }
+
+# the command
+mkdir new
+$FOREGROUND "$SDTRACE" -v record -o cmd.data -e '%follow_lib:*' -e '%follow:tick' -- \
+	"$F" 3 "$T/new/lib.so" "$T/go" >cmd.out 2>cmd.err &
+sd=$!
+at_exit "kill $sd 2>/dev/null"
+sleep 0.5
+cp "$L" new/lib.so
+check "command: the new library is armed" wait_grep cmd.err "armed [0-9]+ events in '$T/new/lib.so'"
+touch go
+wait $sd
+check_eq "command: exit status" 0 $?
+check_eq "command: its 3 calls recorded" 3 "$(calls cmd.data)"
+check "command: the end counts it" grep -q "1 binary armed during the run" cmd.err
+
+# -p
+rm -rf new go
+mkdir new
+"$F" 3 "$T/new/lib.so" "$T/go" >p.out 2>&1 &
+pid=$!
+at_exit "kill $pid 2>/dev/null"
+$FOREGROUND "$SDTRACE" -v record -o p.data -e '%follow_lib:*' -e '%follow:tick' -p "$pid" \
+	>pr.out 2>pr.err &
+sd=$!
+at_exit "kill $sd 2>/dev/null"
+n=0
+while ! grep -q "^p:[^ ]* $F:" "$TRACEFS/uprobe_events" && [ "$n" -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 0.3
+cp "$L" new/lib.so
+check "-p: the new library is armed" wait_grep pr.err "armed [0-9]+ events in '$T/new/lib.so'"
+touch go
+wait $pid
+wait $sd
+check_eq "-p: its 3 calls recorded" 3 "$(calls p.data)"
+
+uprobes_unchanged
+finish
