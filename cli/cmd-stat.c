@@ -192,7 +192,6 @@ static void on_drained(void *ctx)
 }
 
 /* stat's own options: --json, -o, --interval, --serve, and those of stat-agg.h. */
-#define OPT_SERVE 0x100
 struct stat_args {
 	bool json;
 	const char *output;
@@ -202,7 +201,8 @@ struct stat_args {
 	bool serving;
 };
 
-enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP, OPT_MAX_KEYS };
+/* values of stat's own long options: apart from the shared ones (record-setup.c, 0x100...) */
+enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP, OPT_MAX_KEYS, OPT_SERVE };
 
 
 static int stat_option(void *ctx, int c, const char *arg)

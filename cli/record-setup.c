@@ -218,11 +218,15 @@ static const struct option shared_opts[] = {
 /* getopt_long's tables for @cmd: the shared options, then the command's own. */
 static int build_tables(const struct rec_command *cmd, struct option **longopts, char **shortopts)
 {
-	size_t nown = 0;
+	size_t nown = 0, i;
 	struct option *lo;
 
 	while (cmd->opts && cmd->opts[nown].name)
 		nown++;
+	/* a command's option with a shared option's value would be taken as that one */
+	for (i = 0; i < ARRAY_SIZE(shared_opts) * nown; i++)
+		if (cmd->opts[i % nown].val == shared_opts[i / nown].val)
+			return -EEXIST;
 	lo = calloc(ARRAY_SIZE(shared_opts) + nown + 1, sizeof(*lo));
 	*shortopts = NULL;
 	if (!lo || asprintf(shortopts, "+%s%s", SHARED_SHORT, cmd->shortopts) < 0) {
@@ -248,8 +252,11 @@ int rec_setup_parse(struct rec_setup *s, const struct rec_command *cmd, int argc
 		if (ret)
 			return ret;
 	}
-	if (build_tables(cmd, &longopts, &shortopts)) {
-		cli_error("out of memory");
+	ret = build_tables(cmd, &longopts, &shortopts);
+	if (ret) {
+		cli_error("%s", ret == -EEXIST ? "a bug: an option of this command has the value of "
+						 "a shared one (cli/record-setup.c)"
+					       : "out of memory");
 		return EXIT_RUNTIME;
 	}
 	optind = 1;

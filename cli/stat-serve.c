@@ -470,14 +470,11 @@ int stat_serve_start(const struct stat_serve_addr *a, struct stat_serve **out)
 		goto fail;
 	}
 	/*
-	 * libmicrohttpd's thread inherits this mask: the signals that stop the recording go to the
-	 * recorder's thread, which waits for them (sdtrace/record.h, "Signal handlers").
+	 * libmicrohttpd's thread inherits this mask: every signal, so that those the recorder waits
+	 * for reach its thread (sdtrace/record.h): the stop signals, and SIGCHLD, which tells it
+	 * of the followed command's stops (taken by this thread, the command would stay stopped)
 	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGPIPE);
+	sigfillset(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	sv->mhd = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, sv,
 				   MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,

@@ -52,7 +52,9 @@
  *    traced (PTRACE_SEIZE, without PTRACE_O_EXITKILL) until the end of the run: every signal
  *    they get is passed on, a group-stop stays a stop; during the run SIGCHLD is blocked in the
  *    calling thread and read through a signalfd (a SIGCHLD handler of the caller does not run
- *    for them), and only the tracees are waited for. With no_follow and poked semaphores, it is
+ *    for them), and only the tracees are waited for: another thread of the caller must keep
+ *    SIGCHLD blocked during the run, or the signal may go to it and a stop go unseen (the
+ *    command then waits in it for ever). With no_follow and poked semaphores, it is
  *    traced (PTRACE_TRACEME) up to its exec, then detached. A SIGKILL of sdtrace leaves it
  *    running, untraced.
  *
