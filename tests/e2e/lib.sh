@@ -80,6 +80,9 @@ _on_exit() {
 trap _on_exit EXIT
 trap 'exit 130' INT TERM HUP
 
+# --no-follow when FILE is built with LeakSanitizer (the sanitized build's examples): LSan stops
+# its threads with ptrace at exit and fails when a follower traces them already
+lsan_no_follow() { ! readelf -d "$1" 2>/dev/null | grep -q 'NEEDED.*libasan' || echo --no-follow; }
 say() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
 skip() {
 	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*"

@@ -13,7 +13,7 @@ need_file "$EX"
 uprobes_guard "^[p-r]:[^ ]+ $EX:"
 cd "$T" || exit 1
 
-"$SDTRACE" record -o ex.data -x "$EX" -e '%example:*' -- "$EX" 12 >ex.out 2>ex.err
+"$SDTRACE" record $(lsan_no_follow "$EX") -o ex.data -x "$EX" -e '%example:*' -- "$EX" 12 >ex.out 2>ex.err
 check_eq "record the example: exit 0" 0 $?
 check_eq "the example ran 12 jobs" 12 "$(grep -c '^job ' ex.out)"
 exports ex.data auto
