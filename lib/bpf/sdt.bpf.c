@@ -515,9 +515,8 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	struct scratch *b = bpf_map_lookup_elem(&scratch, &zero);
 	struct keyjob j;
 	__u64 now = bpf_ktime_get_ns(), *c, one = 1;
-	__u8 *start;
-
 	__u32 ev = s->event;
+	__u8 *start;
 
 	/* every hit counts (stat's totals, and why an event had none) */
 	c = bpf_map_lookup_elem(&counts, &ev);

@@ -52,16 +52,22 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 	return fd;
 }
 
+/* A disabled software dummy event: records (MMAP2, COMM) or a context of its own, no counts. */
+static void dummy_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->disabled = 1;
+}
+
 int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 	int fd, e;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.disabled = 1;
+	dummy_attr(&attr);
 	attr.inherit = o->inherit;
 	attr.enable_on_exec = o->enable_on_exec;
 	attr.use_clockid = 1;
@@ -96,11 +102,7 @@ int sdt_perf_open_fork_guard(pid_t pid)
 	struct perf_event_attr attr;
 	int fd, e;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.disabled = 1;
+	dummy_attr(&attr);
 	/* into new threads, never into forked processes: their contexts are not clones */
 	attr.inherit = 1;
 	attr.inherit_thread = 1;
