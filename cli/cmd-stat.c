@@ -181,6 +181,9 @@ static void on_drained(void *ctx)
 {
 	struct stat_ctx *sc = ctx;
 
+	/* the kernel's rows, read once for both (a walk of its maps) */
+	if (sc->agg && sc->armed_ns && sdt_recorder__agg_refresh(sc->rec))
+		cli_warn("the kernel's keys were not read: %s", sdt_errmsg());
 	if (sc->interval && sc->agg && sc->armed_ns)
 		stat_agg_print_tick(sc->agg, sc->rec, sc->out, sc->json, ++sc->intervals,
 				    mono_ns() - sc->armed_ns);

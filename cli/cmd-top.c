@@ -436,7 +436,10 @@ static void on_tick(void *ctx)
 	/* half a tick early rather than a whole tick late */
 	if (now - c->frame_ns + c->args->tick_ms * 500000u >= interval_ns) {
 		take_interval(c, now);
-		take_keys(c); /* the kernel's rows are current now, in this callback */
+		/* the kernel's rows, read only for a frame (a walk of its maps) */
+		if (c->agg)
+			c->err = sdt_recorder__agg_refresh(c->rec);
+		take_keys(c);
 		redraw = true;
 	}
 	if (redraw)

@@ -312,10 +312,12 @@ SDT_API int sdt_recorder__exit_status(const struct sdt_recorder *r);
 /* The signal whose handler stopped the recording (SIGINT, SIGTERM, SIGHUP), 0 when none did. */
 SDT_API int sdt_recorder__stop_signal(const struct sdt_recorder *r);
 /*
- * After an aggregating run (opts.agg_for), and in the sink's on_drained during it (read anew
- * each time: a row is valid until the next on_drained or the end): the keys, each key's row,
- * in no order.
+ * After an aggregating run (opts.agg_for): the keys, each key's row, in no order. During it, from
+ * the sink's on_drained, sdt_recorder__agg_refresh() reads the kernel's maps anew (a walk of
+ * every key: call it only when the rows are wanted, not at every drain); rows are valid until
+ * the next refresh or sdt_recorder__free(). 0 or -errno (nothing to do when not aggregating).
  */
+SDT_API int sdt_recorder__agg_refresh(struct sdt_recorder *r);
 SDT_API size_t sdt_recorder__agg_count(const struct sdt_recorder *r);
 SDT_API const struct sdt_agg_row *sdt_recorder__agg_row(const struct sdt_recorder *r, size_t i);
 /*

@@ -102,9 +102,6 @@ static int loop(struct sdt_recorder *r)
 			/* live counts for the sink (stat --interval, --serve, top) */
 			if (!err && r->o.count_only && r->sink->on_drained)
 				err = read_counts(r);
-			/* and the keys, when aggregating (stat --by --interval, --serve, top --by) */
-			if (!err && r->bpf->agg.ev && r->sink->on_drained)
-				err = sdt_rec_bpf_agg_read(r->bpf);
 			if (err < 0)
 				return err;
 			if (r->sink->on_drained)

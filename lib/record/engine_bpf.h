@@ -69,7 +69,7 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
  * plans completed, the maps' key sizes. 0 or -errno with the message.
  */
 int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r);
-/* The kernel's maps as rows (at each drain with a sink's on_drained, and at the end). */
+/* The kernel's maps as rows (at the end, and when the sink asks: sdt_recorder__agg_refresh()). */
 int sdt_rec_bpf_agg_read(struct rec_bpf *b);
 void sdt_rec_bpf_agg_release(struct rec_agg *ag);
 

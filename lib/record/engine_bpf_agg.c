@@ -299,6 +299,14 @@ void sdt_rec_bpf_agg_release(struct rec_agg *ag)
 	memset(ag, 0, sizeof(*ag));
 }
 
+int sdt_recorder__agg_refresh(struct sdt_recorder *r)
+{
+	/* after the run the program is gone: the rows are its last */
+	if (!r->bpf || !r->bpf->agg.ev || !r->bpf->bpf)
+		return 0;
+	return sdt_rec_bpf_agg_read(r->bpf);
+}
+
 size_t sdt_recorder__agg_count(const struct sdt_recorder *r)
 {
 	return r->bpf ? r->bpf->agg.nrows : 0;
