@@ -274,8 +274,11 @@ enum sdt_filter_place {
  * setting an option this library does not know. Free it with sdt_recorder__free().
  */
 SDT_API int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out);
-/* At most this many sites in one recording (a hostile file may have a million notes). */
-#define SDT_RECORD_MAX_SITES 20000u
+/*
+ * At most this many sites in one recording: a hostile file may have a million notes; the BPF
+ * engine arms 50,000 in one uprobe_multi link (bench/b63-sites.sh).
+ */
+#define SDT_RECORD_MAX_SITES 100000u
 
 /*
  * Record sites @sites[0..n) (indices as in sdt_file__site()) of @f, which must outlive @r.
