@@ -198,6 +198,10 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	b->skel->rodata->wakeup_bytes = b->ring_bytes / 4;
 	bpf_map__set_max_entries(b->skel->maps.sites, (uint32_t)(o->nsites ? o->nsites : 1));
 	bpf_map__set_max_entries(b->skel->maps.counts, (uint32_t)(o->nevents ? o->nevents : 1));
+	b->skel->rodata->has_filters = o->filters;
+	if (o->filters)
+		bpf_map__set_max_entries(b->skel->maps.filters,
+					 (uint32_t)(o->nevents ? o->nevents : 1));
 	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
 	if (o->agg)
 		size_agg_maps(b, o);
@@ -273,6 +277,13 @@ int sdt_bpf__set_site(struct sdt_bpf *b, uint32_t idx, const struct sdt_bpf_site
 {
 	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.sites), &idx, s, BPF_ANY))
 		return sdt_err(-errno, "site plan %u: %s", idx, strerror(errno));
+	return 0;
+}
+
+int sdt_bpf__set_filter(struct sdt_bpf *b, uint32_t ev, const struct sdt_bpf_filter *f)
+{
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.filters), &ev, f, BPF_ANY))
+		return sdt_err(-errno, "the filter of event %u: %s", ev, strerror(errno));
 	return 0;
 }
 

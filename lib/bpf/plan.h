@@ -126,4 +126,56 @@ struct sdt_bpf_rec {
 	__u32 pad;
 };
 
+/*
+ * A filter in the program (include/sdtrace/filter.h): its tests on integer arguments, the
+ * process, the thread and the CPU, in postfix, read from the `filters` map at the event's index
+ * (engine_bpf_filter.c compiles them). Each TEST or CONST pushes a bit, NOT flips the top one,
+ * AND and OR take two; the event passes when the last bit is 1. What the program cannot say
+ * (strings, floats, comm, addresses before their rebase) is evaluated in user space instead.
+ */
+#define SDT_BPF_FILTER_STEPS 16
+
+enum sdt_bpf_fop {
+	SDT_BPF_FOP_TEST = 0,
+	SDT_BPF_FOP_CONST, /* push value & 1: a test whose answer the compiler knew */
+	SDT_BPF_FOP_NOT,
+	SDT_BPF_FOP_AND,
+	SDT_BPF_FOP_OR,
+};
+
+enum sdt_bpf_fsrc {
+	SDT_BPF_FSRC_RAW = 0, /* the raw record's field at off, size bytes */
+	SDT_BPF_FSRC_PID,
+	SDT_BPF_FSRC_TID,
+	SDT_BPF_FSRC_CPU,
+};
+
+enum sdt_bpf_fcmp {
+	SDT_BPF_FCMP_NZ = 0, /* not zero */
+	SDT_BPF_FCMP_EQ,
+	SDT_BPF_FCMP_NE,
+	SDT_BPF_FCMP_LT,
+	SDT_BPF_FCMP_LE,
+	SDT_BPF_FCMP_GT,
+	SDT_BPF_FCMP_GE,
+};
+
+struct sdt_bpf_fstep {
+	__u8 op;	/* enum sdt_bpf_fop */
+	__u8 src;	/* TEST: enum sdt_bpf_fsrc */
+	__u8 cmp;	/* TEST: enum sdt_bpf_fcmp */
+	__u8 size;	/* RAW: 1, 2, 4, 8 */
+	__u8 is_signed; /* RAW: sign-extend, compare signed (never with a mask) */
+	__u8 has_mask;	/* the value & mask first (then compared unsigned) */
+	__u16 off;	/* RAW: the field's offset, below SDT_BPF_FIXED_LIM */
+	__u64 mask;
+	__s64 value;	/* what is compared with (CONST: the bit) */
+};
+
+struct sdt_bpf_filter {
+	__u32 n; /* steps in use; 0: no filter */
+	__u32 pad;
+	struct sdt_bpf_fstep steps[SDT_BPF_FILTER_STEPS];
+};
+
 #endif

@@ -32,6 +32,7 @@ struct task_struct {
 const volatile __u8 count_only = 0; /* stat: count per event, no record */
 const volatile __u8 filter = 0;	    /* only the processes in tgids (and their children) */
 const volatile __u8 agg = 0;	    /* stat --by / --latency: aggregate (plan.h), no record */
+const volatile __u8 has_filters = 0; /* some event has a filter in `filters` */
 /*
  * Wake the reader once this much is waiting in a ring (a quarter of it, as the tracefs engine's
  * perf watermark), not at every record: a wake-up per record costs more than the record.
@@ -44,6 +45,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct sdt_bpf_site);
 } sites SEC(".maps");
+
+/* per event: its filter (plan.h), n == 0 when none */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* the number of events when filtering, set before load */
+	__type(key, __u32);
+	__type(value, struct sdt_bpf_filter);
+} filters SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -576,6 +585,125 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	return 0;
 }
 
+/* A hit counted (stat): per event, per CPU. */
+static __always_inline int count_hit(__u32 ev)
+{
+	__u64 *c = bpf_map_lookup_elem(&counts, &ev);
+
+	if (c)
+		(*c)++;
+	return 0;
+}
+
+/* A filter's test on one value (plan.h: struct sdt_bpf_fstep), as filter_eval.c decides it. */
+static __always_inline __u32 filter_test(const struct sdt_bpf_fstep *p, const __u8 *raw, __u32 tgid,
+					 __u32 tid, __u32 cpu)
+{
+	const __u8 *at = raw + (p->off & (SDT_BPF_FIXED_LIM - 1));
+	__u64 v;
+	__s64 sv;
+	__u32 sh;
+
+	switch (p->src) {
+	case SDT_BPF_FSRC_PID:
+		v = tgid;
+		break;
+	case SDT_BPF_FSRC_TID:
+		v = tid;
+		break;
+	case SDT_BPF_FSRC_CPU:
+		v = cpu;
+		break;
+	default:
+		switch (p->size) {
+		case 1:
+			v = *at;
+			break;
+		case 2:
+			v = *(const __u16 *)at;
+			break;
+		case 4:
+			v = *(const __u32 *)at;
+			break;
+		default:
+			v = *(const __u64 *)at;
+			break;
+		}
+	}
+	if (p->has_mask)
+		v &= p->mask;
+	if (p->cmp == SDT_BPF_FCMP_NZ)
+		return v != 0;
+	if (p->is_signed && !p->has_mask) {
+		sh = 64 - 8 * (p->size & 15);
+		sv = sh < 64 ? (__s64)(v << sh) >> sh : (__s64)v;
+		switch (p->cmp) {
+		case SDT_BPF_FCMP_EQ:
+			return sv == p->value;
+		case SDT_BPF_FCMP_NE:
+			return sv != p->value;
+		case SDT_BPF_FCMP_LT:
+			return sv < p->value;
+		case SDT_BPF_FCMP_LE:
+			return sv <= p->value;
+		case SDT_BPF_FCMP_GT:
+			return sv > p->value;
+		default:
+			return sv >= p->value;
+		}
+	}
+	switch (p->cmp) {
+	case SDT_BPF_FCMP_EQ:
+		return v == (__u64)p->value;
+	case SDT_BPF_FCMP_NE:
+		return v != (__u64)p->value;
+	case SDT_BPF_FCMP_LT:
+		return v < (__u64)p->value;
+	case SDT_BPF_FCMP_LE:
+		return v <= (__u64)p->value;
+	case SDT_BPF_FCMP_GT:
+		return v > (__u64)p->value;
+	default:
+		return v >= (__u64)p->value;
+	}
+}
+
+/* Does the hit whose fixed fields are in @raw pass filter @f? A stack of bits, in postfix. */
+static __always_inline int filter_pass(const struct sdt_bpf_filter *f, const __u8 *raw, __u32 tgid,
+				       __u32 tid, __u32 cpu)
+{
+	__u64 st = 0, bit;
+	__u32 k;
+
+#pragma unroll
+	for (k = 0; k < SDT_BPF_FILTER_STEPS; k++) {
+		const struct sdt_bpf_fstep *p = &f->steps[k];
+
+		if (k >= f->n)
+			break;
+		switch (p->op) {
+		case SDT_BPF_FOP_TEST:
+			st = st << 1 | filter_test(p, raw, tgid, tid, cpu);
+			break;
+		case SDT_BPF_FOP_CONST:
+			st = st << 1 | (p->value & 1);
+			break;
+		case SDT_BPF_FOP_NOT:
+			st ^= 1;
+			break;
+		case SDT_BPF_FOP_AND:
+			bit = st & (st >> 1) & 1;
+			st = (st >> 2) << 1 | bit;
+			break;
+		default:
+			bit = (st | (st >> 1)) & 1;
+			st = (st >> 2) << 1 | bit;
+			break;
+		}
+	}
+	return st & 1;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -584,6 +712,7 @@ int sdt_hit(void *ctx)
 	struct hit hs;
 	__u64 flags;
 	struct sdt_bpf_site *s;
+	const struct sdt_bpf_filter *f = NULL;
 	struct scratch *b;
 	void *rb;
 
@@ -593,23 +722,17 @@ int sdt_hit(void *ctx)
 	s = bpf_map_lookup_elem(&sites, &idx);
 	if (!s)
 		return 0;
-	if (agg)
+	if (has_filters) {
+		idx = s->event;
+		f = bpf_map_lookup_elem(&filters, &idx);
+		if (f && !f->n)
+			f = NULL;
+	}
+	if (agg && !f)
 		return aggregate(ctx, s, tid);
-	if (count_only) {
-		__u32 ev = s->event;
-		__u64 *c = bpf_map_lookup_elem(&counts, &ev);
-
-		if (c)
-			(*c)++;
-		return 0;
-	}
+	if (count_only && !f)
+		return count_hit(s->event);
 	cpu = bpf_get_smp_processor_id();
-	rb = bpf_map_lookup_elem(&rings, &cpu);
-	if (!rb) {
-		count_lost();
-		return 0;
-	}
-	send_comm(rb, tgid, tid, cpu);
 	b = bpf_map_lookup_elem(&scratch, &zero);
 	if (!b)
 		return 0;
@@ -652,6 +775,21 @@ int sdt_hit(void *ctx)
 			 0);
 	}
 	end = hs.end;
+	if (f) {
+		/* the fixed fields are in place: a filter reads no string */
+		if (!filter_pass(f, b->raw, tgid, tid, cpu))
+			return 0;
+		if (agg)
+			return aggregate(ctx, s, tid);
+		if (count_only)
+			return count_hit(s->event);
+	}
+	rb = bpf_map_lookup_elem(&rings, &cpu);
+	if (!rb) {
+		count_lost();
+		return 0;
+	}
+	send_comm(rb, tgid, tid, cpu);
 	/*
 	 * The room field, as tracefs's: empty at the end of the string that was cut (the reader
 	 * marks it truncated), else one byte long (its bytes are never read)

@@ -52,6 +52,8 @@ struct sdt_bpf_opts {
 	 */
 	bool agg;
 	size_t count_key, lat_key, start_key, max_keys;
+	/* some event has a filter in the program (sdt_bpf__set_filter(), before any hit) */
+	bool filters;
 };
 
 /* Open and load. 0, or -errno with the message. */
@@ -59,6 +61,8 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out);
 void sdt_bpf__free(struct sdt_bpf *b);
 /* Site @idx's plan (the program reads it at the hit whose cookie is @idx). */
 int sdt_bpf__set_site(struct sdt_bpf *b, uint32_t idx, const struct sdt_bpf_site *s);
+/* Event @ev's filter (plan.h), opened with opts.filters. 0, or -errno with the message. */
+int sdt_bpf__set_filter(struct sdt_bpf *b, uint32_t ev, const struct sdt_bpf_filter *f);
 /* Follow process @tgid (with opts.filter). */
 int sdt_bpf__follow(struct sdt_bpf *b, pid_t tgid);
 /*

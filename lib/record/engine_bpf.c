@@ -151,6 +151,7 @@ static int load_and_start(struct sdt_recorder *r)
 	    .lat_key = b->agg.lat_key,
 	    .start_key = b->agg.start_key,
 	    .max_keys = r->o.agg_max_keys,
+	    .filters = b->any_filter,
 	};
 	double t0 = now_us();
 	int err;
@@ -158,6 +159,9 @@ static int load_and_start(struct sdt_recorder *r)
 	err = sdt_bpf__open(&bo, &b->bpf);
 	for (i = 0; !err && i < b->nsites; i++)
 		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
+	for (i = 0; !err && b->any_filter && i < b->nevents; i++)
+		if (b->filters[i].n)
+			err = sdt_bpf__set_filter(b->bpf, (uint32_t)i, &b->filters[i]);
 	if (err)
 		return err;
 	sdt_debug("bpf: program loaded, %zu site plans and %zu events in %.3f ms\n", b->nsites,
@@ -327,23 +331,53 @@ static int teardown(struct sdt_recorder *r, int err)
 	return err;
 }
 
-/* Aggregating: no filter can go with it (evaluated here, on hits that never come). */
-static int agg_plan(struct sdt_recorder *r)
+/* Filter @f of event @ev in the program (rec_filter_engine.in_kernel). */
+static int filter_in_program(void *ctx, size_t ev, const struct sdt_filter *f,
+			     const struct sdt_trace_event_desc *d)
 {
-	size_t i;
+	struct rec_bpf *b = ctx;
+	int err;
 
-	for (i = 0; r->o.filter_for && i < r->bpf->nevents; i++)
-		if (r->o.filter_for(r->o.filter_ctx, &r->bpf->events[i]))
-			return sdt_err(-ENOTSUP,
-				       "%s:%s: a filter cannot go with aggregation in the kernel yet "
-				       "(the BPF engine evaluates filters in user space, and the "
-				       "hits never get there): record with the filter, then report "
-				       "--by or --latency",
-				       r->bpf->events[i].provider, r->bpf->events[i].name);
-	return sdt_rec_bpf_agg_plan(r->bpf, r);
+	if (!b->filters && !(b->filters = calloc(b->nevents, sizeof(*b->filters))))
+		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_rec_bpf_filter_compile(f, d, &b->filters[ev]);
+	if (err) {
+		memset(&b->filters[ev], 0, sizeof(b->filters[ev]));
+		return err;
+	}
+	b->any_filter = true;
+	sdt_debug("bpf: %%%s:%s: the filter '%s' in the program (%u steps)\n", d->provider, d->name,
+		  sdt_filter__text(f), b->filters[ev].n);
+	return 0;
 }
 
-static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+/*
+ * Every event's filter into the program where it can go. Counting (@want_count: plain stat),
+ * the hits cross the ring buffers only when some filter must run here; aggregating, none can.
+ */
+static int filters_plan(struct sdt_recorder *r, bool want_count)
+{
+	struct rec_filter_engine eng = {
+	    .in_kernel = filter_in_program,
+	    .ctx = r->bpf,
+	    .no_user = r->o.agg_for ? "aggregation in the kernel sees no event to evaluate it "
+				      "on: record with the filter, then report --by or --latency"
+				    : NULL,
+	};
+	size_t i;
+	int err;
+
+	err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents, &eng);
+	if (err || !want_count)
+		return err;
+	for (i = 0; i < r->filters.nevents; i++)
+		if (r->filters.place[i] == SDT_FILTER_USER)
+			return 0;
+	r->o.count_only = true;
+	return 0;
+}
+
+static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, bool want_count)
 {
 	bool go = false;
 	int err;
@@ -352,12 +386,10 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
 	if (!r->bpf)
 		return sdt_err(-ENOMEM, "out of memory");
 	err = sdt_rec_bpf_build(r->bpf, r);
-	if (!err && r->o.agg_for)
-		err = agg_plan(r);
 	if (!err)
-		err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents,
-						 "the BPF engine evaluates filters here, not in the "
-						 "kernel");
+		err = filters_plan(r, want_count);
+	if (!err && r->o.agg_for)
+		err = sdt_rec_bpf_agg_plan(r->bpf, r);
 	if (err)
 		return err;
 	r->samples.sink = sink;
@@ -384,15 +416,17 @@ int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink
 	int err;
 
 	/*
-	 * The BPF program has no filter yet: counting with one, the hits cross the ring buffers to
-	 * be evaluated and counted here (as the tracefs engine does past its counters).
+	 * Counting with a filter, the sites are planned with their arguments, which the filter
+	 * reads; counting stays in the kernel unless a filter must run here (filters_plan()), and
+	 * then the hits cross the ring buffers to be evaluated and counted here (as the tracefs
+	 * engine does past its counters).
 	 */
 	if (count_only && r->o.filter_for && !r->o.agg_for)
 		r->o.count_only = false;
 	/* aggregating counts too: no rings, the counters read at the end */
 	if (r->o.agg_for)
 		r->o.count_only = true;
-	err = run(r, sink);
+	err = run(r, sink, count_only && r->o.filter_for && !r->o.agg_for);
 	r->o.count_only = count_only;
 	return err;
 }

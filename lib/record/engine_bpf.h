@@ -59,6 +59,8 @@ struct rec_bpf {
 	char **paths; /* one per sdt_recorder__add(), absolute */
 	size_t npaths, paths_cap;
 	struct rec_agg agg;
+	struct sdt_bpf_filter *filters; /* per event, in the program (n == 0: none there) */
+	bool any_filter;
 };
 
 /* The events and plans of every site added to @r. 0 or -errno. */
@@ -71,6 +73,14 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
 int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r);
 /* The kernel's maps as rows (at the end, and when the sink asks: sdt_recorder__agg_refresh()). */
 int sdt_rec_bpf_agg_read(struct rec_bpf *b);
+
+struct sdt_filter;
+/*
+ * Filter @f of event @d for the program (engine_bpf_filter.c): 0 and *out, or -ENOTSUP with the
+ * reason as the message (the caller evaluates it in user space).
+ */
+int sdt_rec_bpf_filter_compile(const struct sdt_filter *f, const struct sdt_trace_event_desc *d,
+			       struct sdt_bpf_filter *out);
 void sdt_rec_bpf_agg_release(struct rec_agg *ag);
 
 #endif

@@ -400,6 +400,7 @@ void sdt_rec_bpf_free(struct rec_bpf *b)
 	free(b->events);
 	free(b->ev_file);
 	free(b->sites);
+	free(b->filters);
 	free(b->site_of);
 	for (i = 0; i < b->npaths; i++)
 		free(b->paths[i]);

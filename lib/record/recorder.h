@@ -218,12 +218,26 @@ struct rec_filters {
  * (-ENOTSUP when counting, which sees no samples, meets a filter the kernel cannot take).
  */
 int sdt_rec_filters_apply(struct sdt_recorder *r);
+/* How an engine with its own filters (the BPF program's) takes them. */
+struct rec_filter_engine {
+	/*
+	 * Put filter @f of event @ev (@d) in the engine: 0, or -ENOTSUP with the reason as the
+	 * message (it is evaluated here, on the decoded samples), or another -errno (fatal).
+	 */
+	int (*in_kernel)(void *ctx, size_t ev, const struct sdt_filter *f,
+			 const struct sdt_trace_event_desc *d);
+	void *ctx;
+	/* non-NULL: no sample reaches this side (counting in the kernel), and it says why */
+	const char *no_user;
+};
+
 /*
- * For an engine with no kernel filter (the BPF engine): every event's filter (opts.filter_for of
- * @descs, @n events) runs here on the decoded samples, @why saying so; -ENOTSUP when counting.
+ * For an engine with its own filters (the BPF engine): every event's filter (opts.filter_for of
+ * @descs, @n events) goes to @eng; what it refuses runs here on the decoded samples, the reason
+ * kept for sdt_recorder__filter_place(). -ENOTSUP when eng->no_user and something was refused.
  */
 int sdt_rec_filters_apply_here(struct sdt_recorder *r, const struct sdt_trace_event_desc *descs,
-			       size_t n, const char *why);
+			       size_t n, const struct rec_filter_engine *eng);
 void sdt_rec_filters_release(struct sdt_recorder *r);
 /* In on_sample: does event @ev's sample @s pass the filter applied here (true when none)? */
 bool sdt_rec_filters_pass(struct rec_samples *sp, uint32_t ev, const struct sdt_trace_sample *s);

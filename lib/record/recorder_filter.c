@@ -242,10 +242,11 @@ uint64_t sdt_recorder__filtered(const struct sdt_recorder *r, size_t event)
 }
 
 int sdt_rec_filters_apply_here(struct sdt_recorder *r, const struct sdt_trace_event_desc *descs,
-			       size_t n, const char *why)
+			       size_t n, const struct rec_filter_engine *eng)
 {
 	struct rec_filters *fl = &r->filters;
 	struct rec_samples *sp = &r->samples;
+	char why[1024];
 	size_t i;
 	int err;
 
@@ -263,11 +264,17 @@ int sdt_rec_filters_apply_here(struct sdt_recorder *r, const struct sdt_trace_ev
 		fl->of[i] = r->o.filter_for(r->o.filter_ctx, &descs[i]);
 		if (!fl->of[i])
 			continue;
-		if (r->o.count_only)
-			return sdt_err(-ENOTSUP,
-				       "%s:%s: %s; counting sees no event to evaluate it on (record "
-				       "or trace can, or stat --engine=tracefs)",
-				       descs[i].provider, descs[i].name, why);
+		err = eng->in_kernel(eng->ctx, i, fl->of[i], &descs[i]);
+		if (!err) {
+			fl->place[i] = SDT_FILTER_KERNEL;
+			continue;
+		}
+		if (err != -ENOTSUP)
+			return err;
+		snprintf(why, sizeof(why), "%s", sdt_errmsg());
+		if (eng->no_user)
+			return sdt_err(-ENOTSUP, "%s:%s: %s; %s", descs[i].provider, descs[i].name,
+				       why, eng->no_user);
 		if ((err = set_why(fl, i, why)))
 			return err;
 		if (!sp->fdec && (err = sdt_trace_decoder__new(&sp->fdec)))

@@ -5,9 +5,9 @@
 # per key with --key (A at least 20 us, B less); without a key a start replaces the open one
 # (bpftrace's way) and the ends left over are counted; job pairs per the start's query text;
 # strings past 126 bytes are cut and said so (prog-longstr); the cap on keys counts what it
-# drops; CPython's function__entry/return keyed by the provider note (filename, funcname)
-# against sys.setprofile()'s count of calls. The tracefs engine and --filter are refused with
-# their reason; no BPF program, link or uprobe is left.
+# drops; a filter in the program counts only what passes; CPython's function__entry/return keyed by the provider note (filename, funcname)
+# against sys.setprofile()'s count of calls. The tracefs engine and a filter the program cannot
+# evaluate are refused with their reason; no BPF program, link or uprobe is left.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-filter
 L=$PROGS_DIR/prog-longstr
@@ -25,6 +25,14 @@ progs_before=$(progs)
 REQ="$P:%filt:req(id:s32,delta:s64,query:string)"
 OP="$P:%filt:op__*(key:string,id:s32)"
 py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $1" "$2"; }
+
+# --by with a filter the program evaluates: only what passes is counted
+"$SDTRACE" stat --by query --filter 'id >= 50 && delta > 0' -o byf.txt -e "$REQ" -- "$P" 100 >/dev/null 2>byf.err
+check_eq "--by --filter: exit 0" 0 $?
+check_eq "--by --filter: the rows count what passes" \
+	"$("$P" 100 | awk '$2 == "filt:req" { split($3, a, "="); split($4, b, "="); split($5, q, "=");
+		if (a[2] + 0 >= 50 && b[2] + 0 > 0) n[q[2]]++ } END { for (k in n) print n[k], k }' | sort)" \
+	"$(sed -n 's/^ *\([0-9]*\)  %filt:req  query=\(.*\)$/\1 \2/p' byf.txt | sort)"
 
 # --by: a row per query text, 25 each
 "$SDTRACE" stat --by query -o by.txt -e "$REQ" -- "$P" 100 >/dev/null 2>by.err
@@ -114,9 +122,9 @@ fi
 "$SDTRACE" stat --engine=tracefs --by query -e "$REQ" -- "$P" 1 >/dev/null 2>tr.err
 check_eq "--engine=tracefs --by: exit 1" 1 $?
 check "--engine=tracefs: needs the BPF engine" grep -q "^sdtrace: error: aggregation in the kernel (--by, --latency) needs the BPF engine" tr.err
-"$SDTRACE" stat --by query --filter 'id > 3' -e "$REQ" -- "$P" 1 >/dev/null 2>f.err
-check_eq "--filter --by: exit 1" 1 $?
-check "--filter --by: why" grep -q "a filter cannot go with aggregation in the kernel yet" f.err
+"$SDTRACE" stat --by query --filter 'query ~ "SEL*"' -e "$REQ" -- "$P" 1 >/dev/null 2>f.err
+check_eq "--filter on a string --by: exit 1" 1 $?
+check "--filter on a string --by: why" grep -q "the BPF program does not compare strings; aggregation in the kernel sees no event to evaluate it on" f.err
 "$SDTRACE" stat --by nosuch -e "$REQ" -- "$P" 1 >/dev/null 2>n.err
 check_eq "--by a name no event has: exit 1" 1 $?
 check "--by nosuch: said" grep -q "^sdtrace: error: --by nosuch: no event probed has this argument" n.err

@@ -30,8 +30,8 @@ if tracefs_engine; then
 		grep -q "the kernel's filter '(delta > 100 && query ~ \"SELECT\*\")'$" r1.err
 	check_fails "record: no user-space warning" grep -q 'filtered in user space' r1.err
 else
-	# the BPF program has no filter yet: every filter runs here, with the tracefs fallback's warning
-	check "record ($ENGINE): filtered here, said" grep -q "%filt:req: filtered in user space, its hits still cross the ring buffer ([0-9]* dropped here): the BPF engine evaluates filters here" r1.err
+	# a glob on a string: the BPF program cannot, so it runs here, with the reason
+	check "record ($ENGINE): a string filtered here, said" grep -q "%filt:req: filtered in user space, its hits still cross the ring buffer ([0-9]* dropped here): filter 'delta > 100 && query ~ \"SELECT\*\"': column 16: the BPF program does not compare strings" r1.err
 fi
 check_eq "record: the hits that pass" "$(truth '$2 > 100 && $3 ~ /^SELECT/')" \
 	"$("$SDTRACE" report | ids_of)"
@@ -48,17 +48,37 @@ if tracefs_engine; then
 fi
 check_eq "record: $F" "$(truth '$1 % 2 == 0 && ($2 < -100 || $2 >= 700)')" \
 	"$("$SDTRACE" report | ids_of)"
+if ! tracefs_engine; then
+	# the same without comm: all of it in the BPF program, pid too
+	F='!(id & 0x1) && (delta < -100 || delta >= 700) && tid > 0 && pid > 1 && cpu >= 0'
+	"$SDTRACE" -v record --filter "$F" -e "$REQ" -- "$P" 200 >/dev/null 2>r2b.err
+	check "record ($ENGINE): the filter goes in the program" \
+		grep -q "bpf: %filt:req: the filter '$F' in the program (12 steps)" r2b.err
+	check_fails "record ($ENGINE): no user-space warning" grep -q 'filtered in user space' r2b.err
+	check_eq "record ($ENGINE): $F" "$(truth '$1 % 2 == 0 && ($2 < -100 || $2 >= 700)')" \
+		"$("$SDTRACE" report | ids_of)"
+	# 17 tests and operators are one too many: here, with the reason
+	F='id > 1 && id > 2 && id > 3 && id > 4 && id > 5 && id > 6 && id > 7 && id > 8 && id > 9'
+	"$SDTRACE" record --filter "$F" -e "$REQ" -- "$P" 200 >/dev/null 2>r2c.err
+	check "record ($ENGINE): too long for the program, said" \
+		grep -q "the BPF program takes at most 16 tests and operators" r2c.err
+	check_eq "record ($ENGINE): still right" "$(truth '$1 > 9')" "$("$SDTRACE" report | ids_of)"
+	# signed against a negative
+	"$SDTRACE" record --filter 'id > -5 && id < 3' -e "$REQ" -- "$P" 200 >/dev/null 2>r2d.err
+	check_eq "record ($ENGINE): signed, against a negative" "$(truth '$1 < 3')" \
+		"$("$SDTRACE" report | ids_of)"
+fi
 
 # what the kernel cannot say (pid): evaluated here, with a warning that counts the dropped
 "$SDTRACE" record --filter 'pid > 1 && id < 20' -e "$REQ" -- "$P" 200 >/dev/null 2>r3.err
 check_eq "record: pid: exit 0" 0 $?
 if tracefs_engine; then
-	why=".*knows the thread (tid), not the process (pid)"
+	check "record: pid: the warning says why, and how many were dropped" \
+		grep -q "%filt:req: filtered in user space, its hits still cross the ring buffer (180 dropped here): .*knows the thread (tid), not the process (pid)" r3.err
 else
-	why="the BPF engine evaluates filters here"
+	check_fails "record ($ENGINE): pid in the program, no warning" \
+		grep -q 'filtered in user space' r3.err
 fi
-check "record: pid: the warning says why, and how many were dropped" \
-	grep -q "%filt:req: filtered in user space, its hits still cross the ring buffer (180 dropped here): $why" r3.err
 check_eq "record: pid > 1 && id < 20" "$(truth '$1 < 20')" "$("$SDTRACE" report | ids_of)"
 
 # placement: the first --filter for all, an -e's own and-ed with it
@@ -90,8 +110,12 @@ if tracefs_engine; then
 	check_eq "stat: a filter the kernel cannot take: exit 1" 1 $rc
 	check "stat: it says so" grep -q "counting sees no event to evaluate it on" s2.err
 else
-	# the BPF engine counts a filtered event here, from its hits
+	# the BPF program counts it in the kernel; a string filter is counted here, from its hits
 	check_eq "stat ($ENGINE): a filter on pid: exit 0" 0 $rc
+	"$SDTRACE" stat --json -e "$REQ" --filter 'query == "INSERT_b"' -- "$P" 200 >s4.out 2>s4.err
+	check_eq "stat ($ENGINE): a string filter: exit 0" 0 $?
+	check_eq "stat ($ENGINE): a string filter counts what passes" 50 \
+		"$(grep '^{' s4.out | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"][0]["count"])')"
 fi
 
 # nothing passed: said
