@@ -739,7 +739,9 @@ int sdt_hit(void *ctx)
 	copy_regs(b->regs, ctx);
 	ip = b->regs[16];
 	bias = ip - s->address;
-	b->h.time_ns = bpf_ktime_get_ns();
+	/* counted or aggregated behind a filter, the hit needs no time (aggregate() takes its own) */
+	if (!f || !(agg || count_only))
+		b->h.time_ns = bpf_ktime_get_ns();
 	b->h.pid = tgid;
 	b->h.tid = tid;
 	b->h.event = s->event;
