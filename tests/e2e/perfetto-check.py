@@ -48,9 +48,40 @@ def parse_text(text):
             continue
         k, _, v = s.partition(": ")
         if v.startswith('"'):
-            v = bytes(v[1:-1], "utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8")
+            v = unescape(v[1:-1])
         stack[-1].append((k, v))
     return stack[0]
+
+
+ESC = {"n": 10, "t": 9, "r": 13, "\\": 92, '"': 34, "'": 39, "a": 7, "b": 8, "f": 12, "v": 11}
+
+
+def unescape(t):
+    """protoc's text-format string: octal/hex escapes are bytes, other characters their UTF-8."""
+    out, i = bytearray(), 0
+    while i < len(t):
+        c = t[i]
+        if c != "\\":
+            out += c.encode("utf-8")
+            i += 1
+            continue
+        n = t[i + 1]
+        if n in "01234567":
+            j = i + 1
+            while j < len(t) and j < i + 4 and t[j] in "01234567":
+                j += 1
+            out.append(int(t[i + 1:j], 8))
+            i = j
+        elif n == "x":
+            j = i + 2
+            while j < len(t) and j < i + 4 and t[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(t[i + 2:j], 16))
+            i = j
+        else:
+            out.append(ESC.get(n, ord(n)))
+            i += 2
+    return out.decode("utf-8", "replace")
 
 
 def get(msg, key, default=None):
