@@ -265,10 +265,9 @@ static int track(struct perfetto *p, unsigned int pid, unsigned int tid, const c
 	return put_packet(p);
 }
 
-/* Has thread @tid a track? Marks it as having one; -ENOMEM. */
-static int track_seen(struct perfetto *p, unsigned int tid)
+/* Has track @key (a PROCESS_UUID or THREAD_UUID) been written? Marks it so; -ENOMEM. */
+static int track_seen(struct perfetto *p, uint64_t key)
 {
-	uint64_t key = (uint64_t)tid + 1;
 	size_t i;
 
 	if ((p->ntracks + 1) * 2 > p->tracks_cap) {
@@ -318,18 +317,39 @@ static int perfetto_start(void *w, uint64_t start_ns)
 	return reset_packet(p);
 }
 
+/*
+ * A thread's track has its process's as parent, so that one is written first when the process
+ * was never named (no comm of its pid recorded): a track without a name, never a parent_uuid
+ * that refers to nothing. A thread whose pid is unknown (0) has no parent: pid 0 is no process.
+ */
+static int thread_track(struct perfetto *p, unsigned int pid, unsigned int tid, const char *name)
+{
+	int err;
+
+	if (track_seen(p, THREAD_UUID(tid)) < 0)
+		return -ENOMEM;
+	if (pid) {
+		err = track_seen(p, PROCESS_UUID(pid));
+		if (err < 0)
+			return err;
+		if (!err && (err = track(p, pid, 0, NULL, true, NULL)))
+			return err;
+	}
+	return track(p, pid, tid, name, false, NULL);
+}
+
 static int perfetto_thread(void *w, unsigned int pid, unsigned int tid, const char *name)
 {
-	struct perfetto *p = w;
-
-	if (track_seen(p, tid) < 0)
-		return -ENOMEM;
-	return track(p, pid, tid, name, false, NULL);
+	return thread_track(w, pid, tid, name);
 }
 
 static int perfetto_process(void *w, unsigned int pid, const char *name)
 {
-	return track(w, pid, 0, NULL, true, name);
+	struct perfetto *p = w;
+
+	if (track_seen(p, PROCESS_UUID(pid)) < 0)
+		return -ENOMEM;
+	return track(p, pid, 0, NULL, true, name);
 }
 
 /* The debug annotations of @ev's arguments into p->ev. */
@@ -383,10 +403,10 @@ static int perfetto_slice(void *w, const struct timeline_slice *s)
 	int err;
 
 	/* a thread never named (no comm recorded) still gets its track */
-	err = track_seen(p, s->tid);
+	err = track_seen(p, THREAD_UUID(s->tid));
 	if (err < 0)
 		return err;
-	if (!err && (err = track(p, s->pid, s->tid, NULL, false, NULL)))
+	if (!err && (err = thread_track(p, s->pid, s->tid, NULL)))
 		return err;
 	intern_room(p);
 	if (p->cleared && (err = reset_packet(p)))

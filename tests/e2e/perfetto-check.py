@@ -209,7 +209,12 @@ def main():
                 if not check(gv is not None, what + ": argument " + k):
                     continue
                 kind, val = gv
-                if v is None:
+                if v is None and kind == "double_value":
+                    # JSON has no NaN or infinities: chrome writes null, a protobuf double
+                    # carries them
+                    check(val.lower().lstrip("-") in ("nan", "inf"),
+                          what + ": " + k + " NaN or an infinity, not " + val)
+                elif v is None:
                     check(val == "<unavailable>", what + ": " + k + " unavailable")
                 elif isinstance(v, str):
                     check(kind == "string_value" and val == v, what + ": %s %r vs %r" %
