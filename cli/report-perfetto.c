@@ -261,6 +261,8 @@ static int track(struct perfetto *p, unsigned int pid, unsigned int tid, const c
 			pb_string(sub, THREAD_NAME, tname);
 		pb_message(d, TRACK_THREAD, sub);
 	}
+	/* on the sequence too (it needs no incremental state): all packets are one writer's */
+	pb_uint(&p->pkt, PKT_SEQUENCE_ID, SEQUENCE_ID);
 	pb_message(&p->pkt, PKT_TRACK_DESCRIPTOR, d);
 	return put_packet(p);
 }
