@@ -126,11 +126,47 @@ int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
 		    const struct sdt_filter *filter, size_t top, bool json, FILE *out);
 
 /*
- * --format=chrome: with @slice (--slice-name; NULL: none), a slice is named by those values of
- * its start and its pair is the category. The Chrome trace-event JSON of @r, streamed to @out.
- * Returns the exit code. */
+ * The timelines (report-timeline.c decides, a writer encodes): pairs as slices that nest on
+ * each thread, other events as instants, thread and process names when first seen or renamed.
+ */
+enum timeline_phase { TIMELINE_BEGIN, TIMELINE_END, TIMELINE_INSTANT };
+struct timeline_slice {
+	enum timeline_phase phase;
+	const char *name, *category; /* never NULL */
+	uint64_t time_ns;	     /* CLOCK_MONOTONIC, as recorded */
+	uint64_t rel_ns;	     /* from the start of the recording */
+	unsigned int pid, tid;
+	const struct report_event *ev; /* its arguments; NULL: a synthetic begin or end */
+	const char *why;	       /* of a synthetic one: "split", "not ended in the recording" */
+};
+struct timeline_counts {
+	uint64_t events, instants, begins, ends, dropped_ends, closed_at_end, split;
+};
+/* Each returns 0 or a negative errno (-ENOMEM); the output's own errors are ferror()'s. */
+struct timeline_writer {
+	int (*start)(void *w, uint64_t start_monotonic_ns); /* before any other call */
+	int (*thread)(void *w, unsigned int pid, unsigned int tid, const char *name);
+	int (*process)(void *w, unsigned int pid, const char *name);
+	int (*slice)(void *w, const struct timeline_slice *s);
+	int (*finish)(void *w, const struct timeline_counts *n, uint64_t base_ns);
+};
+/*
+ * Read @r once in time order and hand @w its timeline. With @slice (--slice-name; NULL: none),
+ * a slice is named by those values of its start and its pair is the category. Warns of what was
+ * dropped or closed at the end. Returns the exit code.
+ */
+int report_timeline(struct sdt_trace_reader *r, const struct report_pairs *pairs,
+		    const struct report_names *slice, const struct timeline_writer *w, void *wctx);
+
+/* --format=chrome: the Chrome trace-event JSON of @r, streamed to @out. Exit code. */
 int report_chrome(struct sdt_trace_reader *r, const struct report_pairs *pairs,
 		  const struct report_names *slice, FILE *out);
+/*
+ * --format=perfetto: Perfetto's protobuf Trace (TrackEvent) of @r, streamed to @out: a track per
+ * process and thread, interned names. Exit code.
+ */
+int report_perfetto(struct sdt_trace_reader *r, const struct report_pairs *pairs,
+		    const struct report_names *slice, FILE *out);
 
 /*
  * --format=csv: a header line, then one row per event (RFC 4180). @input is read twice (the first
