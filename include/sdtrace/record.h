@@ -92,6 +92,7 @@ struct sdt_types;
 /* Opaque, read with the sdt_trace_event_desc__*() of sdtrace/trace.h; samples are there too. */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
+struct sdt_trace_mapping;
 struct sdt_filter;
 struct sdt_agg_event;
 
@@ -117,6 +118,16 @@ struct sdt_recorder_sink {
 	 * When counting, the counters were just read: sdt_recorder__count() is current.
 	 */
 	void (*on_drained)(void *ctx);
+	/*
+	 * With a call graph: a file mapped executable into a target process (the kernel's MMAP2
+	 * records; for -p, its /proc/PID/maps when recording began), before the samples in it.
+	 */
+	void (*on_mapping)(void *ctx, const struct sdt_trace_mapping *m);
+};
+
+enum sdt_call_graph {
+	SDT_CALL_GRAPH_NONE = 0,
+	SDT_CALL_GRAPH_FP, /* the kernel follows frame pointers: PERF_SAMPLE_CALLCHAIN, user only */
 };
 
 enum sdt_semaphore_method {
@@ -208,6 +219,10 @@ struct sdt_recorder_opts {
 	int (*on_file)(void *ctx, struct sdt_recorder *r, pid_t pid, const char *open_path,
 		       const char *build_id);
 	void *on_file_ctx;
+	/* User stacks per sample (sdt_trace_sample's callchain) and the targets' mappings. */
+	enum sdt_call_graph call_graph;
+	/* The deepest stack kept (0: 127, perf's default); at most SDT_TRACE_MAX_STACK. */
+	unsigned int max_stack;
 };
 
 /*

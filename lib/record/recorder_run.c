@@ -241,6 +241,7 @@ static int open_events(struct sdt_recorder *r)
 	    .watch = r->late.on,
 	    .ring_pages = r->o.ring_pages,
 	    .epfd = r->epfd,
+	    .callchain = r->o.call_graph ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127) : 0,
 	};
 	size_t i;
 	int err;
@@ -284,6 +285,8 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 			return err;
 	}
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	if (r->o.call_graph)
+		sdt_rec_maps_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
 	r->armed_ns = sdt_mono_ns();
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
