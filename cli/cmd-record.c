@@ -23,6 +23,8 @@ static const char record_usage[] =
     "\n"
     "  -o, --output FILE     the recording (default sdtrace.data; an existing one is kept as\n"
     "                        FILE.old)\n"
+    "  -g, --call-graph=fp   the user stack of every hit, by frame pointers (and the\n"
+    "                        mappings of the target: report -g, report --format=folded)\n"
     "%s"
     "\n"
     "examples:\n"
@@ -92,6 +94,15 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		rc->err = err;
 }
 
+static void on_mapping(void *ctx, const struct sdt_trace_mapping *m)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__mapping(rc->w, m);
+
+	if (err && !rc->err)
+		rc->err = err;
+}
+
 static void on_drained(void *ctx)
 {
 	struct record_ctx *rc = ctx;
@@ -116,21 +127,42 @@ static void discard_output(const char *output, bool existed)
 	free(old);
 }
 
+struct record_opts {
+	const char *output;
+	struct rec_setup *s;
+};
+
 /* record's own options. */
 static int record_option(void *ctx, int c, const char *arg)
 {
-	const char **output = ctx;
+	struct record_opts *ro = ctx;
 
-	if (c != 'o')
+	switch (c) {
+	case 'o':
+		ro->output = arg;
+		return 0;
+	case 'g':
+		ro->s->call_graph = SDT_CALL_GRAPH_FP;
+		return 0;
+	case 'G':
+		if (!strcmp(arg, "fp")) {
+			ro->s->call_graph = SDT_CALL_GRAPH_FP;
+			return 0;
+		}
+		if (!strncmp(arg, "dwarf", 5))
+			return cli_usage_error("record", "--call-graph=dwarf is not supported yet: "
+							 "use fp (the program needs frame pointers)");
+		return cli_usage_error("record", "--call-graph: expected fp, not '%s'", arg);
+	default:
 		return cli_usage_error("record", "bad option");
-	*output = arg;
-	return 0;
+	}
 }
 
 int cmd_record(int argc, char **argv)
 {
 	static const struct option own[] = {
 	    {"output", required_argument, NULL, 'o'},
+	    {"call-graph", required_argument, NULL, 'G'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -142,10 +174,12 @@ int cmd_record(int argc, char **argv)
 	    .on_comm = on_comm,
 	    .on_lost = on_lost,
 	    .on_drained = on_drained,
+	    .on_mapping = on_mapping,
 	};
 	SDT_OPTS(sdt_trace_writer_opts, meta);
-	const char *output = SDT_TRACE_DEFAULT_PATH;
-	const struct rec_command cmd = {"record", record_usage, "o:", own, record_option, &output};
+	struct record_opts ropts = {SDT_TRACE_DEFAULT_PATH, &s};
+	const char *output;
+	const struct rec_command cmd = {"record", record_usage, "o:g", own, record_option, &ropts};
 	char *cmdline = NULL;
 	bool existed;
 	int ret = 0, err, status;
@@ -155,6 +189,7 @@ int cmd_record(int argc, char **argv)
 		ret = ret == REC_HELP ? 0 : ret;
 		goto out;
 	}
+	output = ropts.output;
 	ret = rec_setup_finish(&s, argc, argv, false);
 	if (ret)
 		goto out;
