@@ -127,6 +127,9 @@ static void discard_output(const char *output, bool existed)
 	free(old);
 }
 
+/* long-only options (>= 1000: no collision with the shared ones) */
+enum { OPT_CALL_GRAPH = 1000 };
+
 struct record_opts {
 	const char *output;
 	struct rec_setup *s;
@@ -144,7 +147,7 @@ static int record_option(void *ctx, int c, const char *arg)
 	case 'g':
 		ro->s->call_graph = SDT_CALL_GRAPH_FP;
 		return 0;
-	case 'G':
+	case OPT_CALL_GRAPH:
 		if (!strcmp(arg, "fp")) {
 			ro->s->call_graph = SDT_CALL_GRAPH_FP;
 			return 0;
@@ -162,7 +165,7 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option own[] = {
 	    {"output", required_argument, NULL, 'o'},
-	    {"call-graph", required_argument, NULL, 'G'},
+	    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -180,7 +183,7 @@ int cmd_record(int argc, char **argv)
 	struct record_opts ropts = {SDT_TRACE_DEFAULT_PATH, &s};
 	const char *output;
 	const struct rec_command cmd = {"record", record_usage, "o:g", own, record_option, &ropts};
-	char *cmdline = NULL;
+	char *cmdline = NULL, *engine_line = NULL;
 	bool existed;
 	int ret = 0, err, status;
 
@@ -197,6 +200,20 @@ int cmd_record(int argc, char **argv)
 	cmdline = rec_cmdline(argc, argv);
 	meta.cmdline = cmdline;
 	meta.engine = sdt_recorder__engine(s.rec);
+	if (sdt_recorder__engine_reason(s.rec)) {
+		/* --engine=auto decided by an option: the header says why (report --header) */
+		err = asprintf(&engine_line, "%s (auto: %s)", meta.engine,
+			       sdt_recorder__engine_reason(s.rec));
+		if (err < 0) {
+			engine_line = NULL;
+			cli_error("out of memory");
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		if (cli.verbose)
+			fprintf(stderr, "sdtrace: engine %s\n", engine_line);
+		meta.engine = engine_line;
+	}
 	existed = access(output, F_OK) == 0;
 	err = sdt_trace_writer__open(output, &meta, &rc.w);
 	if (err) {
@@ -249,6 +266,7 @@ int cmd_record(int argc, char **argv)
 out:
 	sdt_trace_writer__free(rc.w);
 	free(cmdline);
+	free(engine_line);
 	rec_setup_release(&s);
 	return ret;
 }

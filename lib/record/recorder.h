@@ -314,6 +314,7 @@ struct sdt_recorder {
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
 	const char *engine;  /* "bpf" or "tracefs", once resolved (engine.c) */
+	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
 	struct rec_bpf *bpf; /* the BPF engine's events and program (engine_bpf.c) */
 };
 

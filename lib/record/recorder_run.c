@@ -388,6 +388,9 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 		return sdt_err(-EBUSY, "another recording is running in this process");
 	if (!r->nadds && (r->o.no_follow || !r->o.on_file))
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
+	if (sdt_rec_engine_is_bpf(r) && r->o.call_graph)
+		return sdt_err(-ENOTSUP, "user stacks (-g, --call-graph) are not supported by the BPF "
+					 "engine yet: use --engine=tracefs (or auto)");
 	if (sdt_rec_engine_is_bpf(r))
 		return sdt_rec_bpf_run(r, r->sink);
 	if (r->o.agg_for)
