@@ -135,6 +135,24 @@ struct record_opts {
 	struct rec_setup *s;
 };
 
+/* --call-graph=dwarf[,BYTES]: BYTES as perf checks them (a multiple of 8, at most 65528). */
+static int parse_dwarf(struct rec_setup *s, const char *bytes)
+{
+	unsigned long n = SDT_STACK_USER_DEFAULT;
+	char *end;
+
+	if (bytes) {
+		errno = 0;
+		n = strtoul(bytes, &end, 0);
+		if (errno || end == bytes || *end || !n || n % 8 || n > SDT_STACK_USER_MAX)
+			return cli_usage_error("record", "--call-graph=dwarf,%s: BYTES is a multiple "
+							 "of 8 from 8 to %u", bytes, SDT_STACK_USER_MAX);
+	}
+	s->call_graph = SDT_CALL_GRAPH_DWARF;
+	s->stack_user_bytes = (unsigned int)n;
+	return 0;
+}
+
 /* record's own options. */
 static int record_option(void *ctx, int c, const char *arg)
 {
@@ -152,10 +170,10 @@ static int record_option(void *ctx, int c, const char *arg)
 			ro->s->call_graph = SDT_CALL_GRAPH_FP;
 			return 0;
 		}
-		if (!strncmp(arg, "dwarf", 5))
-			return cli_usage_error("record", "--call-graph=dwarf is not supported yet: "
-							 "use fp (the program needs frame pointers)");
-		return cli_usage_error("record", "--call-graph: expected fp, not '%s'", arg);
+		if (!strcmp(arg, "dwarf") || !strncmp(arg, "dwarf,", 6))
+			return parse_dwarf(ro->s, arg[5] ? arg + 6 : NULL);
+		return cli_usage_error("record", "--call-graph: expected fp or dwarf[,BYTES], not '%s'",
+				       arg);
 	default:
 		return cli_usage_error("record", "bad option");
 	}

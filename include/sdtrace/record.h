@@ -128,7 +128,14 @@ struct sdt_recorder_sink {
 enum sdt_call_graph {
 	SDT_CALL_GRAPH_NONE = 0,
 	SDT_CALL_GRAPH_FP, /* the kernel follows frame pointers: PERF_SAMPLE_CALLCHAIN, user only */
+	/* the user registers and the top of the user stack (stack_user_bytes), unwound at report
+	 * time: not recorded yet (sdt_recorder__run() returns -ENOTSUP) */
+	SDT_CALL_GRAPH_DWARF,
 };
+
+/* SDT_CALL_GRAPH_DWARF's default and largest stack copy (perf's: a multiple of 8). */
+#define SDT_STACK_USER_DEFAULT 8192
+#define SDT_STACK_USER_MAX 65528
 
 enum sdt_semaphore_method {
 	SDT_SEMAPHORE_AUTO = 0, /* the kernel's (ref_ctr_offset) when available, else poke */
@@ -223,6 +230,8 @@ struct sdt_recorder_opts {
 	enum sdt_call_graph call_graph;
 	/* The deepest stack kept (0: 127, perf's default); at most SDT_TRACE_MAX_STACK. */
 	unsigned int max_stack;
+	/* SDT_CALL_GRAPH_DWARF: the bytes of user stack copied per sample (0: 8192). */
+	unsigned int stack_user_bytes;
 };
 
 /*
