@@ -23,6 +23,8 @@ static const char record_usage[] =
     "\n"
     "  -o, --output FILE     the recording (default sdtrace.data; an existing one is kept as\n"
     "                        FILE.old)\n"
+    "  -g, --call-graph=fp   the user stack of every hit, by frame pointers (and the\n"
+    "                        mappings of the target: report -g, report --format=folded)\n"
     "%s"
     "\n"
     "examples:\n"
@@ -92,6 +94,15 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		rc->err = err;
 }
 
+static void on_mapping(void *ctx, const struct sdt_trace_mapping *m)
+{
+	struct record_ctx *rc = ctx;
+	int err = sdt_trace_writer__mapping(rc->w, m);
+
+	if (err && !rc->err)
+		rc->err = err;
+}
+
 static void on_drained(void *ctx)
 {
 	struct record_ctx *rc = ctx;
@@ -116,21 +127,63 @@ static void discard_output(const char *output, bool existed)
 	free(old);
 }
 
+/* long-only options (>= 1000: no collision with the shared ones) */
+enum { OPT_CALL_GRAPH = 1000 };
+
+struct record_opts {
+	const char *output;
+	struct rec_setup *s;
+};
+
+/* --call-graph=dwarf[,BYTES]: BYTES as perf checks them (a multiple of 8, at most 65528). */
+static int parse_dwarf(struct rec_setup *s, const char *bytes)
+{
+	unsigned long n = SDT_STACK_USER_DEFAULT;
+	char *end;
+
+	if (bytes) {
+		errno = 0;
+		n = strtoul(bytes, &end, 0);
+		if (errno || end == bytes || *end || !n || n % 8 || n > SDT_STACK_USER_MAX)
+			return cli_usage_error("record", "--call-graph=dwarf,%s: BYTES is a multiple "
+							 "of 8 from 8 to %u", bytes, SDT_STACK_USER_MAX);
+	}
+	s->call_graph = SDT_CALL_GRAPH_DWARF;
+	s->stack_user_bytes = (unsigned int)n;
+	return 0;
+}
+
 /* record's own options. */
 static int record_option(void *ctx, int c, const char *arg)
 {
-	const char **output = ctx;
+	struct record_opts *ro = ctx;
 
-	if (c != 'o')
+	switch (c) {
+	case 'o':
+		ro->output = arg;
+		return 0;
+	case 'g':
+		ro->s->call_graph = SDT_CALL_GRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		if (!strcmp(arg, "fp")) {
+			ro->s->call_graph = SDT_CALL_GRAPH_FP;
+			return 0;
+		}
+		if (!strcmp(arg, "dwarf") || !strncmp(arg, "dwarf,", 6))
+			return parse_dwarf(ro->s, arg[5] ? arg + 6 : NULL);
+		return cli_usage_error("record", "--call-graph: expected fp or dwarf[,BYTES], not '%s'",
+				       arg);
+	default:
 		return cli_usage_error("record", "bad option");
-	*output = arg;
-	return 0;
+	}
 }
 
 int cmd_record(int argc, char **argv)
 {
 	static const struct option own[] = {
 	    {"output", required_argument, NULL, 'o'},
+	    {"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
 	    {NULL, 0, NULL, 0},
 	};
 	struct rec_setup s = {0};
@@ -142,11 +195,13 @@ int cmd_record(int argc, char **argv)
 	    .on_comm = on_comm,
 	    .on_lost = on_lost,
 	    .on_drained = on_drained,
+	    .on_mapping = on_mapping,
 	};
 	SDT_OPTS(sdt_trace_writer_opts, meta);
-	const char *output = SDT_TRACE_DEFAULT_PATH;
-	const struct rec_command cmd = {"record", record_usage, "o:", own, record_option, &output};
-	char *cmdline = NULL;
+	struct record_opts ropts = {SDT_TRACE_DEFAULT_PATH, &s};
+	const char *output;
+	const struct rec_command cmd = {"record", record_usage, "o:g", own, record_option, &ropts};
+	char *cmdline = NULL, *engine_line = NULL;
 	bool existed;
 	int ret = 0, err, status;
 
@@ -155,6 +210,7 @@ int cmd_record(int argc, char **argv)
 		ret = ret == REC_HELP ? 0 : ret;
 		goto out;
 	}
+	output = ropts.output;
 	ret = rec_setup_finish(&s, argc, argv, false);
 	if (ret)
 		goto out;
@@ -162,6 +218,20 @@ int cmd_record(int argc, char **argv)
 	cmdline = rec_cmdline(argc, argv);
 	meta.cmdline = cmdline;
 	meta.engine = sdt_recorder__engine(s.rec);
+	if (sdt_recorder__engine_reason(s.rec)) {
+		/* --engine=auto decided by an option: the header says why (report --header) */
+		err = asprintf(&engine_line, "%s (auto: %s)", meta.engine,
+			       sdt_recorder__engine_reason(s.rec));
+		if (err < 0) {
+			engine_line = NULL;
+			cli_error("out of memory");
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		if (cli.verbose)
+			fprintf(stderr, "sdtrace: engine %s\n", engine_line);
+		meta.engine = engine_line;
+	}
 	existed = access(output, F_OK) == 0;
 	err = sdt_trace_writer__open(output, &meta, &rc.w);
 	if (err) {
@@ -214,6 +284,7 @@ int cmd_record(int argc, char **argv)
 out:
 	sdt_trace_writer__free(rc.w);
 	free(cmdline);
+	free(engine_line);
 	rec_setup_release(&s);
 	return ret;
 }

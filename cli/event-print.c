@@ -218,6 +218,22 @@ void print_event_json(struct json *j, const struct sdt_trace_event *ev)
 		json_value(j, &v);
 	}
 	json_end_array(j);
+	{
+		/* -g recordings: the raw user stack, hex ips, the probe's first */
+		const uint64_t *ips;
+		size_t n = sdt_trace_event__stack(ev, &ips), k;
+		char hex[24];
+
+		if (n) {
+			json_key(j, "stack");
+			json_begin_array(j);
+			for (k = 0; k < n; k++) {
+				snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ips[k]);
+				json_string(j, hex);
+			}
+			json_end_array(j);
+		}
+	}
 	print_fields(j, ev);
 	print_truncated(j, ev);
 	json_end_object(j);

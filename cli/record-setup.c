@@ -926,6 +926,8 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.ring_pages = s->ring_pages;
 	ro.duration_ms = s->duration_ms;
 	ro.drain_interval_ms = s->drain_interval_ms;
+	ro.call_graph = s->call_graph;
+	ro.stack_user_bytes = s->stack_user_bytes;
 	rec_filter_setup(s, &ro);
 	ro.engine = s->engine;
 	ro.agg_for = s->agg_for;

@@ -31,6 +31,8 @@ struct rec_setup {
 	size_t ring_pages;
 	enum sdt_engine engine; /* --engine, else $SDTRACE_ENGINE, else the library's default */
 	unsigned int drain_interval_ms; /* 0: the recorder's default */
+	enum sdt_call_graph call_graph; /* record -g / --call-graph */
+	unsigned int stack_user_bytes; /* --call-graph=dwarf,BYTES */
 	char **argv;			/* the command, NULL-terminated, or NULL */
 	const char **type_files;	/* --types, in order */
 	size_t ntype_files;

@@ -3,9 +3,9 @@
 
 lib/ is cut into stage folders. A file may use its own stage and the stages below it:
 
-    util  <  scan  <  cache  <  record
+    util  <  scan  <  cache  <  record, stack
                    <  trace  <  bpf  <  record   (trace and cache know nothing of each other;
-                                                   bpf: the BPF engine's kernel side)
+                   <  trace  <  stack             bpf: the BPF engine's kernel side)
 
 Two views of the same rule, both required:
   1. includes: every `#include "STAGE/..."` and every public `#include "sdtrace/X.h"` of a file
@@ -30,6 +30,7 @@ ALLOWED = {
     "trace": {"util", "scan", "trace"},
     "bpf": {"util", "scan", "trace", "bpf"},
     "record": {"util", "scan", "cache", "trace", "bpf", "record"},
+    "stack": {"util", "scan", "cache", "trace", "stack"},
 }
 # include/sdtrace/X.h -> the stage whose files implement it
 PUBLIC_STAGE = {
@@ -38,6 +39,7 @@ PUBLIC_STAGE = {
     "cache.h": "cache", "debuginfod.h": "cache", "probe.h": "cache",
     "trace.h": "trace", "trace_writer.h": "trace", "latency.h": "trace", "filter.h": "trace",
     "record.h": "record",
+    "stack.h": "stack",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -92,6 +92,7 @@ struct sdt_types;
 /* Opaque, read with the sdt_trace_event_desc__*() of sdtrace/trace.h; samples are there too. */
 struct sdt_trace_event_desc;
 struct sdt_trace_sample;
+struct sdt_trace_mapping;
 struct sdt_filter;
 struct sdt_agg_event;
 
@@ -117,7 +118,24 @@ struct sdt_recorder_sink {
 	 * When counting, the counters were just read: sdt_recorder__count() is current.
 	 */
 	void (*on_drained)(void *ctx);
+	/*
+	 * With a call graph: a file mapped executable into a target process (the kernel's MMAP2
+	 * records; for -p, its /proc/PID/maps when recording began), before the samples in it.
+	 */
+	void (*on_mapping)(void *ctx, const struct sdt_trace_mapping *m);
 };
+
+enum sdt_call_graph {
+	SDT_CALL_GRAPH_NONE = 0,
+	SDT_CALL_GRAPH_FP, /* the kernel follows frame pointers: PERF_SAMPLE_CALLCHAIN, user only */
+	/* the user registers and the top of the user stack (stack_user_bytes), unwound at report
+	 * time: not recorded yet (sdt_recorder__run() returns -ENOTSUP) */
+	SDT_CALL_GRAPH_DWARF,
+};
+
+/* SDT_CALL_GRAPH_DWARF's default and largest stack copy (perf's: a multiple of 8). */
+#define SDT_STACK_USER_DEFAULT 8192
+#define SDT_STACK_USER_MAX 65528
 
 enum sdt_semaphore_method {
 	SDT_SEMAPHORE_AUTO = 0, /* the kernel's (ref_ctr_offset) when available, else poke */
@@ -208,6 +226,12 @@ struct sdt_recorder_opts {
 	int (*on_file)(void *ctx, struct sdt_recorder *r, pid_t pid, const char *open_path,
 		       const char *build_id);
 	void *on_file_ctx;
+	/* User stacks per sample (sdt_trace_sample's callchain) and the targets' mappings. */
+	enum sdt_call_graph call_graph;
+	/* The deepest stack kept (0: 127, perf's default); at most SDT_TRACE_MAX_STACK. */
+	unsigned int max_stack;
+	/* SDT_CALL_GRAPH_DWARF: the bytes of user stack copied per sample (0: 8192). */
+	unsigned int stack_user_bytes;
 };
 
 /*
@@ -398,6 +422,8 @@ SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
  * checks that it can place every site added so far; add the sites first.
  */
 SDT_API const char *sdt_recorder__engine(struct sdt_recorder *r);
+/* Why SDT_ENGINE_AUTO chose the engine when a recording option decided it (e.g. -g): or NULL. */
+SDT_API const char *sdt_recorder__engine_reason(struct sdt_recorder *r);
 SDT_API void sdt_recorder__free(struct sdt_recorder *r);
 
 /*

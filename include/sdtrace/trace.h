@@ -117,6 +117,25 @@ struct sdt_trace_sample {
 	uint32_t event;	 /* the event's number: sdt_trace_event_desc__index() */
 	const void *raw; /* the raw tracefs record (PERF_SAMPLE_RAW payload), host byte order */
 	uint32_t raw_size;
+	/* The user stack (record -g fp): return addresses, the probe ip first; NULL/0: none. */
+	const uint64_t *callchain;
+	uint32_t callchain_nr;
+};
+
+/* The longest user stack a recording keeps (frames beyond are cut). */
+#define SDT_TRACE_MAX_STACK 512
+
+/*
+ * A file mapped executable into a process (PERF_RECORD_MMAP2, or the process's /proc/PID/maps
+ * when recording began): what the symbolizer needs to name a stack's addresses on any machine.
+ * Caller-owned, strings borrowed for the duration of the call it is passed to.
+ */
+struct sdt_trace_mapping {
+	uint32_t pid;
+	uint64_t start, len; /* in the process */
+	uint64_t pgoff;	     /* the file offset mapped at ->start */
+	const char *build_id; /* hex, NULL when unknown */
+	const char *path;     /* as the process named it */
 };
 
 /*
@@ -235,6 +254,21 @@ SDT_API const char *sdt_trace_event__comm(const struct sdt_trace_event *ev);
 SDT_API const char *sdt_trace_event__provider(const struct sdt_trace_event *ev);
 SDT_API const char *sdt_trace_event__name(const struct sdt_trace_event *ev);
 SDT_API const char *sdt_trace_event__path(const struct sdt_trace_event *ev);
+/*
+ * The event's user stack (a recording made with -g): its depth and *ips (return addresses, the
+ * probe ip first; borrowed as the event), or 0 when it has none.
+ */
+SDT_API size_t sdt_trace_event__stack(const struct sdt_trace_event *ev, const uint64_t **ips);
+/* The stack's id in the recording (equal stacks have equal ids), 0 when none. */
+SDT_API uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev);
+/*
+ * The mapping of @pid containing @ip as recorded so far (the latest one that covers it): true
+ * and *out (strings borrowed until sdt_trace_reader__free()), or false.
+ */
+SDT_API bool sdt_trace_reader__mapping(const struct sdt_trace_reader *r, uint32_t pid, uint64_t ip,
+				       struct sdt_trace_mapping *out);
+/* Whether the recording holds stacks (one seen so far, or made with -g). */
+SDT_API bool sdt_trace_reader__has_stacks(const struct sdt_trace_reader *r);
 /*
  * The link-time address of the site that fired (as `sdtrace list --json` gives it), from the
  * recorded probe ip: true and *addr, or false when it cannot be told.

@@ -95,6 +95,11 @@ SDT_API int sdt_trace_writer__event(struct sdt_trace_writer *w,
  * event, a record shorter than its fields), -errno (write).
  */
 SDT_API int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s);
+/*
+ * A mapping of a process (before the samples that need it). Each distinct @s->callchain of a
+ * sample is written once and referred to by id; a sample with one costs a few bytes more.
+ */
+SDT_API int sdt_trace_writer__mapping(struct sdt_trace_writer *w, const struct sdt_trace_mapping *m);
 /* Thread @tid of process @pid is now called @comm (at most 15 bytes are kept). */
 SDT_API int sdt_trace_writer__comm(struct sdt_trace_writer *w, uint32_t pid, uint32_t tid,
 				   const char *comm);

@@ -24,6 +24,12 @@ const char *sdt_rec_engine(struct sdt_recorder *r)
 		r->engine = "bpf";
 		break;
 	case SDT_ENGINE_AUTO:
+		if (r->o.call_graph) {
+			r->engine = "tracefs";
+			r->engine_reason = "user stacks (-g, --call-graph) are the tracefs engine's "
+					   "for now";
+			break;
+		}
 		/* the probe's or the sites' reason is dropped: tracefs takes over */
 		r->engine = !sdt_bpf_probe() && !sdt_rec_bpf_supported(r) ? "bpf" : "tracefs";
 		sdt_err_clear();
@@ -43,4 +49,10 @@ bool sdt_rec_engine_is_bpf(struct sdt_recorder *r)
 const char *sdt_recorder__engine(struct sdt_recorder *r)
 {
 	return sdt_rec_engine(r);
+}
+
+const char *sdt_recorder__engine_reason(struct sdt_recorder *r)
+{
+	sdt_rec_engine(r);
+	return r->engine_reason;
 }

@@ -38,6 +38,17 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 		attr.task = o->comm;
 		/* COMM, FORK and LOST records carry TIME too: the rings are merged by time */
 		attr.sample_id_all = 1;
+		if (o->callchain) {
+			/* between CPU and RAW in the sample (ring.c) */
+			attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			attr.exclude_callchain_kernel = 1;
+			attr.sample_max_stack = o->callchain;
+		}
+		if (o->mmap) {
+			attr.mmap = 1;
+			attr.mmap2 = 1;
+			attr.build_id = 1; /* 5.12+: the build-id instead of device and inode */
+		}
 	}
 	fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {

@@ -23,6 +23,10 @@ struct sdt_perf_open_opts {
 	bool enable_on_exec; /* start disabled, enabled by the task's next exec */
 	bool comm;	     /* also PERF_RECORD_COMM (comm_exec): one event per ring asks */
 	uint32_t wakeup_bytes; /* watermark: wake the reader when this much is in the ring */
+	/* The user stack by frame pointers (PERF_SAMPLE_CALLCHAIN, user only, at most this deep). */
+	uint16_t callchain;
+	/* Also PERF_RECORD_MMAP2 with build-ids (executable mappings): one event per ring asks. */
+	bool mmap;
 };
 
 /* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */

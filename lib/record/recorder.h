@@ -166,6 +166,7 @@ struct perf_plan {
 	bool watch;	     /* following: a watch event per CPU x target owns the ring */
 	size_t ring_pages;
 	int epfd; /* each ring goes in, tagged with its index */
+	uint16_t callchain; /* the deepest user stack (0: none) */
 };
 
 /* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */
@@ -327,6 +328,7 @@ struct sdt_recorder {
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
 	const char *engine;  /* "bpf" or "tracefs", once resolved (engine.c) */
+	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
 	struct rec_bpf *bpf; /* the BPF engine's events and program (engine_bpf.c) */
 };
 
@@ -367,6 +369,10 @@ void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint3
 /* The names the threads of @pids (and with @system_wide, of every process) have now. */
 void sdt_rec_comms_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
 			      bool system_wide);
+/* recorder_maps.c */
+/* The executable mappings @pids (with @system_wide, every process) have now, to the sink. */
+void sdt_rec_maps_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
+			     bool system_wide);
 /* recorder_child.c */
 /* No command yet: no pid, no pipes. */
 void sdt_rec_child_init(struct rec_child *c);

@@ -74,6 +74,8 @@ static void open_one(struct open_job *j, size_t i)
 	    .enable_on_exec = pl->enable_on_exec,
 	    .comm = !pl->watch && t == 0 && e == 0, /* the ring owner of the CPU */
 	    .wakeup_bytes = j->wakeup,
+	    .callchain = pl->callchain,
+	    .mmap = pl->callchain && t == 0 && e == 0,
 	};
 
 	j->out[i] = sdt_perf_open(&po, pl->targets->tids[t], j->cpus[c]);
@@ -162,6 +164,7 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
 			err = new_ring(p, fd, j->cpus[c], false);
 			if (err)
 				return err;
+			p->rings[p->nrings - 1].callchain = j->plan->callchain > 0;
 			ring_fd = fd;
 		} else {
 			err = sdt_perf_set_output(fd, ring_fd);

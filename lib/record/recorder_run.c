@@ -241,6 +241,7 @@ static int open_events(struct sdt_recorder *r)
 	    .watch = r->late.on,
 	    .ring_pages = r->o.ring_pages,
 	    .epfd = r->epfd,
+	    .callchain = r->o.call_graph ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127) : 0,
 	};
 	size_t i;
 	int err;
@@ -284,6 +285,8 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 			return err;
 	}
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	if (r->o.call_graph)
+		sdt_rec_maps_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
 	r->armed_ns = sdt_mono_ns();
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
@@ -385,6 +388,16 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 		return sdt_err(-EBUSY, "another recording is running in this process");
 	if (!r->nadds && (r->o.no_follow || !r->o.on_file))
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
+	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF)
+		return sdt_err(-ENOTSUP, "--call-graph=dwarf (user registers and stack bytes) is not "
+					 "recorded yet: use fp (the program needs frame pointers)");
+	if (r->o.stack_user_bytes &&
+	    (r->o.stack_user_bytes % 8 || r->o.stack_user_bytes > SDT_STACK_USER_MAX))
+		return sdt_err(-EINVAL, "stack_user_bytes %u: a multiple of 8 up to %u expected",
+			       r->o.stack_user_bytes, SDT_STACK_USER_MAX);
+	if (sdt_rec_engine_is_bpf(r) && r->o.call_graph)
+		return sdt_err(-ENOTSUP, "user stacks (-g, --call-graph) are not supported by the BPF "
+					 "engine yet: use --engine=tracefs (or auto)");
 	if (sdt_rec_engine_is_bpf(r))
 		return sdt_rec_bpf_run(r, r->sink);
 	if (r->o.agg_for)

@@ -101,10 +101,37 @@ static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32
 		sdt_rec_late_inherit(sp->r, (pid_t)ptid, (pid_t)tid);
 }
 
+/* An executable mapping: to the late attach, and (with -g) to the sink as a MAPPING record. */
+static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct rec_samples *sp = ctx;
+	struct sdt_trace_mapping m = {0};
+	char bid[41];
+	size_t i;
+
+	sdt_rec_late_on_mmap(ctx, rm);
+	if (!sp->sink->on_mapping || !sp->r || !sp->r->o.call_graph)
+		return;
+	m.pid = rm->pid;
+	m.start = rm->addr;
+	m.len = rm->len;
+	m.pgoff = rm->pgoff;
+	m.path = rm->filename;
+	if (rm->build_id_size) {
+		for (i = 0; i < rm->build_id_size; i++) {
+			bid[2 * i] = hex[rm->build_id[i] >> 4];
+			bid[2 * i + 1] = hex[rm->build_id[i] & 15];
+		}
+		bid[2 * i] = '\0';
+		m.build_id = bid;
+	}
+	sp->sink->on_mapping(sp->sink->ctx, &m);
+}
+
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
 {
-	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, on_fork,
-				     sdt_rec_late_on_mmap};
+	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, on_fork, on_mmap};
 }
 
 void sdt_rec_samples_release(struct rec_samples *sp)

@@ -8,6 +8,7 @@
 
 #include "util/internal.h"
 #include "record/ring.h"
+#include "sdtrace/trace.h"
 #include "trace/trace_event.h"
 
 #define SCRATCH_SIZE 65536 /* perf_event_header.size is a u16 */
@@ -55,6 +56,35 @@ void sdt_ring_unmap(struct sdt_ring *r)
 
 /* Read @n bytes at @off of a record of @len bytes, or fail. */
 #define NEED(off, n, len) ((len) < (off) || (len) - (off) < (n))
+
+/*
+ * PERF_SAMPLE_CALLCHAIN: u64 nr, nr x u64. The kernel marks where the user part begins with
+ * PERF_CONTEXT_USER (values from PERF_CONTEXT_MAX up are such markers): they are dropped.
+ */
+static int decode_callchain(struct sdt_ring *r, const unsigned char *rec, size_t *off, size_t len,
+			    struct sdt_trace_sample *s)
+{
+	uint64_t nr, ip, i;
+	uint32_t n = 0;
+
+	if (NEED(*off, 8, len))
+		return -1;
+	memcpy(&nr, rec + *off, 8);
+	*off += 8;
+	if (nr > (len - *off) / 8)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		memcpy(&ip, rec + *off + i * 8, 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		if (n < SDT_RING_MAX_STACK)
+			r->ips[n++] = ip;
+	}
+	*off += nr * 8;
+	s->callchain = n ? r->ips : NULL;
+	s->callchain_nr = n;
+	return 0;
+}
 
 /*
  * PERF_RECORD_MMAP2: pid, tid, addr, len, pgoff, then maj, min, ino, ino_generation or (misc
@@ -132,8 +162,19 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 		s.time_ns = u64;
 		memcpy(u32, rec + off + 16, 8);
 		s.cpu = u32[0];
-		memcpy(&raw_size, rec + off + 24, 4);
-		off += 28;
+		off += 24;
+		s.callchain = NULL;
+		s.callchain_nr = 0;
+		if (r->callchain && decode_callchain(r, rec, &off, len, &s) < 0) {
+			r->malformed++;
+			return 0;
+		}
+		if (NEED(off, 4, len)) {
+			r->malformed++;
+			return 0;
+		}
+		memcpy(&raw_size, rec + off, 4);
+		off += 4;
 		if (NEED(off, raw_size, len)) {
 			r->malformed++;
 			return 0;

@@ -5,17 +5,19 @@
  * The kernel writes records at data_head; we read from data_tail up to data_head (loaded with
  * acquire) and then publish the new data_tail (with release), which frees the space. A record that
  * wraps around the end of the ring is copied into a scratch buffer first, so handlers always see
- * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, RAW, in that order, as
- * perf_event.h's sample_type asks), COMM, FORK, LOST and executable MMAP2; others are skipped. Nothing is allocated per
+ * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, [CALLCHAIN], RAW, in that
+ * order, as perf_event.h's sample_type asks), COMM, FORK, MMAP2 and LOST; others are skipped. Nothing is allocated per
  * record.
  */
 #ifndef SDT_RING_H
 #define SDT_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct sdt_trace_sample;
+struct sdt_trace_mapping;
 
 /* A PERF_RECORD_MMAP2 (ring.c): an executable mapping, from the watch event (perf_event.h). */
 struct sdt_ring_mmap {
@@ -42,6 +44,8 @@ struct sdt_ring_ops {
 	void (*mmap)(void *ctx, const struct sdt_ring_mmap *m);
 };
 
+#define SDT_RING_MAX_STACK 512 /* PERF_MAX_STACK_DEPTH's order; deeper frames are cut */
+
 struct sdt_ring {
 	int fd;
 	int cpu;
@@ -54,6 +58,8 @@ struct sdt_ring {
 	uint64_t samples;	/* SAMPLE records read */
 	uint64_t records;
 	uint64_t malformed; /* records too short for their type (should never happen) */
+	bool callchain;	    /* samples carry PERF_SAMPLE_CALLCHAIN */
+	uint64_t ips[SDT_RING_MAX_STACK]; /* a sample's user stack, its context markers dropped */
 };
 
 /* Map the ring of event @fd on @cpu: @pages data pages (a power of two). 0 or -errno. */

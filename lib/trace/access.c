@@ -214,6 +214,45 @@ bool sdt_trace_event__ip(const struct sdt_trace_event *ev, uint64_t *ip)
 	return ev->have_ip;
 }
 
+size_t sdt_trace_event__stack(const struct sdt_trace_event *ev, const uint64_t **ips)
+{
+	if (ev->stack_nr)
+		*ips = ev->stack;
+	return ev->stack_nr;
+}
+
+uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev)
+{
+	return ev->stack_id;
+}
+
+/* The latest mapping that covers @ip: later ones replace earlier ones (munmap, a new mmap). */
+bool sdt_trace_reader__mapping(const struct sdt_trace_reader *r, uint32_t pid, uint64_t ip,
+			       struct sdt_trace_mapping *out)
+{
+	size_t i;
+
+	for (i = r->nmaps; i-- > 0;) {
+		const struct reader_mapping *m = &r->maps[i];
+
+		if (m->pid != pid || ip < m->start || ip - m->start >= m->len)
+			continue;
+		*out = (struct sdt_trace_mapping){.pid = m->pid,
+						  .start = m->start,
+						  .len = m->len,
+						  .pgoff = m->pgoff,
+						  .build_id = m->build_id,
+						  .path = m->path};
+		return true;
+	}
+	return false;
+}
+
+bool sdt_trace_reader__has_stacks(const struct sdt_trace_reader *r)
+{
+	return r->stacks.n > 0;
+}
+
 size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev)
 {
 	return ev->k->d.nargs;

@@ -50,6 +50,8 @@ struct sdt_trace_event {
 	uint64_t ip, addr, bias;
 	const uint8_t *raw;
 	size_t raw_size;
+	uint32_t stack_id, stack_nr; /* the user stack (a recording's, borrowed from its table) */
+	const uint64_t *stack;
 };
 
 struct comm_entry {

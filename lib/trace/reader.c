@@ -373,15 +373,73 @@ static int parse_lost(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	return 0;
 }
 
+/* A STACK record: the next id, its depth, its ips as zigzag deltas. */
+static int parse_stack(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
+{
+	uint64_t id = get_bounded(c, SDT_TRACE_MAX_STACKS), nr, prev = 0, i;
+	int err;
+
+	nr = get_bounded(c, SDT_TRACE_MAX_STACK);
+	if (c->bad || nr == 0 || id != r->stacks.n + 1)
+		return corrupt(r, at, "bad stack record");
+	if (!r->stack_buf &&
+	    !(r->stack_buf = calloc(SDT_TRACE_MAX_STACK, sizeof(*r->stack_buf))))
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		prev += (uint64_t)unzigzag(get_varint(c));
+		r->stack_buf[i] = prev;
+	}
+	if (c->bad || c->p != c->end)
+		return corrupt(r, at, "bad stack record");
+	err = sdt_stack_table_append(&r->stacks, r->stack_buf, (uint32_t)nr);
+	if (err == -E2BIG)
+		return corrupt(r, at, "too many stacks");
+	if (err)
+		return sdt_err(err, "out of memory");
+	return 0;
+}
+
+/* A MAPPING record: pid, start, len, pgoff, str build-id, str path. */
+static int parse_mapping(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
+{
+	struct reader_mapping m = {0};
+
+	m.pid = (uint32_t)get_bounded(c, UINT32_MAX);
+	m.start = get_varint(c);
+	m.len = get_varint(c);
+	m.pgoff = get_varint(c);
+	m.build_id = get_str(c);
+	m.path = get_str(c);
+	if (c->bad || c->p != c->end || m.len == 0 || m.start + m.len < m.start ||
+	    r->nmaps >= SDT_TRACE_MAX_MAPPINGS) {
+		free(m.build_id);
+		free(m.path);
+		return corrupt(r, at, "bad mapping record");
+	}
+	if (sdt_grow((void **)&r->maps, &r->maps_cap, r->nmaps + 1, sizeof(*r->maps))) {
+		free(m.build_id);
+		free(m.path);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	r->maps[r->nmaps++] = m;
+	return 0;
+}
+
 /* A SAMPLE record: its task (or the previous one's: @same), its time, its stored bytes. */
-static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, uint64_t at)
+static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, bool stack,
+			uint64_t at)
 {
 	struct sdt_trace_sample s;
 	struct sdt_trace_kind *k;
-	uint64_t idx;
+	uint64_t idx, stack_id = 0;
 	size_t plen;
 
 	idx = get_bounded(c, SDT_TRACE_MAX_EVENTS - 1);
+	if (stack) {
+		stack_id = get_bounded(c, SDT_TRACE_MAX_STACKS);
+		if (!c->bad && (stack_id == 0 || stack_id > r->stacks.n))
+			return corrupt(r, at, "sample of a stack not recorded before");
+	}
 	r->prev_time += (uint64_t)unzigzag(get_varint(c));
 	if (!same) {
 		int64_t tid;
@@ -411,6 +469,11 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, ui
 				      .event = (uint32_t)idx};
 	if (sdt_trace_decoder_stored(&r->dec, k, &s, c->p, plen))
 		return sdt_err(-ENOMEM, "out of memory");
+	if (stack_id) {
+		r->dec.ev.stack_id = (uint32_t)stack_id;
+		r->dec.ev.stack_nr =
+		    sdt_stack_table_get(&r->stacks, (uint32_t)stack_id, &r->dec.ev.stack);
+	}
 	return 1;
 }
 
@@ -435,7 +498,20 @@ static int parse_record(struct sdt_trace_reader *r, uint8_t type, struct cur *c,
 	switch (type) {
 	case REC_SAMPLE:
 	case REC_SAMPLE_SAME_TASK:
-		return parse_sample(r, c, type == REC_SAMPLE_SAME_TASK, at);
+		return parse_sample(r, c, type == REC_SAMPLE_SAME_TASK, false, at);
+	case REC_SAMPLE_STACK:
+	case REC_SAMPLE_STACK_SAME_TASK:
+		if (r->version < 3)
+			return corrupt(r, at, "unknown record type");
+		return parse_sample(r, c, type == REC_SAMPLE_STACK_SAME_TASK, true, at);
+	case REC_STACK:
+		if (r->version < 3)
+			return corrupt(r, at, "unknown record type");
+		return parse_stack(r, c, at);
+	case REC_MAPPING:
+		if (r->version < 3)
+			return corrupt(r, at, "unknown record type");
+		return parse_mapping(r, c, at);
 	case REC_EVENT:
 		return add_kind(r, c, at);
 	case REC_COMM:
@@ -612,6 +688,13 @@ void sdt_trace_reader__free(struct sdt_trace_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	sdt_trace_decoder_release(&r->dec);
+	sdt_stack_table_release(&r->stacks);
+	free(r->stack_buf);
+	for (size_t i = 0; i < r->nmaps; i++) {
+		free(r->maps[i].build_id);
+		free(r->maps[i].path);
+	}
+	free(r->maps);
 	free(r->lost_cpu);
 	free(r->rec);
 	free(r->ibuf);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "trace/decoder.h"
+#include "trace/stack_table.h"
 
 struct sdt_trace_reader {
 	char *name;
@@ -37,6 +38,19 @@ struct sdt_trace_reader {
 	struct sdt_trace_decoder dec;
 	const struct sdt_filter *filter; /* sdt_trace_reader__set_filter() */
 	uint64_t filtered_out;
+	struct stack_table stacks; /* STACK records by id */
+	uint64_t *stack_buf;	   /* one STACK record's ips */
+	struct reader_mapping *maps; /* MAPPING records in file order */
+	size_t nmaps, maps_cap;
+};
+
+/* At most this many mappings in one recording. */
+#define SDT_TRACE_MAX_MAPPINGS (1u << 20)
+
+struct reader_mapping {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	char *build_id, *path;
 };
 
 #endif

@@ -6,7 +6,7 @@
  * recording made on one machine is reported on another. Layout (integers are LEB128 varints
  * unless said otherwise; "str" is varint (length + 1) then the bytes, 0 meaning NULL):
  *
- *	header   8 bytes magic "\x89SDTRACE", u32 LE version (2; 1 is read too), u8 byte order of the raw
+ *	header   8 bytes magic "\x89SDTRACE", u32 LE version (3; 1 and 2 are read too), u8 byte order of the raw
  *	         payloads (1 little, 2 big: the recording host's), 3 bytes zero
  *	records  u8 type, varint body length, body
  *
@@ -36,11 +36,19 @@
  *	type 5 COMM     pid, zigzag (tid - pid), str comm (at most 15 bytes)
  *	type 6 LOST     cpu, count
  *	type 7 END      zigzag exit status, samples written, events lost (last record)
+ *	type 8 STACK    id (1, 2, ... in file order), depth, depth x zigzag (ip - previous ip,
+ *	                the first from 0): a user stack, the probe ip first (version 3)
+ *	type 9 MAPPING  pid, start, len, pgoff, str build-id (hex), str path (version 3)
+ *	type 10 SAMPLE_STACK            as SAMPLE with the stack id after the event (version 3)
+ *	type 11 SAMPLE_STACK_SAME_TASK  as SAMPLE_SAME_TASK, the same way (version 3)
  *
  * Version 2 adds the room field (struct sdt_trace_field's is_room): a string that took its room
  * is cut and marked truncated. A version-1 file reads as before. A version-1 reader refuses a
  * version-2 file (-ENOTSUP, "newer than this sdtrace reads"): it would show such a string's
  * first bytes as the whole string.
+ *
+ * Version 3 adds user stacks and mappings (record -g): a STACK record precedes the first sample
+ * that refers to it. Versions 1 and 2 read as before; a version-2 reader refuses version 3.
  *
  * A sample of a one-argument event costs 21-27 bytes (perf.data: 80). Record types from 64 up
  * may be skipped by readers that do not know them; an unknown type below 64 is corruption.
@@ -64,7 +72,7 @@
 #include "trace/trace_event.h"
 
 #define SDT_TRACE_MAGIC	      "\x89SDTRACE"
-#define SDT_TRACE_VERSION     2
+#define SDT_TRACE_VERSION     3
 #define SDT_TRACE_HEADER_SIZE 16
 
 /* Bounds the reader enforces (and the writer refuses to exceed). */
@@ -84,6 +92,10 @@ enum rec_type {
 	REC_COMM = 5,
 	REC_LOST = 6,
 	REC_END = 7,
+	REC_STACK = 8,
+	REC_MAPPING = 9,
+	REC_SAMPLE_STACK = 10,
+	REC_SAMPLE_STACK_SAME_TASK = 11,
 	REC_FIRST_OPTIONAL = 64, /* types from here on may be skipped by older readers */
 };
 

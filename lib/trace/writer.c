@@ -18,6 +18,7 @@
 
 #include "util/internal.h"
 #include "util/lockfile.h"
+#include "trace/stack_table.h"
 #include "trace/trace_file.h"
 #include "trace/varint.h"
 
@@ -40,6 +41,8 @@ struct sdt_trace_writer {
 	uint32_t prev_cpu, prev_pid, prev_tid;
 	uint64_t last_flush_time;
 	uint64_t samples, lost, bytes;
+	struct stack_table stacks;
+	uint8_t *sbuf; /* a STACK record's body */
 	int err; /* sticky: after a failed write, every call fails */
 };
 
@@ -347,16 +350,74 @@ int sdt_trace_writer__event(struct sdt_trace_writer *w, const struct sdt_trace_e
 	return err;
 }
 
+/*
+ * The id of stack @ips: a STACK record the first time it is seen (cut to SDT_TRACE_MAX_STACK
+ * frames). A frame is at most 10 bytes.
+ */
+static int write_stack(struct sdt_trace_writer *w, const uint64_t *ips, uint32_t nr, uint32_t *id)
+{
+	uint64_t prev = 0;
+	size_t h = 0;
+	bool is_new;
+	uint32_t i;
+	int err;
+
+	if (nr > SDT_TRACE_MAX_STACK)
+		nr = SDT_TRACE_MAX_STACK;
+	err = sdt_stack_table_intern(&w->stacks, ips, nr, id, &is_new);
+	if (err == -E2BIG)
+		return sdt_err(err, "'%s': more than %u distinct stacks", w->name,
+			       SDT_TRACE_MAX_STACKS);
+	if (err)
+		return sdt_err(err, "out of memory");
+	if (!is_new)
+		return 0;
+	if (!w->sbuf && !(w->sbuf = malloc(10 * (SDT_TRACE_MAX_STACK + 2))))
+		return sdt_err(-ENOMEM, "out of memory");
+	h += put_varint(w->sbuf + h, *id);
+	h += put_varint(w->sbuf + h, nr);
+	for (i = 0; i < nr; i++) {
+		h += put_varint(w->sbuf + h, zigzag((int64_t)(ips[i] - prev)));
+		prev = ips[i];
+	}
+	return emit(w, REC_STACK, w->sbuf, h, NULL, 0);
+}
+
+int sdt_trace_writer__mapping(struct sdt_trace_writer *w, const struct sdt_trace_mapping *m)
+{
+	struct sdt_buf b = {0};
+	int err = 0;
+
+	err = err ?: b_varint(&b, m->pid);
+	err = err ?: b_varint(&b, m->start);
+	err = err ?: b_varint(&b, m->len);
+	err = err ?: b_varint(&b, m->pgoff);
+	err = err ?: b_str(&b, m->build_id);
+	err = err ?: b_str(&b, m->path);
+	if (err) {
+		sdt_buf_free(&b);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	err = emit(w, REC_MAPPING, b.buf, b.len, NULL, 0);
+	sdt_buf_free(&b);
+	return err;
+}
+
 int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s)
 {
 	const uint8_t *raw = s->raw;
 	const struct wevent *we;
 	uint8_t hdr[60];
 	size_t h = 0;
-	uint32_t used;
+	uint32_t used, stack_id = 0;
 	bool same;
 	int err;
 
+	if (s->callchain_nr) {
+		err = write_stack(w, s->callchain, s->callchain_nr, &stack_id);
+		if (err)
+			return err;
+	}
 	if (s->event >= w->nevents || !w->events[s->event].known)
 		return sdt_err(-EINVAL, "'%s': sample of undescribed event %u", w->name, s->event);
 	we = &w->events[s->event];
@@ -368,13 +429,18 @@ int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_
 	same =
 	    w->have_prev && s->cpu == w->prev_cpu && s->pid == w->prev_pid && s->tid == w->prev_tid;
 	h += put_varint(hdr + h, s->event);
+	if (stack_id)
+		h += put_varint(hdr + h, stack_id);
 	h += put_varint(hdr + h, zigzag((int64_t)(s->time_ns - w->prev_time)));
 	if (!same) {
 		h += put_varint(hdr + h, s->cpu);
 		h += put_varint(hdr + h, s->pid);
 		h += put_varint(hdr + h, zigzag((int64_t)s->tid - (int64_t)s->pid));
 	}
-	err = emit(w, same ? REC_SAMPLE_SAME_TASK : REC_SAMPLE, hdr, h, raw + we->lay.skip,
+	err = emit(w,
+		   stack_id ? (same ? REC_SAMPLE_STACK_SAME_TASK : REC_SAMPLE_STACK)
+			    : (same ? REC_SAMPLE_SAME_TASK : REC_SAMPLE),
+		   hdr, h, raw + we->lay.skip,
 		   used - we->lay.skip);
 	if (err)
 		return err;
@@ -458,6 +524,8 @@ void sdt_trace_writer__free(struct sdt_trace_writer *w)
 	for (i = 0; i < w->nevents; i++)
 		sdt_trace_layout_release(&w->events[i].lay);
 	free(w->events);
+	sdt_stack_table_release(&w->stacks);
+	free(w->sbuf);
 	free(w->buf);
 	free(w->name);
 	free(w);

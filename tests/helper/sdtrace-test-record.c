@@ -171,7 +171,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct ctx x = {.fail_after = -1};
-	struct sdt_recorder_sink sink = {&x, on_desc, on_armed, on_sample, on_comm, on_lost, NULL};
+	struct sdt_recorder_sink sink = {&x, on_desc, on_armed, on_sample, on_comm, on_lost, NULL, NULL};
 	const char *specs[64], *file = NULL, *hold_stop = NULL;
 	size_t nspecs = 0, npids = 0, *sites = NULL, nsites = 0, i, j;
 	struct sdt_recorder *r = NULL;
