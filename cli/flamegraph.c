@@ -341,7 +341,7 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 			continue;
 		if (event && (!entries[i].event || strcmp(entries[i].event, event)))
 			continue;
-		paths[np++] = (struct fg_path){.e = &entries[i], .with_event = !event};
+		paths[np++] = (struct fg_path){.e = &entries[i], .with_event = !event && entries[i].event};
 	}
 	qsort(paths, np, sizeof(*paths), path_cmp);
 	ret = build(paths, np, &v, &nv);
