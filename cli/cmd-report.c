@@ -30,6 +30,8 @@ static const char report_usage[] =
     "                      [--json]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --format=chrome|csv\n"
     "                      [--pair START,END]... [--slice-name ARGS]\n"
+    "       sdtrace report [-i FILE] [--filter EXPR] --format=flamegraph -o F.svg\n"
+    "                      [--title T]\n"
     "\n"
     "Print the events of a recording, one line each, oldest first as recorded. The file\n"
     "describes itself: no tracefs, no probed binary and no root are needed, so a recording\n"
@@ -79,7 +81,8 @@ static const char report_usage[] =
     "                    __return or _end closes, the pair of the same provider and stem\n"
     "                    (job__start/job__done, gc__begin/gc__end, function__entry/\n"
     "                    function__return, read_start/read_end), once both were recorded\n"
-    "      --format=FMT  text (default), json (= --json), chrome or csv:\n"
+    "      --title T     with --format=flamegraph: the title of the graph\n"
+    "      --format=FMT  text (default), json (= --json), chrome, csv or flamegraph:\n"
     "                    chrome: a Chrome trace-event JSON file for ui.perfetto.dev or\n"
     "                      chrome://tracing: pairs as B/E slices, other events as instant\n"
     "                      events, with their named arguments; timestamps in microseconds\n"
@@ -89,6 +92,15 @@ static const char report_usage[] =
     "                      time_us (from the start), cpu, pid, tid, comm, provider, name,\n"
     "                      path, address, then one column per argument position (as many\n"
     "                      as the widest event has; empty when not recorded)\n"
+    "                    flamegraph: the user stacks of a recording made with `record -g`\n"
+    "                      as one self-contained interactive SVG (no external script or\n"
+    "                      font): a frame's width is its share of the samples, callers\n"
+    "                      below callees; hover shows a frame, click zooms into it, Ctrl-F\n"
+    "                      searches (a regular expression; the matched share is shown);\n"
+    "                      the URL fragment #zoom=NAME or #search=RE does it at load. Every\n"
+    "                      event, its provider:event the root frame of its stacks; --filter\n"
+    "                      keeps one. Frames narrower than 0.1 px are not drawn (their\n"
+    "                      samples stay in their callers')\n"
     "\n"
     "Text lines read like perf script: comm, pid/tid, [cpu], time (CLOCK_MONOTONIC seconds),\n"
     "provider:event, then name=value for each argument: signed integers keep their sign\n"
@@ -132,7 +144,8 @@ static const char report_usage[] =
     "  sdtrace report --latency --pair %example:job__start,%example:job__done\n"
     "  sdtrace report --latency --json | jq '.pairs[] | {name, p99_ns}'\n"
     "  sdtrace report --format=chrome -o trace.json   then open it in ui.perfetto.dev\n"
-    "  sdtrace report --format=csv -o events.csv\n";
+    "  sdtrace report --format=csv -o events.csv\n"
+    "  sdtrace report --format=flamegraph -o flame.svg   after `sdtrace record -g ...`\n";
 
 enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CHROME, FORMAT_CSV };
 
