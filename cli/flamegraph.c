@@ -9,7 +9,7 @@
  * frame) and walk them: the tree comes out in preorder with every level already sorted, and a
  * frame's x is its parent's x plus the counts of its earlier siblings.
  *
- * A frame narrower than 0.1 px is not drawn (nor are its children, narrower still) but its count
+ * A frame narrower than 0.1 px (fg_opts.min_px) is not drawn (nor are its children, narrower still) but its count
  * stays in its parent's: a 10,000-stack input stays a file a browser opens.
  *
  * The script is inline (CDATA): hover shows a frame in the status line, click zooms into it,
@@ -329,6 +329,7 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 	unsigned width = opts && opts->width ? opts->width : 1200;
 	const char *event = opts ? opts->event : NULL;
 	const char *title = opts && opts->title ? opts->title : "Flame Graph";
+	double min_px = opts && opts->min_px > 0 ? opts->min_px : FG_MIN_PX;
 	double w = width > 2 * FG_PAD_X + 10 ? width - 2 * FG_PAD_X : 10;
 	uint64_t total;
 	unsigned height;
@@ -351,7 +352,7 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 	}
 	total = v[0].count;
 	for (size_t i = 0; i < nv; i++) {
-		if (i && px(v[i].count, total, w) < FG_MIN_PX)
+		if (i && px(v[i].count, total, w) < min_px)
 			continue;
 		drawn++;
 		if (v[i].depth > max_depth)
@@ -397,7 +398,7 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 		unsigned r, g, b;
 		int chars = (int)((fw - 3) / (FG_FONT * 0.59));
 
-		if (i && fw < FG_MIN_PX)
+		if (i && fw < min_px)
 			continue;
 		if (i)
 			color(f->name, &r, &g, &b);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sdtrace-test-flamegraph [--title T] [--width N] [--events] [--event E] < folded > svg
+ * sdtrace-test-flamegraph [--title T] [--width N] [--min-width PX] [--events] [--event E]
+ *     < folded > svg
  *
  * Folded stacks in (flamegraph.pl's input: "a;b;c 12", one distinct stack a line, root first,
  * the count after the last space), the SVG of cli/flamegraph.c out: the flame graph tested
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"title", required_argument, NULL, 't'},
 						  {"width", required_argument, NULL, 'w'},
+						  {"min-width", required_argument, NULL, 'm'},
 						  {"events", no_argument, NULL, 'E'},
 						  {"event", required_argument, NULL, 'e'},
 						  {NULL, 0, NULL, 0}};
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 			opts.title = optarg;
 		else if (c == 'w')
 			opts.width = (unsigned)strtoul(optarg, NULL, 10);
+		else if (c == 'm')
+			opts.min_px = strtod(optarg, NULL);
 		else if (c == 'E')
 			events = 1;
 		else if (c == 'e')

@@ -141,6 +141,15 @@ static void test_elision(void **state)
 	assert_null(strstr(s, "tinier"));
 	assert_non_null(strstr(s, "<title>main (100000 samples, 100.00%)</title>"));
 	free(s);
+	/* a 0.01 px threshold draws tiny and tinier (0.0118 px each) */
+	s = svg(e, 2, &(struct fg_opts){.min_px = 0.01}, &st);
+	assert_int_equal(st.drawn, 5);
+	free(s);
+	/* a 1180 px threshold: the root and main (1180 px), not big (1179.99 px) */
+	s = svg(e, 2, &(struct fg_opts){.min_px = 1180}, &st);
+	assert_int_equal(st.drawn, 2);
+	assert_int_equal(st.total, 100000);
+	free(s);
 	/* wide enough at 200,000 px: drawn */
 	s = svg(e, 2, &(struct fg_opts){.width = 200000}, &st);
 	assert_int_equal(st.drawn, 5);
