@@ -10,8 +10,9 @@ want=${1:-test}
 # libmicrohttpd-dev: stat --serve; prometheus (with promtool): the test that scrapes it (t2000)
 # tmux: the test that drives sdtrace top in a terminal (t2010)
 # protobuf-compiler: protoc --decode of report --format=perfetto (t1940)
+# chromium: the test that opens the flame graph SVG headless (t1960)
 build="cmake ninja-build pkg-config gcc libelf-dev libdw-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev libdebuginfod-dev libcapstone-dev scdoc libbpf-dev clang bpftool linux-libc-dev libmicrohttpd-dev"
-test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler postgresql-15 openjdk-17-jdk-headless"
+test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler chromium postgresql-15 openjdk-17-jdk-headless"
 bench="$test hyperfine valgrind strace time"
 fixtures="$test binutils-s390x-linux-gnu"
 
