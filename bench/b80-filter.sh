@@ -6,7 +6,10 @@
 #   peer: perf probe -x LOOP -a sdt_h9bench:tick1   (once)
 #         perf record -e sdt_h9bench:tick1 --filter 'arg1 < 10000' -o F -- LOOP 1000000 1 0 OUT
 # Also ours with a filter the kernel cannot take ('pid > 0 && arg1 < 10000': evaluated in user
-# space, every hit crosses the ring buffer), and ours without a filter, for scale.
+# space, every hit crosses the ring buffer), and ours without a filter, for scale; those three
+# with --engine=tracefs. The BPF engine with the same filter in its program, against bpftrace:
+#   ours: sdtrace record --engine=bpf ... --filter 'arg1 < 10000' ...
+#   peer: bpftrace -e 'usdt:LOOP:h9bench:tick1 /arg0 < 10000/ { printf("%d\n", arg0); }' -c ...
 # Figures: cost per hit ((traced loop time - untraced) / hits), bytes written, events kept.
 # Runs alternate (ours, perf, ours-user, unfiltered); medians of 3 (quick) or 7 (full) runs.
 . "$(dirname "$0")/common.sh"
@@ -24,7 +27,7 @@ per_event() { python3 -c "print('%.0f' % (($1 - $2) / $3))"; }
 
 # ours NAME FILTER: one sdtrace run; appends the loop time, the file size and the events kept
 ours() {
-	$SDTRACE --cache-dir "$sc" record -x "$loop" -e %h9bench:tick1 ${2:+--filter "$2"} \
+	$SDTRACE --cache-dir "$sc" record --engine="${3:-tracefs}" -x "$loop" -e %h9bench:tick1 ${2:+--filter "$2"} \
 		-o "$tmp/s.data" -- "$loop" $n 1 0 "$tmp/out" >/dev/null 2>"$tmp/s.err" ||
 		{ cat "$tmp/s.err" >&2; exit 1; }
 	loop_ns "$tmp/out" >>"$tmp/$1.ns"
@@ -42,9 +45,17 @@ for i in $(seq $runs); do
 	P script -i "$tmp/p.data" 2>/dev/null | wc -l >>"$tmp/perf.kept"
 	ours user 'pid > 0 && arg1 < 10000'
 	ours none ''
+	ours bpf 'arg1 < 10000' bpf
+	if command -v bpftrace >/dev/null; then
+		bpftrace -e 'usdt:'"$loop"':h9bench:tick1 /arg0 < 10000/ { printf("%d\n", arg0); }' \
+			-c "$loop $n 1 0 $tmp/out" >"$tmp/bt.txt" 2>"$tmp/bt.err" ||
+			{ cat "$tmp/bt.err" >&2; exit 1; }
+		loop_ns "$tmp/out" >>"$tmp/bt.ns"
+		grep -c '^[0-9]' "$tmp/bt.txt" >>"$tmp/bt.kept"
+	fi
 done
 base=$(median <"$tmp/base.ns")
-for v in kernel perf user none; do
+for v in kernel perf user none bpf; do
 	eval "${v}_cost=\$(per_event \"\$(median <\"\$tmp/$v.ns\")\" \"\$base\" \$n)"
 	eval "${v}_bytes=\$(median <\"\$tmp/$v.bytes\")"
 	eval "${v}_kept=\$(median <\"\$tmp/$v.kept\")"
@@ -61,3 +72,13 @@ emit "record --filter in user space (pid: the kernel cannot), against in the ker
 emit "record unfiltered, against --filter in the kernel: cost per hit" "$none_cost ns" \
 	"sdtrace record --filter 'arg1 < 10000' (in the kernel)" "$kernel_cost ns" \
 	"$(ratio "$none_cost" "$kernel_cost")" ""
+emit "record --engine=bpf --filter passing 1 % of 1 M hits (the filter in the BPF program): cost per hit" \
+	"$bpf_cost ns" "sdtrace record --engine=tracefs --filter (in the kernel's event filter)" \
+	"$kernel_cost ns" "$(ratio "$bpf_cost" "$kernel_cost")" ""
+echo "  bpf engine: kept $bpf_kept, $bpf_bytes B"
+if [ -s "$tmp/bt.ns" ]; then
+	bt_cost=$(per_event "$(median <"$tmp/bt.ns")" "$base" $n)
+	emit "record --engine=bpf --filter, against bpftrace's predicate: cost per hit" "$bpf_cost ns" \
+		"bpftrace usdt /arg0 < 10000/ printf" "$bt_cost ns" "$(ratio "$bpf_cost" "$bt_cost")" "<= 1.0"
+	echo "  bpftrace kept $(median <"$tmp/bt.kept") lines"
+fi
