@@ -9,7 +9,7 @@
 set -eu
 BUILD_DIR=${BUILD_DIR:-build}
 FG=$BUILD_DIR/tests/helper/sdtrace-test-flamegraph
-T=$(mktemp -d /tmp/b19-flamegraph.XXXXXX)
+T=$(mktemp -d /tmp/b91-flamegraph.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 gen() {
 	python3 - "$1" <<'PY'

@@ -18,7 +18,7 @@
 _sdtrace_commands='list record trace stat top report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
-_sdtrace_opts_record='-o --output -e --event --types -x --exec -p --pid -a --all-cpus
+_sdtrace_opts_record='-g --call-graph -o --output -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
