@@ -84,7 +84,7 @@ while True:
         if not c & 0x80: break
     n += 1
     if n == 8:
-        b[start] = 9
+        b[start] = 63  # below REC_FIRST_OPTIONAL (64), no type of the format
         break
     start = off + ln
     off += ln
