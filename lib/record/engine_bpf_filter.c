@@ -38,27 +38,6 @@ static int push(struct compile *c, const struct filter_node *n, struct sdt_bpf_f
 	return 0;
 }
 
-/* filter_eval.c's apply() of a comparison whose result @cmp (-1, 0, 1) is known now */
-static int known(enum filter_op op, int cmp)
-{
-	switch (op) {
-	case FOP_EQ:
-		return cmp == 0;
-	case FOP_NE:
-		return cmp != 0;
-	case FOP_LT:
-		return cmp < 0;
-	case FOP_LE:
-		return cmp <= 0;
-	case FOP_GT:
-		return cmp > 0;
-	case FOP_GE:
-		return cmp >= 0;
-	default:
-		return 0;
-	}
-}
-
 static int push_const(struct compile *c, const struct filter_node *n, int bit)
 {
 	return push(c, n, (struct sdt_bpf_fstep){.op = SDT_BPF_FOP_CONST, .value = bit});
@@ -90,9 +69,9 @@ static int test_number(struct compile *c, const struct filter_node *n, struct sd
 		return push(c, n, st);
 	if (st.is_signed) {
 		if (lit_big)
-			return push_const(c, n, known(n->op, -1));
+			return push_const(c, n, sdt_filter_op_holds(n->op, -1));
 	} else if (n->neg) {
-		return push_const(c, n, known(n->op, 1));
+		return push_const(c, n, sdt_filter_op_holds(n->op, 1));
 	}
 	st.value = n->i;
 	return push(c, n, st);

@@ -53,5 +53,7 @@ struct sdt_filter {
 };
 
 void sdt_filter_kinds_free(struct sdt_filter *f);
+/* Does comparison @op hold when the value compared with the literal gives @c (-1, 0, 1; 2: cannot)? */
+bool sdt_filter_op_holds(enum filter_op op, int c);
 
 #endif

@@ -101,7 +101,7 @@ static int compare_number(const struct filter_node *n, const struct sdt_trace_va
 	return v->u < lit_u ? -1 : v->u > lit_u;
 }
 
-static bool apply(enum filter_op op, int c)
+bool sdt_filter_op_holds(enum filter_op op, int c)
 {
 	switch (op) {
 	case FOP_EQ:
@@ -157,7 +157,7 @@ static bool test_value(const struct filter_node *n, struct sdt_trace_value *v)
 		return v->kind == SDT_VALUE_FLOAT
 			   ? v->ld != 0
 			   : (v->kind == SDT_VALUE_INT ? v->i != 0 : v->u != 0);
-	return apply(n->op, compare_number(n, v));
+	return sdt_filter_op_holds(n->op, compare_number(n, v));
 }
 
 static bool test(const struct filter_node *n, const int *args, const struct sdt_trace_event *ev)
