@@ -156,8 +156,7 @@ int report_args_text(const struct report_event *ev, struct report_text *t)
 	return t->buf || !report_text_add(t, "", 0) ? 0 : -1;
 }
 
-/* FNV-1a */
-static uint64_t hash(const char *s)
+uint64_t report_hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
@@ -168,7 +167,7 @@ static uint64_t hash(const char *s)
 
 struct report_group *report_group_find(struct report_groups *g, const char *key)
 {
-	uint64_t h = hash(key);
+	uint64_t h = report_hash_str(key);
 	size_t i, cap;
 
 	if (g->nslots) {
@@ -183,7 +182,7 @@ struct report_group *report_group_find(struct report_groups *g, const char *key)
 		if (!slots)
 			return NULL;
 		for (k = 0; k < g->n; k++) {
-			for (i = hash(g->groups[k].key) & (ns - 1); slots[i];
+			for (i = report_hash_str(g->groups[k].key) & (ns - 1); slots[i];
 			     i = (i + 1) & (ns - 1))
 				;
 			slots[i] = k + 1;

@@ -123,15 +123,6 @@ struct perfetto {
 	size_t ntracks, tracks_cap;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 static void intern_clear(struct intern *t)
 {
 	size_t i;
@@ -182,7 +173,7 @@ static int reset_packet(struct perfetto *p)
  */
 static uint64_t intern(struct perfetto *p, struct intern *t, const char *s)
 {
-	uint64_t h = hash_str(s);
+	uint64_t h = report_hash_str(s);
 	size_t i, len = strlen(s);
 	char **ns;
 
@@ -193,7 +184,7 @@ static uint64_t intern(struct perfetto *p, struct intern *t, const char *s)
 		if (!slots)
 			return 0;
 		for (j = 0; j < t->n; j++) {
-			i = (size_t)hash_str(t->str[j]) & (ncap - 1);
+			i = (size_t)report_hash_str(t->str[j]) & (ncap - 1);
 			while (slots[i])
 				i = (i + 1) & (ncap - 1);
 			slots[i] = (uint32_t)(j + 1);

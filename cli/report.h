@@ -85,6 +85,8 @@ struct report_groups {
 	size_t *slots; /* hash table: group index + 1 */
 	size_t nslots;
 };
+/* FNV-1a of a string (the groups' table, perfetto's interned names) */
+uint64_t report_hash_str(const char *s);
 /* The group of @key, made when new: NULL on no memory. Pointers last until the next call. */
 struct report_group *report_group_find(struct report_groups *g, const char *key);
 int report_group_add(struct report_group *gr, uint64_t duration); /* 0 or -1 */
