@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer: a stack's addresses -> frames (include/sdtrace/stack.h), with elfutils' libdwfl.
+ *
+ * Each mapped file is found once per (build-id, or path without one): its recorded path when the
+ * build-id there matches, else the cache's copy (ROOT/.build-id/xx/rest/elf), else the separate
+ * debug file (DEBUG_DIR/.build-id/xx/rest.debug). It is reported alone into a Dwfl of its own at
+ * bias 0, so lookups are in link-time addresses: an address @ip of a mapping (start, pgoff) is
+ * at file offset ip - start + pgoff, and at vaddr off - p_offset + p_vaddr of the PT_LOAD holding
+ * that offset (right for PIE executables, shared libraries and ET_EXEC alike, whatever their
+ * segments' alignment). Return addresses (every frame but the first) are looked up at ip - 1, so
+ * a call at the end of a function is named by its caller's line, as perf does. Each (file,
+ * address) is looked up once.
+ */
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sdtrace/stack.h"
+#include "util/internal.h"
+
+struct seg {
+	uint64_t off, vaddr, filesz;
+};
+
+/* One mapped file, found (dwfl) or not. */
+struct sym_file {
+	char *key;   /* the build-id, or "path:" PATH without one */
+	char *found; /* the file looked up, NULL when none was found */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	struct seg *segs;
+	size_t nsegs;
+};
+
+/* One looked-up address: its frames, inlined ones first. */
+struct sym_addr {
+	size_t file; /* index in files, +1 (0: empty slot) */
+	uint64_t vaddr;
+	size_t n;		/* frames: 0 = unknown */
+	char **names;		/* function names, innermost first */
+	uint64_t off;		/* the outermost (real) function's offset */
+};
+
+struct sdt_symbolizer {
+	struct sdt_trace_reader *r;
+	char *cache_dir, *debug_dir;
+	struct sym_file *files;
+	size_t nfiles, files_cap;
+	struct sym_addr *addrs; /* open addressing, power-of-two capacity */
+	size_t naddrs, addrs_cap;
+	struct sdt_frame *frames;
+	size_t frames_cap;
+	char **unknown; /* names built for this call's unknown frames */
+	size_t nunknown, unknown_cap;
+};
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_opts *opts,
+			struct sdt_symbolizer **out)
+{
+	struct sdt_symbolizer_opts o;
+	struct sdt_symbolizer *s;
+	const char *env = getenv("SDTRACE_CACHE_DIR"), *home = getenv("HOME");
+	int err;
+
+	*out = NULL;
+	err = SDT_OPTS_COPY(&o, opts, sdt_symbolizer_opts);
+	if (err)
+		return err;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sdt_err(-ENOMEM, "out of memory");
+	s->r = r;
+	if (o.cache_dir && *o.cache_dir)
+		s->cache_dir = sdt_strdup(o.cache_dir);
+	else if (env && *env)
+		s->cache_dir = sdt_strdup(env);
+	else if (home && *home)
+		s->cache_dir = sdt_asprintf("%s/.debug", home);
+	s->debug_dir = sdt_strdup(o.debug_dir && *o.debug_dir ? o.debug_dir : "/usr/lib/debug");
+	if (!s->debug_dir || (!s->cache_dir && ((o.cache_dir && *o.cache_dir) || (env && *env) ||
+						(home && *home)))) {
+		sdt_symbolizer__free(s);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	*out = s;
+	return 0;
+}
+
+void sdt_symbolizer__free(struct sdt_symbolizer *s)
+{
+	size_t i, j;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nfiles; i++) {
+		free(s->files[i].key);
+		free(s->files[i].found);
+		free(s->files[i].segs);
+		if (s->files[i].dwfl)
+			dwfl_end(s->files[i].dwfl);
+	}
+	free(s->files);
+	for (i = 0; i < s->addrs_cap; i++) {
+		for (j = 0; j < s->addrs[i].n; j++)
+			free(s->addrs[i].names[j]);
+		free(s->addrs[i].names);
+	}
+	free(s->addrs);
+	free(s->frames);
+	for (i = 0; i < s->nunknown; i++)
+		free(s->unknown[i]);
+	free(s->unknown);
+	free(s->cache_dir);
+	free(s->debug_dir);
+	free(s);
+}
+
+/* ---- finding a file by build-id ------------------------------------------------------------ */
+
+/* The GNU build-id of @path in hex (malloc'ed), NULL when it has none or cannot be read. */
+static char *file_build_id(const char *path)
+{
+	const void *bid = NULL;
+	char *hex = NULL;
+	ssize_t n;
+	Elf *elf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && (n = dwelf_elf_gnu_build_id(elf, &bid)) > 0 && (hex = malloc(2 * (size_t)n + 1))) {
+		for (ssize_t i = 0; i < n; i++)
+			sprintf(hex + 2 * i, "%02x", ((const unsigned char *)bid)[i]);
+	}
+	elf_end(elf);
+	close(fd);
+	return hex;
+}
+
+static bool has_build_id(const char *path, const char *bid)
+{
+	char *got = file_build_id(path);
+	bool same = got && !strcmp(got, bid);
+
+	free(got);
+	return same;
+}
+
+static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
+{
+	const char *bid = m->build_id;
+	char *p;
+
+	if (!bid || strlen(bid) < 4)
+		return m->path && !access(m->path, R_OK) ? sdt_strdup(m->path) : NULL;
+	if (m->path && has_build_id(m->path, bid))
+		return sdt_strdup(m->path);
+	if (s->cache_dir) {
+		p = sdt_asprintf("%s/.build-id/%.2s/%s/elf", s->cache_dir, bid, bid + 2);
+		if (p && has_build_id(p, bid))
+			return p;
+		free(p);
+	}
+	p = sdt_asprintf("%s/.build-id/%.2s/%s.debug", s->debug_dir, bid, bid + 2);
+	if (p && has_build_id(p, bid))
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* Report @sf->found into a Dwfl of its own at bias 0 and read its PT_LOAD segments. */
+static void open_file(struct sym_file *sf)
+{
+	GElf_Addr bias;
+	GElf_Phdr ph;
+	size_t n, i;
+	Elf *elf;
+
+	sf->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!sf->dwfl)
+		return;
+	dwfl_report_begin(sf->dwfl);
+	sf->mod = dwfl_report_elf(sf->dwfl, sf->found, sf->found, -1, 0, false);
+	dwfl_report_end(sf->dwfl, NULL, NULL);
+	if (!sf->mod)
+		return;
+	elf = dwfl_module_getelf(sf->mod, &bias);
+	if (!elf || elf_getphdrnum(elf, &n))
+		return;
+	sf->segs = calloc(n ? n : 1, sizeof(*sf->segs));
+	if (!sf->segs)
+		return;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			sf->segs[sf->nsegs++] = (struct seg){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+}
+
+/* The file of mapping @m (found or not, once): its index, or -ENOMEM. */
+static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
+{
+	struct sym_file *sf;
+	char *key;
+	size_t i;
+
+	key = m->build_id ? sdt_strdup(m->build_id) : sdt_asprintf("path:%s", m->path ? m->path : "");
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i].key, key)) {
+			free(key);
+			return (int)i;
+		}
+	if (sdt_grow((void **)&s->files, &s->files_cap, s->nfiles + 1, sizeof(*s->files))) {
+		free(key);
+		return -ENOMEM;
+	}
+	sf = &s->files[s->nfiles];
+	memset(sf, 0, sizeof(*sf));
+	sf->key = key;
+	sf->found = find_file(s, m);
+	if (sf->found)
+		open_file(sf);
+	return (int)s->nfiles++;
+}
+
+/* ---- looking an address up ----------------------------------------------------------------- */
+
+static int add_name(struct sym_addr *a, const char *name)
+{
+	char **nn = sdt_reallocarray(a->names, a->n + 1, sizeof(*nn));
+
+	if (!nn)
+		return -ENOMEM;
+	a->names = nn;
+	if (!(nn[a->n] = sdt_strdup(name)))
+		return -ENOMEM;
+	a->n++;
+	return 0;
+}
+
+/* The inlined functions at @vaddr, innermost first, then the function @sym itself. */
+static int lookup(struct sym_file *sf, uint64_t vaddr, struct sym_addr *a)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	int n, i, err = 0;
+
+	if (!sf->mod)
+		return 0;
+	name = dwfl_module_addrinfo(sf->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (!name)
+		return 0;
+	cu = dwfl_module_addrdie(sf->mod, vaddr, &bias);
+	if (cu && (n = dwarf_getscopes(cu, vaddr - bias, &scopes)) > 0) {
+		for (i = 0; i < n && !err; i++) {
+			const char *in;
+
+			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+				continue;
+			in = dwarf_diename(&scopes[i]);
+			err = add_name(a, in ? in : "??");
+		}
+	}
+	free(scopes);
+	if (!err)
+		err = add_name(a, name);
+	a->off = off;
+	return err;
+}
+
+static size_t hash_addr(size_t file, uint64_t vaddr)
+{
+	uint64_t h = (vaddr ^ ((uint64_t)file << 48)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 31));
+}
+
+static int addr_slot(struct sdt_symbolizer *s, size_t file, uint64_t vaddr, struct sym_addr **out)
+{
+	size_t i, mask;
+
+	if (2 * (s->naddrs + 1) > s->addrs_cap) {
+		size_t cap = s->addrs_cap ? 2 * s->addrs_cap : 256;
+		struct sym_addr *old = s->addrs, *na = calloc(cap, sizeof(*na));
+		size_t oc = s->addrs_cap;
+
+		if (!na)
+			return -ENOMEM;
+		for (i = 0; i < oc; i++) {
+			size_t j;
+
+			if (!old[i].file)
+				continue;
+			for (j = hash_addr(old[i].file, old[i].vaddr) & (cap - 1); na[j].file;
+			     j = (j + 1) & (cap - 1))
+				;
+			na[j] = old[i];
+		}
+		free(old);
+		s->addrs = na;
+		s->addrs_cap = cap;
+	}
+	mask = s->addrs_cap - 1;
+	for (i = hash_addr(file + 1, vaddr) & mask; s->addrs[i].file; i = (i + 1) & mask)
+		if (s->addrs[i].file == file + 1 && s->addrs[i].vaddr == vaddr) {
+			*out = &s->addrs[i];
+			return 1;
+		}
+	s->addrs[i].file = file + 1;
+	s->addrs[i].vaddr = vaddr;
+	s->naddrs++;
+	*out = &s->addrs[i];
+	return 0;
+}
+
+/* The link-time address of file offset @off, or false outside every PT_LOAD. */
+static bool file_vaddr(const struct sym_file *sf, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < sf->nsegs; i++)
+		if (off >= sf->segs[i].off && off - sf->segs[i].off < sf->segs[i].filesz) {
+			*vaddr = off - sf->segs[i].off + sf->segs[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
+static int push_frame(struct sdt_symbolizer *s, size_t *n, const struct sdt_frame *f)
+{
+	if (sdt_grow((void **)&s->frames, &s->frames_cap, *n + 1, sizeof(*s->frames)))
+		return -ENOMEM;
+	s->frames[(*n)++] = *f;
+	return 0;
+}
+
+static const char *unknown_name(struct sdt_symbolizer *s, const struct sdt_frame *f)
+{
+	char *name;
+
+	if (sdt_grow((void **)&s->unknown, &s->unknown_cap, s->nunknown + 1, sizeof(*s->unknown)))
+		return NULL;
+	if (f->build_id)
+		name = sdt_asprintf("[%s+0x%" PRIx64 "]", f->build_id, f->file_off);
+	else if (f->path)
+		name = sdt_asprintf("[%s+0x%" PRIx64 "]", f->path, f->file_off);
+	else
+		name = sdt_asprintf("[0x%" PRIx64 "]", f->ip);
+	if (name)
+		s->unknown[s->nunknown++] = name;
+	return name;
+}
+
+int sdt_symbolizer__frames(struct sdt_symbolizer *s, const struct sdt_trace_event *ev,
+			   const struct sdt_frame **frames)
+{
+	const uint64_t *ips;
+	size_t depth = sdt_trace_event__stack(ev, &ips), n = 0, i, k;
+	uint32_t pid = sdt_trace_event__pid(ev);
+	int err;
+
+	*frames = NULL;
+	for (i = 0; i < s->nunknown; i++)
+		free(s->unknown[i]);
+	s->nunknown = 0;
+	for (i = 0; i < depth; i++) {
+		struct sdt_trace_mapping m;
+		struct sdt_frame f = {.ip = ips[i]};
+		struct sym_addr *a = NULL;
+		uint64_t look = i ? ips[i] - 1 : ips[i], vaddr;
+
+		if (sdt_trace_reader__mapping(s->r, pid, ips[i], &m)) {
+			f.path = m.path;
+			f.build_id = m.build_id;
+			f.file_off = ips[i] - m.start + m.pgoff;
+			err = file_of(s, &m);
+			if (err < 0)
+				return sdt_err(err, "out of memory");
+			if (file_vaddr(&s->files[err], look - m.start + m.pgoff, &vaddr)) {
+				size_t fi = (size_t)err;
+
+				err = addr_slot(s, fi, vaddr, &a);
+				if (err < 0)
+					return sdt_err(err, "out of memory");
+				if (!err && lookup(&s->files[fi], vaddr, a))
+					return sdt_err(-ENOMEM, "out of memory");
+			}
+		}
+		if (!a || !a->n) {
+			f.name = unknown_name(s, &f);
+			if (!f.name || push_frame(s, &n, &f))
+				return sdt_err(-ENOMEM, "out of memory");
+			continue;
+		}
+		for (k = 0; k < a->n; k++) {
+			f.sym = f.name = a->names[k];
+			f.inlined = k + 1 < a->n;
+			f.sym_off = f.inlined ? 0 : a->off + (i ? 1 : 0);
+			if (push_frame(s, &n, &f))
+				return sdt_err(-ENOMEM, "out of memory");
+		}
+	}
+	/* strings are stable: names live in the address table, unknown names until the next call */
+	*frames = s->frames;
+	return (int)n;
+}
