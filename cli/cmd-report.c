@@ -141,15 +141,28 @@ static const char report_usage[] =
     "  sdtrace report --format=perfetto -o trace.pftrace\n"
     "  sdtrace report --format=csv -o events.csv\n";
 
-enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CHROME, FORMAT_PERFETTO, FORMAT_CSV };
+enum report_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_CHROME,
+	FORMAT_PERFETTO,
+	FORMAT_CSV,
+	FORMAT_FOLDED,
+	FORMAT_FLAMEGRAPH
+};
+/* The stack outputs (report-stack.c). */
+#define FORMAT_STACKS(f) ((f) == FORMAT_FOLDED || (f) == FORMAT_FLAMEGRAPH)
+
+enum { OPT_TITLE = 1000 };
 
 /* The timelines: chrome and perfetto take the same options. */
 #define FORMAT_TIMELINE(f) ((f) == FORMAT_CHROME || (f) == FORMAT_PERFETTO)
 
 struct report_opts {
 	const char *input, *output;
-	bool json, stats, header, latency;
+	bool json, stats, header, latency, stacks;
 	enum report_format format;
+	const char *title;
 	struct report_pairs pairs;
 	const char *filter_text;
 	struct sdt_filter *filter;
@@ -385,6 +398,18 @@ static int report(struct report_opts *o)
 		ret = report_csv(r, o->input, o->filter, stdout);
 		goto out;
 	}
+	if (o->format == FORMAT_FOLDED) {
+		ret = report_folded(r, stdout);
+		goto out;
+	}
+	if (o->format == FORMAT_FLAMEGRAPH) {
+		ret = report_flamegraph(r, o->title, stdout);
+		goto out;
+	}
+	if (o->stacks) {
+		ret = report_stacks_text(r);
+		goto out;
+	}
 	if (o->json)
 		json_init(&o->j, stdout, false);
 	if (o->header && !o->json)
@@ -525,19 +550,26 @@ int cmd_report(int argc, char **argv)
 	    {"filter", required_argument, NULL, 'f'}, {"key", required_argument, NULL, 'K'},
 	    {"by", required_argument, NULL, 'B'},     {"top", required_argument, NULL, 'N'},
 	    {"count", no_argument, NULL, 'C'},	      {"slice-name", required_argument, NULL, 'Z'},
+	    {"title", required_argument, NULL, OPT_TITLE},
 	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	struct report_opts o = {.input = "sdtrace.data"};
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:o:gh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
 			break;
 		case 'o':
 			o.output = optarg;
+			break;
+		case 'g':
+			o.stacks = true;
+			break;
+		case OPT_TITLE:
+			o.title = optarg;
 			break;
 		case 'J':
 			o.json = true;
@@ -603,10 +635,15 @@ int cmd_report(int argc, char **argv)
 				o.format = FORMAT_PERFETTO;
 			} else if (!strcmp(optarg, "csv")) {
 				o.format = FORMAT_CSV;
+			} else if (!strcmp(optarg, "folded")) {
+				o.format = FORMAT_FOLDED;
+			} else if (!strcmp(optarg, "flamegraph")) {
+				o.format = FORMAT_FLAMEGRAPH;
 			} else {
-				ret = cli_usage_error(
-				    "report", "unknown format '%s' (text, json, chrome, perfetto, csv)",
-				    optarg);
+				ret = cli_usage_error("report",
+						      "unknown format '%s' (text, json, chrome, "
+						      "perfetto, csv, folded, flamegraph)",
+						      optarg);
 				goto out;
 			}
 			break;
@@ -630,6 +667,13 @@ int cmd_report(int argc, char **argv)
 				      o.format == FORMAT_CHROME	    ? "chrome"
 				      : o.format == FORMAT_PERFETTO ? "perfetto"
 								    : "csv");
+	else if ((FORMAT_STACKS(o.format) || o.stacks) &&
+		 (o.json || o.stats || o.header || o.latency || o.count || o.pairs.n || o.slice.n ||
+		  (o.stacks && o.format != FORMAT_TEXT)))
+		ret = cli_usage_error("report", "-g, --format=folded and --format=flamegraph go "
+						"alone (with -i, -o, --filter; --title)");
+	else if (o.title && o.format != FORMAT_FLAMEGRAPH)
+		ret = cli_usage_error("report", "--title is for --format=flamegraph");
 	else if (o.format == FORMAT_PERFETTO && !o.output && isatty(STDOUT_FILENO))
 		ret = cli_usage_error("report", "--format=perfetto is binary: give -o FILE "
 						"(or redirect stdout)");

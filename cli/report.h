@@ -180,4 +180,9 @@ int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_f
 /* Warnings every report gives at the end: a truncated file, lost events. */
 void report_warn_end(const struct sdt_trace_reader *r, const char *input);
 
+/* User stacks (report-stack.c): 0 or EXIT_RUNTIME after printing why. */
+int report_folded(struct sdt_trace_reader *r, FILE *out);
+int report_flamegraph(struct sdt_trace_reader *r, const char *title, FILE *out);
+int report_stacks_text(struct sdt_trace_reader *r);
+
 #endif
