@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dlfcn.h>
 
 #include "sdtrace/sdtrace.h"
 
@@ -249,12 +250,64 @@ static void test_no_stacks(void **state)
 	sdt_trace_reader__free(r);
 }
 
+/*
+ * An lld-linked library (p_vaddr - p_offset = 0x1000 for its text): dlopen'ed, its mapping as
+ * the kernel made it, its functions named at their offsets. Skipped without ld.lld.
+ */
+static void test_lld_bias(void **state)
+{
+	struct sdt_symbolizer_opts so = {.sz = sizeof(so), .cache_dir = dir, .debug_dir = dir};
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	struct sdt_symbolizer *s;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_event_desc *d;
+	struct sdt_trace_mapping m;
+	const struct sdt_frame *f;
+	char path[128], lib[4096];
+	void *h, *fn, *caller;
+
+	(void)state;
+	h = dlopen(PROGS_DIR "/libprog-stack-lld.so", RTLD_NOW);
+	if (!h)
+		skip(); /* not built: no ld.lld */
+	fn = dlsym(h, "stack_lld_fn");
+	caller = dlsym(h, "stack_lld_caller");
+	assert_non_null(fn);
+	assert_non_null(caller);
+	self_mapping((uint64_t)(uintptr_t)fn, &m, lib, sizeof(lib));
+	assert_non_null(strstr(lib, "libprog-stack-lld.so"));
+	uint64_t ips[] = {(uint64_t)(uintptr_t)fn + 2, (uint64_t)(uintptr_t)caller + 6};
+
+	snprintf(path, sizeof(path), "%s/l.sdt", dir);
+	assert_int_equal(sdt_trace_writer__open(path, NULL, &w), 0);
+	assert_int_equal(sdt_trace_event_desc__new(0, "t", "hit", NULL, &d), 0);
+	assert_int_equal(sdt_trace_writer__event(w, d), 0);
+	assert_int_equal(sdt_trace_writer__mapping(w, &m), 0);
+	sample(w, d, 100, ips, 2);
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	sdt_trace_event_desc__free(d);
+
+	assert_int_equal(sdt_trace_reader__open(path, NULL, &r), 0);
+	assert_int_equal(sdt_symbolizer__new(r, &so, &s), 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	assert_int_equal(sdt_symbolizer__frames(s, ev, &f), 2);
+	assert_string_equal(f[0].name, "stack_lld_fn");
+	assert_int_equal(f[0].sym_off, 2);
+	assert_string_equal(f[1].name, "stack_lld_caller");
+	assert_int_equal(f[1].sym_off, 6);
+	sdt_symbolizer__free(s);
+	sdt_trace_reader__free(r);
+	dlclose(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_frames),
 	    cmocka_unit_test(test_folded),
 	    cmocka_unit_test(test_no_stacks),
+	    cmocka_unit_test(test_lld_bias),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
