@@ -27,7 +27,8 @@
 #include "util/internal.h"
 
 struct seg {
-	uint64_t off, vaddr, filesz;
+	uint64_t off, vaddr, filesz, memsz;
+	bool exec;
 };
 
 /* One mapped file, found (dwfl) or not. */
@@ -38,6 +39,9 @@ struct sym_file {
 	Dwfl_Module *mod;
 	struct seg *segs;
 	size_t nsegs;
+	/* a separate debug file (objcopy --only-keep-debug): its PT_LOADs keep their addresses
+	 * but not their file offsets (0, p_filesz 0) */
+	bool debug_only;
 };
 
 /* One looked-up address: its frames, inlined ones first. */
@@ -206,9 +210,14 @@ static void open_file(struct sym_file *sf)
 	sf->segs = calloc(n ? n : 1, sizeof(*sf->segs));
 	if (!sf->segs)
 		return;
-	for (i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			sf->segs[sf->nsegs++] = (struct seg){ph.p_offset, ph.p_vaddr, ph.p_filesz};
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		sf->segs[sf->nsegs++] = (struct seg){ph.p_offset, ph.p_vaddr, ph.p_filesz,
+						     ph.p_memsz, (ph.p_flags & PF_X) != 0};
+		if ((ph.p_flags & PF_X) && !ph.p_filesz && ph.p_memsz)
+			sf->debug_only = true;
+	}
 }
 
 /* The file of mapping @m (found or not, once): its index, or -ENOMEM. */
@@ -332,11 +341,31 @@ static int addr_slot(struct sdt_symbolizer *s, size_t file, uint64_t vaddr, stru
 	return 0;
 }
 
-/* The link-time address of file offset @off, or false outside every PT_LOAD. */
-static bool file_vaddr(const struct sym_file *sf, uint64_t off, uint64_t *vaddr)
+/*
+ * The link-time address of @ip in mapping @m: by the PT_LOAD holding its file offset; or false
+ * outside every PT_LOAD. A debug-only file has no file offsets: there the mapping is taken to
+ * begin at the first page of an executable segment (as ld.so maps each PT_LOAD), the first one
+ * the address then falls into.
+ */
+static bool file_vaddr(const struct sym_file *sf, const struct sdt_trace_mapping *m, uint64_t ip,
+		       uint64_t *vaddr)
 {
+	uint64_t off = ip - m->start + m->pgoff;
 	size_t i;
 
+	if (sf->debug_only) {
+		for (i = 0; i < sf->nsegs; i++) {
+			uint64_t base = sf->segs[i].vaddr & ~(uint64_t)0xfff;
+
+			if (!sf->segs[i].exec)
+				continue;
+			*vaddr = ip - m->start + base;
+			if (*vaddr >= sf->segs[i].vaddr &&
+			    *vaddr - sf->segs[i].vaddr < sf->segs[i].memsz)
+				return true;
+		}
+		return false;
+	}
 	for (i = 0; i < sf->nsegs; i++)
 		if (off >= sf->segs[i].off && off - sf->segs[i].off < sf->segs[i].filesz) {
 			*vaddr = off - sf->segs[i].off + sf->segs[i].vaddr;
@@ -395,7 +424,7 @@ int sdt_symbolizer__frames(struct sdt_symbolizer *s, const struct sdt_trace_even
 			err = file_of(s, &m);
 			if (err < 0)
 				return sdt_err(err, "out of memory");
-			if (file_vaddr(&s->files[err], look - m.start + m.pgoff, &vaddr)) {
+			if (file_vaddr(&s->files[err], &m, look, &vaddr)) {
 				size_t fi = (size_t)err;
 
 				err = addr_slot(s, fi, vaddr, &a);

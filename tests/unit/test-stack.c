@@ -301,6 +301,82 @@ static void test_lld_bias(void **state)
 	dlclose(h);
 }
 
+/* The build-id of @path in hex, by readelf -n (into @out). */
+static void build_id_of(const char *path, char *out, size_t size)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' | sed -n 's/.*Build ID: //p'", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, (int)size, p));
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+	assert_true(strlen(out) >= 8);
+}
+
+/*
+ * The program's file moved away (the recorded path is gone): found by build-id in the cache
+ * (ROOT/.build-id/xx/rest/elf, a copy) and, for another recording, as a separate debug file
+ * only (objcopy --only-keep-debug: DEBUG_DIR/.build-id/xx/rest.debug), as a stripped binary's.
+ */
+static void test_by_build_id(void **state)
+{
+	const char *where[] = {"cache", "debug"};
+	char self[4096], bid[256], cmd[9000], sub[128], path[160];
+	uint64_t leaf = (uint64_t)(uintptr_t)&stack_test_leaf;
+	struct sdt_trace_mapping m;
+	size_t k;
+
+	(void)state;
+	self_mapping(leaf, &m, self, sizeof(self));
+	build_id_of(self, bid, sizeof(bid));
+	for (k = 0; k < 2; k++) {
+		struct sdt_symbolizer_opts so = {.sz = sizeof(so)};
+		const struct sdt_trace_event *ev;
+		struct sdt_trace_reader *r;
+		struct sdt_symbolizer *s;
+		struct sdt_trace_writer *w;
+		struct sdt_trace_event_desc *d;
+		const struct sdt_frame *f;
+		uint64_t ips[] = {leaf + 4};
+
+		snprintf(sub, sizeof(sub), "%s/%s", dir, where[k]);
+		if (k == 0)
+			snprintf(cmd, sizeof(cmd),
+				 "mkdir -p '%s/.build-id/%.2s/%s' && cp '%s' '%s/.build-id/%.2s/%s/elf'",
+				 sub, bid, bid + 2, self, sub, bid, bid + 2);
+		else
+			snprintf(cmd, sizeof(cmd),
+				 "mkdir -p '%s/.build-id/%.2s' && objcopy --only-keep-debug '%s' "
+				 "'%s/.build-id/%.2s/%s.debug'",
+				 sub, bid, self, sub, bid, bid + 2);
+		assert_int_equal(system(cmd), 0);
+		so.cache_dir = k == 0 ? sub : dir;
+		so.debug_dir = k == 1 ? sub : dir;
+		m.path = "/nonexistent/moved-away";
+		m.build_id = bid;
+		snprintf(path, sizeof(path), "%s/b%zu.sdt", dir, k);
+		assert_int_equal(sdt_trace_writer__open(path, NULL, &w), 0);
+		assert_int_equal(sdt_trace_event_desc__new(0, "t", "hit", NULL, &d), 0);
+		assert_int_equal(sdt_trace_writer__event(w, d), 0);
+		assert_int_equal(sdt_trace_writer__mapping(w, &m), 0);
+		sample(w, d, 100, ips, 1);
+		assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+		sdt_trace_event_desc__free(d);
+		assert_int_equal(sdt_trace_reader__open(path, NULL, &r), 0);
+		assert_int_equal(sdt_symbolizer__new(r, &so, &s), 0);
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_int_equal(sdt_symbolizer__frames(s, ev, &f), 1);
+		assert_string_equal(f[0].name, "stack_test_leaf");
+		assert_int_equal(f[0].sym_off, 4);
+		assert_string_equal(f[0].path, "/nonexistent/moved-away");
+		sdt_symbolizer__free(s);
+		sdt_trace_reader__free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +384,7 @@ int main(void)
 	    cmocka_unit_test(test_folded),
 	    cmocka_unit_test(test_no_stacks),
 	    cmocka_unit_test(test_lld_bias),
+	    cmocka_unit_test(test_by_build_id),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
