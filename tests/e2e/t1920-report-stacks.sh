@@ -6,11 +6,12 @@
 # (fire an inlined frame of its own, from DWARF), and -g the same frames leaf first with the
 # right files. Then the program is moved away: its frames come from the cache's copy (record
 # caches the probed binary by build-id in $SDTRACE_CACHE_DIR; the test also runs `cache add`); with the library moved away too,
-# its frame prints as [BUILD-ID+0xOFF] and is not dropped.
+# its frame prints as [BUILD-ID+0xOFF] and is not dropped. report --format=flamegraph draws them.
 # engine: tracefs
 . "$(dirname "$0")/lib.sh"
 need_file "$PROGS_DIR/prog-stack-fp" "$PROGS_DIR/libprog-stack-lib-fp.so"
 need_tracefs
+need_cmd python3 readelf
 uprobes_guard
 cd "$T" || exit 1
 
@@ -38,6 +39,18 @@ check_eq "report -g: inner+0xOFF in the program" 50 \
 check_eq "report -g: stack_lib_mid+0xOFF in the library" 50 \
 	"$(grep -c "^$TAB *[0-9a-f]* stack_lib_mid+0x[0-9a-f]* ($T/bin/libprog-stack-lib-fp.so)$" g.txt)"
 check_eq "report -g: main+0xOFF" 50 "$(grep -c "^$TAB *[0-9a-f]* main+0x[0-9a-f]* ($P)$" g.txt)"
+
+# the flame graph of the same stacks: valid XML, a frame per function, the title given
+"$SDTRACE" report --format=flamegraph --title 'stacks of t1920' -o fg.svg -i g.sdt 2>fg.err
+check_eq "report --format=flamegraph: exit 0" 0 $?
+check "flamegraph: valid XML with the frames and the title" python3 -c '
+import sys, xml.etree.ElementTree as ET
+t = ET.parse("fg.svg")
+text = "".join(t.getroot().itertext())
+for want in ("stacks of t1920", "stack:hit", "main", "outer", "stack_lib_mid", "inner", "fire"):
+    assert want in text, want
+assert sum(1 for e in t.iter() if e.tag.endswith("rect")) >= 7
+'
 
 # the program moved away: the cache's copy (found by build-id) names its frames. record cached it
 # when it resolved the probe; `cache add` makes sure (unchanged when it is there already)
