@@ -4,9 +4,10 @@
 # -> inner -> fire (always_inline, holding stack:hit) give exactly one folded line
 #	stack:hit;...;main;outer;stack_lib_mid;inner;fire 50
 # (fire an inlined frame of its own, from DWARF), and -g the same frames leaf first with the
-# right files. Then the program is moved away: its frames come from the cache's copy (record
-# caches the probed binary by build-id in $SDTRACE_CACHE_DIR; the test also runs `cache add`); with the library moved away too,
-# its frame prints as [BUILD-ID+0xOFF] and is not dropped. report --format=flamegraph draws them.
+# right files; report --format=flamegraph draws them. Then the program is moved away: its frames
+# come from the cache's copy (record does not copy the probed binary into the cache: `sdtrace
+# cache add` does, by build-id); with the library moved away too, its frame prints as
+# [BUILD-ID+0xOFF] and is not dropped.
 # engine: tracefs
 . "$(dirname "$0")/lib.sh"
 need_file "$PROGS_DIR/prog-stack-fp" "$PROGS_DIR/libprog-stack-lib-fp.so"
@@ -52,8 +53,8 @@ for want in ("stacks of t1920", "stack:hit", "main", "outer", "stack_lib_mid", "
 assert sum(1 for e in t.iter() if e.tag.endswith("rect")) >= 7
 '
 
-# the program moved away: the cache's copy (found by build-id) names its frames. record cached it
-# when it resolved the probe; `cache add` makes sure (unchanged when it is there already)
+# the program moved away: the cache's copy (found by build-id) names its frames. record does not
+# copy the binary into the cache; `cache add` does
 "$SDTRACE" cache add "$P" >/dev/null 2>&1
 P_BID=$(readelf -n "$P" | sed -n 's/.*Build ID: //p')
 P_REST=${P_BID#??}
