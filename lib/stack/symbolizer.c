@@ -4,8 +4,8 @@
  *
  * Each mapped file is found once per (build-id, or path without one): its recorded path when the
  * build-id there matches, else the cache's copy (ROOT/.build-id/xx/rest/elf), else the separate
- * debug file (DEBUG_DIR/.build-id/xx/rest.debug). It is reported alone into a Dwfl of its own at
- * bias 0, so lookups are in link-time addresses: an address @ip of a mapping (start, pgoff) is
+ * debug file (DEBUG_DIR/.build-id/xx/rest.debug), else debuginfod (with $DEBUGINFOD_URLS). It
+ * is reported alone into a Dwfl of its own at bias 0, so lookups are in link-time addresses: an address @ip of a mapping (start, pgoff) is
  * at file offset ip - start + pgoff, and at vaddr off - p_offset + p_vaddr of the PT_LOAD holding
  * that offset (right for PIE executables, shared libraries and ET_EXEC alike, whatever their
  * segments' alignment). Return addresses (every frame but the first) are looked up at ip - 1, so
@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sdtrace/debuginfod.h"
 #include "sdtrace/stack.h"
 #include "util/internal.h"
 
@@ -56,6 +57,7 @@ struct sym_addr {
 struct sdt_symbolizer {
 	struct sdt_trace_reader *r;
 	char *cache_dir, *debug_dir;
+	bool no_debuginfod;
 	struct sym_file *files;
 	size_t nfiles, files_cap;
 	struct sym_addr *addrs; /* open addressing, power-of-two capacity */
@@ -88,6 +90,7 @@ int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_
 	if (!s)
 		return sdt_err(-ENOMEM, "out of memory");
 	s->r = r;
+	s->no_debuginfod = o.no_debuginfod;
 	if (o.cache_dir && *o.cache_dir)
 		s->cache_dir = sdt_strdup(o.cache_dir);
 	else if (env && *env)
@@ -185,6 +188,19 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 	if (p && has_build_id(p, bid))
 		return p;
 	free(p);
+	/* last, a debuginfod server (only with $DEBUGINFOD_URLS; its client caches the file) */
+	if (!s->no_debuginfod && getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS") &&
+	    sdt_debuginfod__enabled()) {
+		char *orig = NULL;
+
+		p = NULL;
+		if (sdt_debuginfod__find_executable(bid, NULL, &p, &orig) < 0) {
+			sdt_err_clear(); /* not found anywhere: the frame prints as [BUILDID+0xOFF] */
+			p = NULL;
+		}
+		free(orig);
+		return p;
+	}
 	return NULL;
 }
 
