@@ -12,8 +12,8 @@
 #include "util/internal.h"
 
 struct folded_entry {
-	char *line;   /* "provider:name;root;...;leaf" */
-	char *split;  /* the same with every ';' a NUL */
+	char *line;  /* "provider:name;root;...;leaf" */
+	char *split; /* the same with every ';' a NUL */
 	const char **frames;
 	size_t depth;
 	size_t evlen; /* the event's length in @line */
@@ -86,7 +86,8 @@ static int count_line(struct sdt_folded *f, char *line, size_t evlen)
 
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct folded_entry *)a)->line, ((const struct folded_entry *)b)->line);
+	return strcmp(((const struct folded_entry *)a)->line,
+		      ((const struct folded_entry *)b)->line);
 }
 
 /* After sorting: each entry's frames, split out of its line. */

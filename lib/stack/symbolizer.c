@@ -5,12 +5,12 @@
  * Each mapped file is found once per (build-id, or path without one): its recorded path when the
  * build-id there matches, else the cache's copy (ROOT/.build-id/xx/rest/elf), else the separate
  * debug file (DEBUG_DIR/.build-id/xx/rest.debug), else debuginfod (with $DEBUGINFOD_URLS). It
- * is reported alone into a Dwfl of its own at bias 0, so lookups are in link-time addresses: an address @ip of a mapping (start, pgoff) is
- * at file offset ip - start + pgoff, and at vaddr off - p_offset + p_vaddr of the PT_LOAD holding
- * that offset (right for PIE executables, shared libraries and ET_EXEC alike, whatever their
- * segments' alignment). Return addresses (every frame but the first) are looked up at ip - 1, so
- * a call at the end of a function is named by its caller's line, as perf does. Each (file,
- * address) is looked up once.
+ * is reported alone into a Dwfl of its own at bias 0, so lookups are in link-time addresses: an
+ * address @ip of a mapping (start, pgoff) is at file offset ip - start + pgoff, and at vaddr off -
+ * p_offset + p_vaddr of the PT_LOAD holding that offset (right for PIE executables, shared
+ * libraries and ET_EXEC alike, whatever their segments' alignment). Return addresses (every frame
+ * but the first) are looked up at ip - 1, so a call at the end of a function is named by its
+ * caller's line, as perf does. Each (file, address) is looked up once.
  */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -49,9 +49,9 @@ struct sym_file {
 struct sym_addr {
 	size_t file; /* index in files, +1 (0: empty slot) */
 	uint64_t vaddr;
-	size_t n;		/* frames: 0 = unknown */
-	char **names;		/* function names, innermost first */
-	uint64_t off;		/* the outermost (real) function's offset */
+	size_t n;     /* frames: 0 = unknown */
+	char **names; /* function names, innermost first */
+	uint64_t off; /* the outermost (real) function's offset */
 };
 
 struct sdt_symbolizer {
@@ -69,9 +69,9 @@ struct sdt_symbolizer {
 };
 
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
 };
 
 int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_opts *opts,
@@ -151,7 +151,8 @@ static char *file_build_id(const char *path)
 		return NULL;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && (n = dwelf_elf_gnu_build_id(elf, &bid)) > 0 && (hex = malloc(2 * (size_t)n + 1))) {
+	if (elf && (n = dwelf_elf_gnu_build_id(elf, &bid)) > 0 &&
+	    (hex = malloc(2 * (size_t)n + 1))) {
 		for (ssize_t i = 0; i < n; i++)
 			sprintf(hex + 2 * i, "%02x", ((const unsigned char *)bid)[i]);
 	}
@@ -195,7 +196,8 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 
 		p = NULL;
 		if (sdt_debuginfod__find_executable(bid, NULL, &p, &orig) < 0) {
-			sdt_err_clear(); /* not found anywhere: the frame prints as [BUILDID+0xOFF] */
+			/* found nowhere: the frame prints as [BUILDID+0xOFF] */
+			sdt_err_clear();
 			p = NULL;
 		}
 		free(orig);
@@ -243,7 +245,8 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	char *key;
 	size_t i;
 
-	key = m->build_id ? sdt_strdup(m->build_id) : sdt_asprintf("path:%s", m->path ? m->path : "");
+	key =
+	    m->build_id ? sdt_strdup(m->build_id) : sdt_asprintf("path:%s", m->path ? m->path : "");
 	if (!key)
 		return -ENOMEM;
 	for (i = 0; i < s->nfiles; i++)

@@ -68,14 +68,15 @@ static void self_mapping(uint64_t addr, struct sdt_trace_mapping *m, char *path,
 		char perms[8];
 		int n = 0;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms, &off, &n) < 4 || !n)
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms, &off, &n) < 4 ||
+		    !n)
 			continue;
 		if (addr < s || addr >= e || perms[2] != 'x')
 			continue;
 		snprintf(path, size, "%s", line + n);
 		path[strcspn(path, "\n")] = '\0';
-		*m = (struct sdt_trace_mapping){.pid = 100, .start = s, .len = e - s, .pgoff = off,
-						.path = path};
+		*m = (struct sdt_trace_mapping){
+		    .pid = 100, .start = s, .len = e - s, .pgoff = off, .path = path};
 		found = true;
 	}
 	fclose(f);
@@ -87,8 +88,13 @@ static void sample(struct sdt_trace_writer *w, const struct sdt_trace_event_desc
 {
 	uint8_t raw[256];
 	int len = sdt_trace_event_desc__pack(d, ips[0], NULL, 0, raw, sizeof(raw));
-	struct sdt_trace_sample s = {.time_ns = 1000, .pid = pid, .tid = pid, .event = 0,
-				     .raw = raw, .callchain = ips, .callchain_nr = n};
+	struct sdt_trace_sample s = {.time_ns = 1000,
+				     .pid = pid,
+				     .tid = pid,
+				     .event = 0,
+				     .raw = raw,
+				     .callchain = ips,
+				     .callchain_nr = n};
 
 	assert_true(len > 0);
 	s.raw_size = (uint32_t)len;
@@ -112,8 +118,11 @@ static void write_recording(const char *path, uint64_t *leaf, uint64_t *caller)
 	assert_int_equal(sdt_trace_writer__event(w, d), 0);
 	assert_int_equal(sdt_trace_writer__mapping(w, &m), 0);
 	/* pid 200: a file not to be found anywhere, by a build-id nobody has */
-	gone = (struct sdt_trace_mapping){.pid = 200, .start = 0x7f0000000000ull, .len = 0x10000,
-					  .pgoff = 0x3000, .build_id = bogus_bid,
+	gone = (struct sdt_trace_mapping){.pid = 200,
+					  .start = 0x7f0000000000ull,
+					  .len = 0x10000,
+					  .pgoff = 0x3000,
+					  .build_id = bogus_bid,
 					  .path = "/nonexistent/libgone.so"};
 	assert_int_equal(sdt_trace_writer__mapping(w, &gone), 0);
 
@@ -344,9 +353,10 @@ static void test_by_build_id(void **state)
 
 		snprintf(sub, sizeof(sub), "%s/%s", dir, where[k]);
 		if (k == 0)
-			snprintf(cmd, sizeof(cmd),
-				 "mkdir -p '%s/.build-id/%.2s/%s' && cp '%s' '%s/.build-id/%.2s/%s/elf'",
-				 sub, bid, bid + 2, self, sub, bid, bid + 2);
+			snprintf(
+			    cmd, sizeof(cmd),
+			    "mkdir -p '%s/.build-id/%.2s/%s' && cp '%s' '%s/.build-id/%.2s/%s/elf'",
+			    sub, bid, bid + 2, self, sub, bid, bid + 2);
 		else
 			snprintf(cmd, sizeof(cmd),
 				 "mkdir -p '%s/.build-id/%.2s' && objcopy --only-keep-debug '%s' "
@@ -380,10 +390,8 @@ static void test_by_build_id(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_frames),
-	    cmocka_unit_test(test_folded),
-	    cmocka_unit_test(test_no_stacks),
-	    cmocka_unit_test(test_lld_bias),
+	    cmocka_unit_test(test_frames),	cmocka_unit_test(test_folded),
+	    cmocka_unit_test(test_no_stacks),	cmocka_unit_test(test_lld_bias),
 	    cmocka_unit_test(test_by_build_id),
 	};
 
