@@ -572,7 +572,8 @@ int cmd_report(int argc, char **argv)
 	    {"by", required_argument, NULL, 'B'},     {"top", required_argument, NULL, 'N'},
 	    {"count", no_argument, NULL, 'C'},	      {"slice-name", required_argument, NULL, 'Z'},
 	    {"title", required_argument, NULL, OPT_TITLE},
-	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct report_opts o = {.input = "sdtrace.data"};
 	int c, ret;
