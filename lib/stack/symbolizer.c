@@ -245,15 +245,18 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	char *key;
 	size_t i;
 
+	/* seen already? (compared without allocating: this runs per frame) */
+	for (i = 0; i < s->nfiles; i++) {
+		const char *k = s->files[i].key;
+
+		if (m->build_id ? !strcmp(k, m->build_id)
+				: !strncmp(k, "path:", 5) && !strcmp(k + 5, m->path ? m->path : ""))
+			return (int)i;
+	}
 	key =
 	    m->build_id ? sdt_strdup(m->build_id) : sdt_asprintf("path:%s", m->path ? m->path : "");
 	if (!key)
 		return -ENOMEM;
-	for (i = 0; i < s->nfiles; i++)
-		if (!strcmp(s->files[i].key, key)) {
-			free(key);
-			return (int)i;
-		}
 	if (sdt_grow((void **)&s->files, &s->files_cap, s->nfiles + 1, sizeof(*s->files))) {
 		free(key);
 		return -ENOMEM;
