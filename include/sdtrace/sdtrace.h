@@ -99,5 +99,6 @@ SDT_API int sdt_output_check(const char *path, bool *exists);
 #include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>
 #include <sdtrace/probe.h>
+#include <sdtrace/stack.h>
 
 #endif
