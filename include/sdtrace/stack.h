@@ -14,8 +14,9 @@
  * dropped.
  *
  * Folded stacks: one entry per distinct (event, stack) with its count; frames root first
- * (`main;outer;inner`), as flamegraph.pl, inferno and speedscope read them:
+ * (`main;outer;inner`), as flamegraph.pl, inferno and speedscope read them.
  *
+ * Example:
  *	struct sdt_trace_reader *r;
  *	struct sdt_folded *f;
  *	struct sdt_folded_entry e;
