@@ -180,6 +180,11 @@ int main(int argc, char **argv)
 	int err, st, ai;
 	SDT_OPTS(sdt_recorder_opts, o, .semaphore = SDT_SEMAPHORE_AUTO);
 
+	/*
+	 * A line per write: the traced command often shares this output file, and a block
+	 * buffer's flush would let its line ("sem=0") land inside one of ours (t0300, BPF engine)
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (ai = 1; ai < argc; ai++) {
 		const char *a = argv[ai];
 
