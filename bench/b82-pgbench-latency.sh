@@ -1,8 +1,10 @@
 #!/bin/sh
 # Issue 18: latency per query text on PostgreSQL 15 under pgbench (2 clients, a script of five
 # statements (bench/pg-cluster.sh), a throw-away cluster), answered in one command:
-#   ours: sdtrace stat -a -e PG:%postgresql:query__* --latency --by query   (pairs timed in
-#         the kernel with the BPF engine; no event crosses to user space)
+#   ours: sdtrace stat -a -e PG:%postgresql:query__start -e PG:%postgresql:query__done
+#         --latency --by query   (pairs timed in the kernel with the BPF engine; no event crosses
+#         to user space). The same two probes as bpftrace's script: `query__*` would also place
+#         parse/rewrite/plan/execute's 8, five times the traps of the peer's (BENCHMARKS.md)
 #   peer: bpftrace -e 'usdt:PG:postgresql:query__start { @s[tid] = nsecs; @q[tid] = str(arg0); }
 #         usdt:PG:postgresql:query__done /@s[tid]/ { @us[@q[tid]] = stats((nsecs - @s[tid]) / 1000);
 #         delete(@s[tid]); delete(@q[tid]); }'
@@ -28,10 +30,12 @@ usdt:'$PG':postgresql:query__done /@s[tid]/ { @us[@q[tid]] = stats((nsecs - @s[t
 start_ours() {
 	if [ "$OURS_LAT" = stat ]; then
 		env --default-signal=INT $SDTRACE --cache-dir "$sc" stat -a --json \
-			-e "$PG:%postgresql:query__*" --latency --by query >"$1" 2>"$1.err" &
+			-e "$PG:%postgresql:query__start" -e "$PG:%postgresql:query__done" \
+			--latency --by query >"$1" 2>"$1.err" &
 	else
 		env --default-signal=INT $SDTRACE --cache-dir "$sc" record -a -o "$1.data" \
-			-e "$PG:%postgresql:query__*" >/dev/null 2>"$1.err" &
+			-e "$PG:%postgresql:query__start" -e "$PG:%postgresql:query__done" \
+			>/dev/null 2>"$1.err" &
 	fi
 	ours_pid=$!
 	at_exit "kill -INT $ours_pid 2>/dev/null"
