@@ -130,10 +130,16 @@ struct sdt_bpf_rec {
  * A filter in the program (include/sdtrace/filter.h): its tests on integer arguments, the
  * process, the thread and the CPU, in postfix, read from the `filters` map at the event's index
  * (engine_bpf_filter.c compiles them). Each TEST or CONST pushes a bit, NOT flips the top one,
- * AND and OR take two; the event passes when the last bit is 1. What the program cannot say
- * (strings, floats, comm, addresses before their rebase) is evaluated in user space instead.
+ * AND and OR take two; the event passes when the last bit is 1. A string (a recorded string
+ * argument, or the thread's comm) is compared with one of the filter's literals: equal, starts
+ * with, ends with (a glob `P*` or `*S`), not empty, or present (`*`); a missing string fails
+ * every test, its negation too, as filter_eval.c has it. What the program cannot say (other
+ * globs, literals of 64 bytes or more, floats, addresses before their rebase) is evaluated in
+ * user space instead.
  */
 #define SDT_BPF_FILTER_STEPS 16
+#define SDT_BPF_FILTER_STRS  4	/* string literals per filter */
+#define SDT_BPF_FSTR_MAX     64 /* bytes of one, zero padded: 63 at most */
 
 enum sdt_bpf_fop {
 	SDT_BPF_FOP_TEST = 0,
@@ -148,6 +154,8 @@ enum sdt_bpf_fsrc {
 	SDT_BPF_FSRC_PID,
 	SDT_BPF_FSRC_TID,
 	SDT_BPF_FSRC_CPU,
+	SDT_BPF_FSRC_STR,  /* the string whose __data_loc word is at off (a recorded argument) */
+	SDT_BPF_FSRC_COMM, /* the thread's name (bpf_get_current_comm) */
 };
 
 enum sdt_bpf_fcmp {
@@ -158,6 +166,12 @@ enum sdt_bpf_fcmp {
 	SDT_BPF_FCMP_LE,
 	SDT_BPF_FCMP_GT,
 	SDT_BPF_FCMP_GE,
+	/* strings (STR, COMM): with literal `value` of `mask` bytes */
+	SDT_BPF_FCMP_SEQ,    /* equal */
+	SDT_BPF_FCMP_SPRE,   /* starts with it */
+	SDT_BPF_FCMP_SSUF,   /* ends with it */
+	SDT_BPF_FCMP_SNZ,    /* not empty */
+	SDT_BPF_FCMP_SANY,   /* there is a string */
 };
 
 struct sdt_bpf_fstep {
@@ -167,15 +181,18 @@ struct sdt_bpf_fstep {
 	__u8 size;	/* RAW: 1, 2, 4, 8 */
 	__u8 is_signed; /* RAW: sign-extend, compare signed (never with a mask) */
 	__u8 has_mask;	/* the value & mask first (then compared unsigned) */
-	__u16 off;	/* RAW: the field's offset, below SDT_BPF_FIXED_LIM */
-	__u64 mask;
-	__s64 value;	/* what is compared with (CONST: the bit) */
+	__u16 off;	/* RAW, STR: the field's offset, below SDT_BPF_FIXED_LIM */
+	__u64 mask;	/* strings: the literal's length */
+	__s64 value;	/* what is compared with (CONST: the bit; strings: the literal's index) */
+	__u8 negate;	/* strings: the answer flipped (!=, !~), a missing string still fails */
+	__u8 pad[7];
 };
 
 struct sdt_bpf_filter {
-	__u32 n; /* steps in use; 0: no filter */
-	__u32 pad;
+	__u32 n;    /* steps in use; 0: no filter */
+	__u32 comm; /* a step reads the thread's name */
 	struct sdt_bpf_fstep steps[SDT_BPF_FILTER_STEPS];
+	__u8 strs[SDT_BPF_FILTER_STRS][SDT_BPF_FSTR_MAX];
 };
 
 #endif

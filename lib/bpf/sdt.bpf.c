@@ -123,6 +123,7 @@ struct {
 struct scratch {
 	struct sdt_bpf_rec h;
 	__u8 raw[SDT_BPF_RAW_MAX];
+	__u8 comm[32];	/* the thread's name for a filter, zeros after its 16 bytes (filter_str()) */
 	__u64 regs[32]; /* pt_regs' 21, and room for any index & 31 (the verifier's bound) */
 };
 
@@ -670,12 +671,90 @@ static __always_inline __u32 filter_test(const struct sdt_bpf_fstep *p, const __
 	}
 }
 
-/* Does the hit whose fixed fields are in @raw pass filter @f? A stack of bits, in postfix. */
-static __always_inline int filter_pass(const struct sdt_bpf_filter *f, const __u8 *raw, __u32 tgid,
-				       __u32 tid, __u32 cpu)
+/* Where a filter may read a string in struct scratch: from raw's start to comm's end. */
+#define STR_LIM (offsetof(struct scratch, comm) + 32 - offsetof(struct scratch, raw))
+
+/*
+ * Are the @len bytes at @raw + @at those of literal @lit (zero padded)? Eight at a time, the
+ * last word masked (little-endian: its first bytes are its low ones). @raw is a scratch's raw,
+ * @at an index below STR_LIM: the thread's name lies there too, after the record.
+ */
+static __always_inline __u32 bytes_eq(const __u8 *raw, __u64 at, const __u8 *lit, __u32 len)
 {
+	__u64 m, i;
+	__u32 w, n;
+
+#pragma unroll
+	for (w = 0; w < SDT_BPF_FSTR_MAX / 8; w++) {
+		if (w * 8 >= len)
+			break;
+		i = at + w * 8;
+		/* bound this word's own index: the verifier must see it, not a hoisted pointer */
+		asm volatile("" : "+r"(i));
+		if (i > STR_LIM - 8)
+			return 0;
+		n = len - w * 8;
+		m = n >= 8 ? ~0ull : (1ull << (n * 8)) - 1;
+		if ((*(const __u64 *)(raw + i) & m) != *(const __u64 *)(lit + w * 8))
+			return 0;
+	}
+	return 1;
+}
+
+/* A string test (SDT_BPF_FSRC_STR, _COMM) of filter @f, as filter_eval.c's test_string(). */
+static __always_inline __u32 filter_str(const struct sdt_bpf_filter *f,
+					const struct sdt_bpf_fstep *p, const struct scratch *b)
+{
+	const __u8 *lit = f->strs[p->value & (SDT_BPF_FILTER_STRS - 1)];
+	__u32 len = (__u32)p->mask, tlen, loc, r;
+	__u64 at;
+
+	if (len >= SDT_BPF_FSTR_MAX)
+		return 0;
+	if (p->src == SDT_BPF_FSRC_COMM) {
+		at = offsetof(struct scratch, comm) - offsetof(struct scratch, raw);
+		for (tlen = 0; tlen < 16 && b->comm[tlen & 15]; tlen++)
+			;
+	} else {
+		/* the __data_loc word: (length with the NUL) << 16 | offset; 0 when unread */
+		loc = *(const __u32 *)(b->raw + (p->off & (SDT_BPF_FIXED_LIM - 1)));
+		if (!(loc >> 16))
+			return 0;
+		at = loc & 0xffff;
+		tlen = (loc >> 16) - 1;
+	}
+	switch (p->cmp) {
+	case SDT_BPF_FCMP_SEQ:
+		r = tlen == len && bytes_eq(b->raw, at, lit, len);
+		break;
+	case SDT_BPF_FCMP_SPRE:
+		r = tlen >= len && bytes_eq(b->raw, at, lit, len);
+		break;
+	case SDT_BPF_FCMP_SSUF:
+		r = tlen >= len && bytes_eq(b->raw, at + tlen - len, lit, len);
+		break;
+	case SDT_BPF_FCMP_SNZ:
+		r = tlen > 0;
+		break;
+	default:
+		r = 1;
+		break;
+	}
+	return r ^ (p->negate & 1);
+}
+
+/* Does the hit whose fields are in @b->raw pass filter @f? A stack of bits, in postfix. */
+static __always_inline int filter_pass(const struct sdt_bpf_filter *f, struct scratch *b,
+				       __u32 tgid, __u32 tid, __u32 cpu)
+{
+	const __u8 *raw = b->raw;
 	__u64 st = 0, bit;
 	__u32 k;
+
+	if (f->comm) {
+		__builtin_memset(b->comm, 0, sizeof(b->comm));
+		bpf_get_current_comm(b->comm, 16);
+	}
 
 #pragma unroll
 	for (k = 0; k < SDT_BPF_FILTER_STEPS; k++) {
@@ -685,7 +764,9 @@ static __always_inline int filter_pass(const struct sdt_bpf_filter *f, const __u
 			break;
 		switch (p->op) {
 		case SDT_BPF_FOP_TEST:
-			st = st << 1 | filter_test(p, raw, tgid, tid, cpu);
+			st = st << 1 | (p->src >= SDT_BPF_FSRC_STR
+						? filter_str(f, p, b)
+						: filter_test(p, raw, tgid, tid, cpu));
 			break;
 		case SDT_BPF_FOP_CONST:
 			st = st << 1 | (p->value & 1);
@@ -780,8 +861,8 @@ int sdt_hit(void *ctx)
 	}
 	end = hs.end;
 	if (f) {
-		/* the fixed fields are in place: a filter reads no string */
-		if (!filter_pass(f, b->raw, tgid, tid, cpu))
+		/* every argument is in place, strings too */
+		if (!filter_pass(f, b, tgid, tid, cpu))
 			return 0;
 		if (agg)
 			return aggregate(ctx, s, tid);

@@ -7,8 +7,13 @@
  * or an argument that was not recorded, is a test that is false; an unsigned value against a
  * negative number, or a signed one against a number above INT64_MAX, is decided here. What the
  * program cannot evaluate is refused with the reason (-ENOTSUP), for the caller to evaluate in
- * user space: strings and globs, comm, floats, an address before its rebase, a field wider than
- * its argument, more than SDT_BPF_FILTER_STEPS steps.
+ * user space: globs other than TEXT, TEXT*, *TEXT and *, string literals of 64 bytes or more or
+ * more than 4 of them, floats, an address before its rebase, a field wider than its argument,
+ * more than SDT_BPF_FILTER_STEPS steps.
+ *
+ * comm is the thread's name when the probe fires (bpf_get_current_comm); filter_eval.c reads the
+ * name the recording kept, the one it had at its first hit. They differ only for a thread that
+ * renamed itself after its first hit.
  */
 #include <errno.h>
 #include <string.h>
@@ -22,6 +27,7 @@ struct compile {
 	const struct sdt_filter *f;
 	const struct sdt_trace_event_desc *d;
 	struct sdt_bpf_filter *out;
+	unsigned nstrs; /* literals in out->strs */
 };
 
 static int refuse(const struct compile *c, const struct filter_node *n, const char *why)
@@ -77,6 +83,70 @@ static int test_number(struct compile *c, const struct filter_node *n, struct sd
 	return push(c, n, st);
 }
 
+/* Is @p (@len bytes) free of glob characters? */
+static bool plain(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (strchr("*?[\\", p[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A test of a string @st (src, off set) by @n: test_string() of filter_eval.c. A glob the program
+ * takes is TEXT (equal), TEXT* (starts with), *TEXT (ends with) or * (any string), for fnmatch()
+ * without flags.
+ */
+static int test_string(struct compile *c, const struct filter_node *n, struct sdt_bpf_fstep st)
+{
+	const char *lit = n->str, *s;
+	size_t len, lead = 0, trail = 0;
+
+	if (n->has_mask || (n->lit != FLIT_STRING && n->lit != FLIT_NONE))
+		return push_const(c, n, 0); /* a string is never a number */
+	st.op = SDT_BPF_FOP_TEST;
+	if (n->op == FOP_TRUE) {
+		st.cmp = SDT_BPF_FCMP_SNZ;
+		return push(c, n, st);
+	}
+	if (n->op != FOP_EQ && n->op != FOP_NE && n->op != FOP_GLOB && n->op != FOP_NGLOB)
+		return push_const(c, n, 0); /* strings are not ordered */
+	st.negate = n->op == FOP_NE || n->op == FOP_NGLOB;
+	len = strlen(lit);
+	st.cmp = SDT_BPF_FCMP_SEQ;
+	if (n->op == FOP_GLOB || n->op == FOP_NGLOB) {
+		while (lead < len && lit[lead] == '*')
+			lead++;
+		while (trail < len - lead && lit[len - 1 - trail] == '*')
+			trail++;
+		s = lit + lead;
+		if (lead == len) {
+			st.cmp = SDT_BPF_FCMP_SANY;
+		} else if (!plain(s, len - lead - trail) || (lead && trail)) {
+			return refuse(c, n, "takes globs of the forms TEXT, TEXT*, *TEXT and * only");
+		} else {
+			st.cmp = lead ? SDT_BPF_FCMP_SSUF
+				      : (trail ? SDT_BPF_FCMP_SPRE : SDT_BPF_FCMP_SEQ);
+			lit = s;
+			len -= lead + trail;
+		}
+	}
+	if (st.cmp != SDT_BPF_FCMP_SANY) {
+		if (len >= SDT_BPF_FSTR_MAX)
+			return refuse(c, n, "compares strings of at most 63 bytes");
+		if (c->nstrs >= SDT_BPF_FILTER_STRS)
+			return refuse(c, n, "takes at most 4 strings");
+		memcpy(c->out->strs[c->nstrs], lit, len);
+		st.mask = len;
+		st.value = c->nstrs++;
+	}
+	if (st.src == SDT_BPF_FSRC_COMM)
+		c->out->comm = 1;
+	return push(c, n, st);
+}
+
 static int test_arg(struct compile *c, const struct filter_node *n)
 {
 	int idx = sdt_trace_event_desc__arg_index(c->d, c->f->names[n->name]);
@@ -89,8 +159,15 @@ static int test_arg(struct compile *c, const struct filter_node *n)
 	if (a->field < 0 || (size_t)a->field >= c->d->nfields)
 		return push_const(c, n, 0); /* not recorded */
 	fl = &c->d->fields[a->field];
+	if (a->is_string && fl->is_data_loc && fl->size == 4) {
+		if (fl->offset + 4 > SDT_BPF_FIXED_LIM)
+			return refuse(c, n, "reads the first 256 bytes of a record only");
+		return test_string(c, n,
+				   (struct sdt_bpf_fstep){.src = SDT_BPF_FSRC_STR,
+							  .off = (uint16_t)fl->offset});
+	}
 	if (a->is_string || fl->is_data_loc)
-		return refuse(c, n, "does not compare strings");
+		return refuse(c, n, "does not compare strings of this kind");
 	if (a->is_float)
 		return refuse(c, n, "has no floating point");
 	if (a->rebase)
@@ -135,7 +212,7 @@ static int emit(struct compile *c, int id)
 	case FNAME_CPU:
 		return test_number(c, n, (struct sdt_bpf_fstep){.src = SDT_BPF_FSRC_CPU});
 	case FNAME_COMM:
-		return refuse(c, n, "does not compare strings (comm)");
+		return test_string(c, n, (struct sdt_bpf_fstep){.src = SDT_BPF_FSRC_COMM});
 	case FNAME_ARG:
 		break;
 	}
