@@ -822,9 +822,6 @@ int sdt_hit(void *ctx)
 	copy_regs(b->regs, ctx);
 	ip = b->regs[16];
 	bias = ip - s->address;
-	/* counted or aggregated behind a filter, the hit needs no time (aggregate() takes its own) */
-	if (!f || !(agg || count_only))
-		b->h.time_ns = bpf_ktime_get_ns();
 	b->h.pid = tgid;
 	b->h.tid = tid;
 	b->h.event = s->event;
@@ -869,6 +866,11 @@ int sdt_hit(void *ctx)
 		if (count_only)
 			return count_hit(s->event);
 	}
+	/*
+	 * Timed only now: a hit the filter drops, or one counted or aggregated (aggregate() takes
+	 * its own), reads no clock (about 70 ns on this VM's kvm-clock)
+	 */
+	b->h.time_ns = bpf_ktime_get_ns();
 	rb = bpf_map_lookup_elem(&rings, &cpu);
 	if (!rb) {
 		count_lost();
