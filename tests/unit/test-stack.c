@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 
 #include "sdtrace/sdtrace.h"
+#include "tmpdir-test.h"
 
 int stack_test_leaf(int x);
 int stack_test_caller(int x);
@@ -37,23 +38,7 @@ __attribute__((noinline, used)) int stack_test_caller(int x)
 	return stack_test_leaf(x) + 2;
 }
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/sdtrace-test-stack.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("stack")
 
 /* The executable mapping of this program containing @addr (from /proc/self/maps). */
 static void self_mapping(uint64_t addr, struct sdt_trace_mapping *m, char *path, size_t size)

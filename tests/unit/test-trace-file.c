@@ -19,24 +19,9 @@
 
 #include "sdtrace/sdtrace.h"
 #include "trace/trace_file.h"
+#include "tmpdir-test.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/sdtrace-test-trace-file.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("trace-file")
 
 static char *path_of(const char *name)
 {

@@ -19,24 +19,9 @@
 
 #include "sdtrace/sdtrace.h"
 #include "trace/trace_file.h"
+#include "tmpdir-test.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/sdtrace-test-trace-live.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("trace-live")
 
 /* Event 0: __probe_ip, s8, u64, a rebased address; one site in a non-PIE binary. */
 static struct sdt_trace_field f0[] = {
