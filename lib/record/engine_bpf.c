@@ -279,7 +279,7 @@ static int finish(struct sdt_recorder *r)
 	struct rec_bpf *b = r->bpf;
 	uint64_t *lost = NULL;
 	size_t ncpus = 0, i;
-	double t0 = now_us();
+	double t0;
 	int err;
 
 	r->ended_ns = sdt_mono_ns();
@@ -287,6 +287,7 @@ static int finish(struct sdt_recorder *r)
 	err = sdt_rec_facts_gather(r);
 	if (err)
 		return err;
+	t0 = now_us();
 	sdt_bpf__detach(b->bpf);
 	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 	err = drain(r);
