@@ -52,6 +52,19 @@ int sdt_bpf_probe(void)
 	return 0;
 }
 
+/* The record's raw bytes, and its stack after them, within its @size bytes. */
+static bool rec_fits(const struct sdt_bpf_rec *h, size_t size)
+{
+	size_t raw_end = sizeof(*h) + (size_t)h->raw_size;
+
+	if (h->raw_size > size - sizeof(*h))
+		return false;
+	if (!h->nips)
+		return true;
+	raw_end = (raw_end + 7) & ~(size_t)7;
+	return h->nips <= SDT_BPF_STACK_MAX && raw_end <= size && (size - raw_end) / 8 >= h->nips;
+}
+
 static int ring_cb(void *ctx, void *data, size_t size)
 {
 	struct ring_ctx *rc = ctx;
@@ -60,7 +73,7 @@ static int ring_cb(void *ctx, void *data, size_t size)
 	/* records of any length, each kept at an 8-byte boundary (struct sdt_bpf_rec's alignment) */
 	size_t cap = b->pend_cap, off = (b->bytes_used + 7) & ~(size_t)7;
 
-	if (size < sizeof(struct sdt_bpf_rec))
+	if (size < sizeof(struct sdt_bpf_rec) || !rec_fits(data, size))
 		return 0;
 	if (sdt_grow((void **)&b->pend, &cap, b->npend + 1, sizeof(*b->pend)))
 		return -ENOMEM;
@@ -199,6 +212,8 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	bpf_map__set_max_entries(b->skel->maps.sites, (uint32_t)(o->nsites ? o->nsites : 1));
 	bpf_map__set_max_entries(b->skel->maps.counts, (uint32_t)(o->nevents ? o->nevents : 1));
 	b->skel->rodata->has_filters = o->filters;
+	b->skel->rodata->max_stack = o->max_stack > SDT_BPF_STACK_MAX ? SDT_BPF_STACK_MAX
+								     : o->max_stack;
 	if (o->filters)
 		bpf_map__set_max_entries(b->skel->maps.filters,
 					 (uint32_t)(o->nevents ? o->nevents : 1));

@@ -23,6 +23,7 @@
 #define SDT_BPF_IP_OFF	 8	  /* __probe_ip, after the common header */
 #define SDT_BPF_FIXED_LIM 256	  /* fixed fields end before this */
 #define SDT_BPF_FAST_ARGS 4	  /* a `fast` site's arguments are fetched inline, not in bpf_loop */
+#define SDT_BPF_STACK_MAX 127	  /* user stack frames (-g): perf's sysctl default, max_stack */
 
 enum sdt_bpf_fetch {
 	SDT_BPF_NONE = 0, /* not fetched (unavailable): no field */
@@ -115,7 +116,11 @@ enum sdt_bpf_rec_type {
 	SDT_BPF_REC_COMM = 1, /* the first hit of a thread: raw is its comm (16 bytes) */
 };
 
-/* The head of each ring record; raw_size bytes follow. */
+/*
+ * The head of each ring record; raw_size bytes follow, then (record -g) nips user stack
+ * addresses (__u64, innermost first: the probe's ip, then the return addresses found by frame
+ * pointers) at the next 8-byte boundary.
+ */
 struct sdt_bpf_rec {
 	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 pid, tid;
@@ -123,7 +128,7 @@ struct sdt_bpf_rec {
 	__u16 cpu;
 	__u16 type; /* enum sdt_bpf_rec_type */
 	__u32 raw_size;
-	__u32 pad;
+	__u32 nips; /* at most SDT_BPF_STACK_MAX */
 };
 
 /*

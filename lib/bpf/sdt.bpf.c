@@ -33,6 +33,7 @@ const volatile __u8 count_only = 0; /* stat: count per event, no record */
 const volatile __u8 filter = 0;	    /* only the processes in tgids (and their children) */
 const volatile __u8 agg = 0;	    /* stat --by / --latency: aggregate (plan.h), no record */
 const volatile __u8 has_filters = 0; /* some event has a filter in `filters` */
+const volatile __u32 max_stack = 0;  /* record -g: user stack frames per hit (0: none) */
 /*
  * Wake the reader once this much is waiting in a ring (a quarter of it, as the tracefs engine's
  * perf watermark), not at every record: a wake-up per record costs more than the record.
@@ -123,6 +124,7 @@ struct {
 struct scratch {
 	struct sdt_bpf_rec h;
 	__u8 raw[SDT_BPF_RAW_MAX];
+	__u64 stack_room[SDT_BPF_STACK_MAX]; /* -g: the ips after raw's end (add_stack()) */
 	__u8 comm[32];	/* the thread's name for a filter, zeros after its 16 bytes (filter_str()) */
 	__u64 regs[32]; /* pt_regs' 21, and room for any index & 31 (the verifier's bound) */
 };
@@ -283,7 +285,7 @@ static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu
 	h->cpu = (__u16)cpu;
 	h->type = SDT_BPF_REC_COMM;
 	h->raw_size = 16;
-	h->pad = 0;
+	h->nips = 0;
 	bpf_get_current_comm((char *)(h + 1), 16);
 	bpf_ringbuf_submit(h, 0);
 	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
@@ -787,6 +789,25 @@ static __always_inline int filter_pass(const struct sdt_bpf_filter *f, struct sc
 	return st & 1;
 }
 
+/*
+ * record -g: the user stack by frame pointers (the kernel's perf callchain walk, as the tracefs
+ * engine's PERF_SAMPLE_CALLCHAIN) right after the raw record's @end bytes, at an 8-byte boundary.
+ * The record's new length; the stack is left out (nips 0) when the walk fails.
+ */
+static __always_inline __u32 add_stack(void *ctx, struct scratch *b, __u32 end)
+{
+	__u32 off = (end + 7) & ~7u, size = max_stack * 8;
+	long n;
+
+	if (off > SDT_BPF_RAW_MAX || size > SDT_BPF_STACK_MAX * 8)
+		return end;
+	n = bpf_get_stack(ctx, b->raw + off, size, BPF_F_USER_STACK);
+	if (n <= 0 || n > size)
+		return end;
+	b->h.nips = (__u32)n / 8;
+	return off + (__u32)n;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -827,7 +848,7 @@ int sdt_hit(void *ctx)
 	b->h.event = s->event;
 	b->h.cpu = (__u16)cpu;
 	b->h.type = SDT_BPF_REC_SAMPLE;
-	b->h.pad = 0;
+	b->h.nips = 0;
 	*(__u64 *)b->raw = 0;
 	*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
 	end = s->fixed_end;
@@ -886,6 +907,8 @@ int sdt_hit(void *ctx)
 	if (end > SDT_BPF_RAW_MAX)
 		end = SDT_BPF_RAW_MAX;
 	b->h.raw_size = end;
+	if (max_stack)
+		end = add_stack(ctx, b, end);
 	flags = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) + end >= wakeup_bytes
 		    ? BPF_RB_FORCE_WAKEUP
 		    : BPF_RB_NO_WAKEUP;

@@ -54,6 +54,8 @@ struct sdt_bpf_opts {
 	size_t count_key, lat_key, start_key, max_keys;
 	/* some event has a filter in the program (sdt_bpf__set_filter(), before any hit) */
 	bool filters;
+	/* record -g: each record carries the user stack, at most this deep (SDT_BPF_STACK_MAX) */
+	unsigned max_stack;
 };
 
 /* Open and load. 0, or -errno with the message. */
@@ -80,7 +82,10 @@ const char *sdt_bpf__attach_method(const struct sdt_bpf *b);
 /* An fd that polls readable when a ring has data (-1 when counting). */
 int sdt_bpf__epoll_fd(const struct sdt_bpf *b);
 
-/* One record of the rings: @h, then h->raw_size bytes at @raw. A negative return stops. */
+/*
+ * One record of the rings: @h, then h->raw_size bytes at @raw, then h->nips stack addresses at
+ * the next 8-byte boundary (checked to fit the record). A negative return stops.
+ */
 typedef int (*sdt_bpf_rec_fn)(void *ctx, const struct sdt_bpf_rec *h, const void *raw);
 /* Every record the rings hold now, merged in time order. The count, or the first error. */
 long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);

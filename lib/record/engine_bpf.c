@@ -59,6 +59,13 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 				      .event = h->event,
 				      .raw = raw,
 				      .raw_size = h->raw_size};
+	if (h->nips) {
+		/* the stack after the raw bytes, at an 8-byte boundary of the record (plan.h) */
+		size_t at = ((sizeof(*h) + h->raw_size + 7) & ~(size_t)7) - sizeof(*h);
+
+		s.callchain = (const uint64_t *)((const uint8_t *)raw + at);
+		s.callchain_nr = h->nips;
+	}
 	if (!sdt_rec_filters_pass(sp, h->event, &s))
 		return 0;
 	sp->counts[h->event]++;
@@ -152,6 +159,7 @@ static int load_and_start(struct sdt_recorder *r)
 	    .start_key = b->agg.start_key,
 	    .max_keys = r->o.agg_max_keys,
 	    .filters = b->any_filter,
+	    .max_stack = r->o.call_graph ? (r->o.max_stack ? r->o.max_stack : 127) : 0,
 	};
 	double t0 = now_us();
 	int err;

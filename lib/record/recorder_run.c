@@ -395,9 +395,6 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 	    (r->o.stack_user_bytes % 8 || r->o.stack_user_bytes > SDT_STACK_USER_MAX))
 		return sdt_err(-EINVAL, "stack_user_bytes %u: a multiple of 8 up to %u expected",
 			       r->o.stack_user_bytes, SDT_STACK_USER_MAX);
-	if (sdt_rec_engine_is_bpf(r) && r->o.call_graph)
-		return sdt_err(-ENOTSUP, "user stacks (-g, --call-graph) are not supported by the BPF "
-					 "engine yet: use --engine=tracefs (or auto)");
 	if (sdt_rec_engine_is_bpf(r))
 		return sdt_rec_bpf_run(r, r->sink);
 	if (r->o.agg_for)
