@@ -74,7 +74,11 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 
 static int drain(struct sdt_recorder *r)
 {
-	long n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
+	/* the mappings first: the samples that need them come after them (engine_bpf_maps.c) */
+	long n = sdt_rec_bpf_maps_drain(r);
+
+	if (!n)
+		n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
 
 	return n < 0 ? (int)n : 0;
 }
@@ -185,14 +189,14 @@ static int load_and_start(struct sdt_recorder *r)
 	}
 	if (r->o.argv && r->o.argv[0]) {
 		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, false);
-		return err ? err : sdt_bpf__follow(b->bpf, r->child.pid);
+		if (!err)
+			err = sdt_bpf__follow(b->bpf, r->child.pid);
 	}
-	for (i = 0; i < r->o.npids; i++) {
+	for (i = 0; !err && i < r->o.npids; i++)
 		err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (!err && r->o.call_graph)
+		err = sdt_rec_bpf_maps_open(r);
+	return err;
 }
 
 /* Stage 3: one link per binary: the sites of each path, with semaphores and cookies. */
@@ -267,6 +271,8 @@ static int arm(struct sdt_recorder *r, bool *go)
 	if (err)
 		return err;
 	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
+	if (r->o.call_graph)
+		sdt_rec_maps_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
 	r->armed_ns = sdt_mono_ns(); /* the recording's time (sdt_recorder__elapsed_ns) */
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
@@ -325,6 +331,7 @@ static int teardown(struct sdt_recorder *r, int err)
 	if (err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
 	if (r->bpf) {
+		sdt_rec_bpf_maps_close(&r->bpf->maps);
 		sdt_bpf__free(r->bpf->bpf);
 		r->bpf->bpf = NULL;
 	}

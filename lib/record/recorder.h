@@ -363,6 +363,8 @@ int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno);
 /* The ring callbacks, with @sp as their ctx. */
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp);
 void sdt_rec_samples_release(struct rec_samples *sp);
+/* A ring's MMAP2 record (@rm) to the sink as a MAPPING record (record -g), the build-id in hex. */
+void sdt_rec_samples_mapping(struct rec_samples *sp, const struct sdt_ring_mmap *rm);
 /* recorder_comms.c */
 void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm);
 void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);

@@ -101,17 +101,14 @@ static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32
 		sdt_rec_late_inherit(sp->r, (pid_t)ptid, (pid_t)tid);
 }
 
-/* An executable mapping: to the late attach, and (with -g) to the sink as a MAPPING record. */
-static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
+void sdt_rec_samples_mapping(struct rec_samples *sp, const struct sdt_ring_mmap *rm)
 {
 	static const char hex[] = "0123456789abcdef";
-	struct rec_samples *sp = ctx;
 	struct sdt_trace_mapping m = {0};
 	char bid[41];
 	size_t i;
 
-	sdt_rec_late_on_mmap(ctx, rm);
-	if (!sp->sink->on_mapping || !sp->r || !sp->r->o.call_graph)
+	if (!sp->sink->on_mapping)
 		return;
 	m.pid = rm->pid;
 	m.start = rm->addr;
@@ -119,7 +116,7 @@ static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
 	m.pgoff = rm->pgoff;
 	m.path = rm->filename;
 	if (rm->build_id_size) {
-		for (i = 0; i < rm->build_id_size; i++) {
+		for (i = 0; i < rm->build_id_size && i < 20; i++) {
 			bid[2 * i] = hex[rm->build_id[i] >> 4];
 			bid[2 * i + 1] = hex[rm->build_id[i] & 15];
 		}
@@ -127,6 +124,16 @@ static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
 		m.build_id = bid;
 	}
 	sp->sink->on_mapping(sp->sink->ctx, &m);
+}
+
+/* An executable mapping: to the late attach, and (with -g) to the sink as a MAPPING record. */
+static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
+{
+	struct rec_samples *sp = ctx;
+
+	sdt_rec_late_on_mmap(ctx, rm);
+	if (sp->r && sp->r->o.call_graph)
+		sdt_rec_samples_mapping(sp, rm);
 }
 
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
