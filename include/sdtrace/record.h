@@ -422,7 +422,7 @@ SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
  * checks that it can place every site added so far; add the sites first.
  */
 SDT_API const char *sdt_recorder__engine(struct sdt_recorder *r);
-/* Why SDT_ENGINE_AUTO chose the engine when a recording option decided it (e.g. -g): or NULL. */
+/* Why SDT_ENGINE_AUTO chose the engine when a recording option decided it, or NULL (none now). */
 SDT_API const char *sdt_recorder__engine_reason(struct sdt_recorder *r);
 SDT_API void sdt_recorder__free(struct sdt_recorder *r);
 

@@ -24,13 +24,10 @@ const char *sdt_rec_engine(struct sdt_recorder *r)
 		r->engine = "bpf";
 		break;
 	case SDT_ENGINE_AUTO:
-		if (r->o.call_graph) {
-			r->engine = "tracefs";
-			r->engine_reason = "user stacks (-g, --call-graph) are the tracefs engine's "
-					   "for now";
-			break;
-		}
-		/* the probe's or the sites' reason is dropped: tracefs takes over */
+		/*
+		 * -g (fp) is either engine's, so it picks neither; the probe's or the sites'
+		 * reason is dropped: tracefs takes over
+		 */
 		r->engine = !sdt_bpf_probe() && !sdt_rec_bpf_supported(r) ? "bpf" : "tracefs";
 		sdt_err_clear();
 		break;

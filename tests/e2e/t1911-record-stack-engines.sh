@@ -1,8 +1,12 @@
 #!/bin/sh
-# record -g and the engines: --engine=auto with -g records on tracefs (stacks there) and says why
-# in report --header's engine line and under -v; -g with --engine=bpf and --call-graph=dwarf are
-# refused with a clear error (not recorded yet) before the command runs; --call-graph=dwarf,BYTES
-# is checked as perf checks it (a multiple of 8, at most 65528).
+# record -g and the engines: prog-stack-fp's stack:hit, 40 rounds under main -> outer ->
+# stack_lib_mid (libprog-stack-lib-fp.so) -> inner -> fire (inlined), recorded with
+# --engine=tracefs (PERF_SAMPLE_CALLCHAIN) and --engine=bpf (bpf_get_stack in the program, the
+# mappings from watch events): report --format=folded is the same on both, the chain by name
+# with the library's frame and the exact count; report -g names the library's file; without -g
+# the BPF engine records no stack. --engine=auto with -g no longer picks tracefs for it (no
+# "auto:" reason in the header). --call-graph=dwarf is refused before the command runs, and
+# dwarf,BYTES is checked as perf checks it (a multiple of 8, at most 65528).
 # engine: tracefs
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-stack-fp
@@ -10,21 +14,41 @@ need_file "$P"
 need_tracefs
 uprobes_guard
 cd "$T" || exit 1
+unset SDTRACE_ENGINE
+
+for e in tracefs bpf; do
+	"$SDTRACE" record -g --engine=$e -o $e.sdt -e '%stack:hit' -- "$P" 40 >/dev/null 2>$e.err
+	check_eq "$e -g: exit 0" 0 $?
+	"$SDTRACE" report --format=folded -i $e.sdt >$e.folded 2>>$e.err
+	check_eq "$e: report --format=folded: exit 0" 0 $?
+	check_eq "$e: one folded stack" 1 "$(wc -l <$e.folded)"
+	check "$e: main;outer;stack_lib_mid;inner;fire 40, by name" \
+		grep -q '^stack:hit;.*main;outer;stack_lib_mid;inner;fire 40$' $e.folded
+	check "$e: the header's engine" sh -c "'$SDTRACE' report --header -i $e.sdt | grep -qx '# engine: $e'"
+done
+check "bpf and tracefs: the same folded stacks" cmp tracefs.folded bpf.folded
+"$SDTRACE" report -g -i bpf.sdt >bpf.g 2>>bpf.err
+check_eq "bpf: report -g: exit 0" 0 $?
+check_eq "bpf: report -g: 40 library frames with their file" 40 \
+	"$(grep -c 'stack_lib_mid+0x[0-9a-f]* (.*/libprog-stack-lib-fp.so)' bpf.g)"
+check_eq "bpf: report -g: 40 inner frames in the program" 40 \
+	"$(grep -c 'inner+0x[0-9a-f]* (.*/prog-stack-fp)' bpf.g)"
+
+"$SDTRACE" record --engine=bpf -o n.sdt -e '%stack:hit' -- "$P" 5 >/dev/null 2>&1
+check_eq "bpf without -g: no stacks" 0 "$("$SDTRACE" report --json -i n.sdt | grep -c '"stack":\[')"
 
 "$SDTRACE" -v record -g --engine=auto -o a.sdt -e '%stack:hit' -- "$P" 3 >/dev/null 2>a.err
 check_eq "auto -g: exit 0" 0 $?
-check "auto -g: -v says why tracefs" grep -q "engine tracefs (auto: user stacks" a.err
-check "auto -g: the header says why" sh -c "'$SDTRACE' report --header -i a.sdt | grep -q '^# engine: tracefs (auto: user stacks'"
+check "auto -g: no reason of -g's" sh -c "! grep -q 'auto: user stacks' a.err"
+check "auto -g: the header gives no reason" sh -c "! '$SDTRACE' report --header -i a.sdt | grep -q '^# engine: .*(auto:'"
 check_eq "auto -g: 3 events with a stack" 3 "$("$SDTRACE" report --json -i a.sdt | grep -c '"stack":\[')"
 
-"$SDTRACE" record -g --engine=bpf -o b.sdt -e '%stack:hit' -- "$P" 3 >b.out 2>b.err
-check_eq "-g --engine=bpf: exit 1" 1 $?
-check "-g --engine=bpf: the error says so" grep -q "not supported by the BPF engine yet" b.err
-check "-g --engine=bpf: the command did not run" sh -c "! grep -q 'probe stack:hit' b.out"
-
-"$SDTRACE" record --call-graph=dwarf -o d.sdt -e '%stack:hit' -- "$P" 3 >/dev/null 2>d.err
-check_eq "dwarf: exit 1" 1 $?
-check "dwarf: not recorded yet" grep -q "dwarf.*not recorded yet" d.err
+for e in tracefs bpf; do
+	"$SDTRACE" record --call-graph=dwarf --engine=$e -o d.sdt -e '%stack:hit' -- "$P" 3 >d.out 2>d.err
+	check_eq "$e dwarf: exit 1" 1 $?
+	check "$e dwarf: not recorded yet" grep -q "dwarf.*not recorded yet" d.err
+	check "$e dwarf: the command did not run" sh -c "! grep -q 'probe stack:hit' d.out"
+done
 for bad in dwarf,12 dwarf,65536 dwarf,0 dwarf,x fpx; do
 	"$SDTRACE" record --call-graph=$bad -o x.sdt -e '%stack:hit' -- "$P" 1 >/dev/null 2>x.err
 	check_eq "--call-graph=$bad: usage error (2)" 2 $?
