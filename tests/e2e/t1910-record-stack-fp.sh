@@ -1,9 +1,10 @@
 #!/bin/sh
 # record -g (frame pointers; both engines: e2e/ and e2e-bpf/) at prog-stack-fp's stack:hit,
 # 50 rounds under main -> outer -> stack_lib_mid (libprog-stack-lib-fp.so) -> inner: 50 events,
-# each with a user stack of at least 4 ips (report --json "stack"), all the same stack (one STACK record: same
-# ips), the program's and the library's mappings in the recording with their paths; without -g,
-# no stacks. prog-stack-nofp: the walk stops early (what fp cannot serve), but the events are there.
+# each with a user stack of at least 4 ips (report --json "stack"), all the same stack (one
+# STACK record: same ips), the program's and the library's mappings in the recording with their
+# paths; without -g, no stacks. prog-stack-nofp: the walk stops early (what fp cannot serve),
+# but the events are there.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-stack-fp
 need_file "$P"
