@@ -3,8 +3,9 @@
 # stack_lib_mid (libprog-stack-lib-fp.so) -> inner -> fire (inlined), recorded with
 # --engine=tracefs (PERF_SAMPLE_CALLCHAIN) and --engine=bpf (bpf_get_stack in the program, the
 # mappings from watch events): report --format=folded is the same on both, the chain by name
-# with the library's frame and the exact count; report -g names the library's file; without -g
-# the BPF engine records no stack. --engine=auto with -g no longer picks tracefs for it (no
+# with the library's frame and the exact count; report -g names the library's file; -p on a
+# running process (its mappings from /proc/PID/maps) names the chain; without -g the BPF engine
+# records no stack. --engine=auto with -g no longer picks tracefs for it (no
 # "auto:" reason in the header). --call-graph=dwarf is refused before the command runs, and
 # dwarf,BYTES is checked as perf checks it (a multiple of 8, at most 65528).
 # engine: tracefs
@@ -33,6 +34,18 @@ check_eq "bpf: report -g: 40 library frames with their file" 40 \
 	"$(grep -c 'stack_lib_mid+0x[0-9a-f]* (.*/libprog-stack-lib-fp.so)' bpf.g)"
 check_eq "bpf: report -g: 40 inner frames in the program" 40 \
 	"$(grep -c 'inner+0x[0-9a-f]* (.*/prog-stack-fp)' bpf.g)"
+
+# -p: a process running before the start, its mappings read from /proc/PID/maps
+"$P" 100000000 >/dev/null &
+pid=$!
+at_exit "kill $pid 2>/dev/null"
+sleep 0.2
+"$SDTRACE" record -g --engine=bpf -x "$P" -p $pid --duration 0.4 -o p.sdt -e '%stack:hit' 2>p.err
+check_eq "bpf -g -p: exit 0" 0 $?
+kill $pid 2>/dev/null
+"$SDTRACE" report --format=folded -i p.sdt >p.folded 2>>p.err
+check "bpf -g -p: the chain by name" grep -q '^stack:hit;.*main;outer;stack_lib_mid;inner;fire [1-9][0-9]*$' p.folded
+check_eq "bpf -g -p: one folded stack" 1 "$(wc -l <p.folded)"
 
 "$SDTRACE" record --engine=bpf -o n.sdt -e '%stack:hit' -- "$P" 5 >/dev/null 2>&1
 check_eq "bpf without -g: no stacks" 0 "$("$SDTRACE" report --json -i n.sdt | grep -c '"stack":\[')"
