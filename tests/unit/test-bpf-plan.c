@@ -157,6 +157,10 @@ static void test_layout(void **state)
 	assert_true(SDT_BPF_KEY_MAX <= 512 + SDT_BPF_KEY_STR);
 	assert_true(SDT_AGG_STR_MAX == SDT_BPF_KEY_STR - 2);
 	assert_int_equal(sizeof(struct sdt_bpf_rec), 32);
+	/* -g: the stack's count in the head; the stack after raw, 8-aligned, in the scratch */
+	assert_int_equal(offsetof(struct sdt_bpf_rec, nips), 28);
+	assert_true(SDT_BPF_STACK_MAX >= 127 && SDT_BPF_STACK_MAX * 8 < 4096);
+	assert_true(SDT_BPF_RAW_MAX % 8 == 0);
 	assert_true(SDT_BPF_STR_MAX <= SDT_BPF_RAW_MAX - SDT_BPF_FIXED_LIM);
 	assert_true((SDT_BPF_RAW_MAX & (SDT_BPF_RAW_MAX - 1)) == 0);
 	/* every argument at 8 bytes and the room field of long strings */
