@@ -120,6 +120,29 @@ struct sdt_trace_sample {
 	/* The user stack (record -g fp): return addresses, the probe ip first; NULL/0: none. */
 	const uint64_t *callchain;
 	uint32_t callchain_nr;
+	/*
+	 * The user registers and the top of the user stack (record --call-graph=dwarf), unwound at
+	 * report time: see struct sdt_trace_user_stack. ->user_regs NULL: none.
+	 */
+	uint16_t user_machine;	   /* e_machine of the registers' numbering (EM_X86_64) */
+	uint64_t user_regs_mask;   /* perf's register numbers (asm/perf_regs.h) of ->user_regs */
+	const uint64_t *user_regs; /* one per bit of the mask, lowest bit first */
+	const void *user_stack;	   /* the bytes from the user stack pointer up */
+	uint32_t user_stack_size;
+};
+
+/*
+ * A sample's user registers and stack bytes as recorded (borrowed as the event): perf's register
+ * numbers for @machine (EM_X86_64: asm/perf_regs.h, AX 0 ... IP 8, R8-R15 16-23), the bytes from
+ * the stack pointer up.
+ */
+struct sdt_trace_user_stack {
+	uint16_t machine;
+	uint64_t regs_mask;
+	const uint64_t *regs; /* popcount(regs_mask), lowest bit first */
+	uint32_t nregs;
+	const uint8_t *stack;
+	uint32_t stack_size;
 };
 
 /* The longest user stack a recording keeps (frames beyond are cut). */
@@ -259,6 +282,15 @@ SDT_API const char *sdt_trace_event__path(const struct sdt_trace_event *ev);
  * probe ip first; borrowed as the event), or 0 when it has none.
  */
 SDT_API size_t sdt_trace_event__stack(const struct sdt_trace_event *ev, const uint64_t **ips);
+/* The event's user registers and stack bytes (record --call-graph=dwarf): true and *out, or false. */
+SDT_API bool sdt_trace_event__user_stack(const struct sdt_trace_event *ev,
+					 struct sdt_trace_user_stack *out);
+/*
+ * Mapping @i of the recording read so far (file order; later ones replace earlier ones that
+ * overlap): true and *out (strings borrowed until sdt_trace_reader__free()), false past the end.
+ */
+SDT_API bool sdt_trace_reader__mapping_at(const struct sdt_trace_reader *r, size_t i,
+					  struct sdt_trace_mapping *out);
 /* The stack's id in the recording (equal stacks have equal ids), 0 when none. */
 SDT_API uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev);
 /*

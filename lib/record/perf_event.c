@@ -44,6 +44,12 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 			attr.exclude_callchain_kernel = 1;
 			attr.sample_max_stack = o->callchain;
 		}
+		if (o->stack_user) {
+			/* after RAW in the sample: abi, regs; size, bytes, dyn_size (ring.c) */
+			attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			attr.sample_regs_user = SDT_PERF_REGS_USER;
+			attr.sample_stack_user = o->stack_user;
+		}
 		if (o->mmap) {
 			attr.mmap = 1;
 			attr.mmap2 = 1;

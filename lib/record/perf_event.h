@@ -27,7 +27,24 @@ struct sdt_perf_open_opts {
 	uint16_t callchain;
 	/* Also PERF_RECORD_MMAP2 with build-ids (executable mappings): one event per ring asks. */
 	bool mmap;
+	/*
+	 * record --call-graph=dwarf: the user registers (PERF_SAMPLE_REGS_USER, SDT_PERF_REGS_USER)
+	 * and this many bytes of user stack from its pointer (PERF_SAMPLE_STACK_USER); 0: none.
+	 */
+	uint32_t stack_user;
 };
+
+/*
+ * The user registers of a dwarf sample, in perf's x86-64 numbering (asm/perf_regs.h: AX 0, BX 1,
+ * CX 2, DX 3, SI 4, DI 5, BP 6, SP 7, IP 8, R8-R15 16-23): the 17 that libdwfl's x86-64 frame
+ * state holds (DWARF 0-16), the segment registers and flags left out. 0 on other hosts: dwarf
+ * stacks are recorded on x86-64 only.
+ */
+#if defined(__x86_64__)
+#define SDT_PERF_REGS_USER 0xff01ffull
+#else
+#define SDT_PERF_REGS_USER 0ull
+#endif
 
 /* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */
 int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);

@@ -150,6 +150,9 @@ struct rec_perf {
 	size_t nrings, rings_cap;
 	size_t ring_pages; /* of a sample ring */
 	int epfd;
+	/* what every sample of the rings carries (sdt_rec_perf_open(); late events match it) */
+	uint16_t callchain;
+	uint32_t stack_user;
 };
 
 /* Data pages of a watch ring: its records are small and read at once. */
@@ -167,6 +170,7 @@ struct perf_plan {
 	size_t ring_pages;
 	int epfd; /* each ring goes in, tagged with its index */
 	uint16_t callchain; /* the deepest user stack (0: none) */
+	uint32_t stack_user; /* dwarf: bytes of user stack per sample, with the registers (0: none) */
 };
 
 /* From ring records to sink calls (recorder_samples.c, recorder_comms.c): the ring ops' ctx. */

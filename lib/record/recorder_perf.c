@@ -75,7 +75,8 @@ static void open_one(struct open_job *j, size_t i)
 	    .comm = !pl->watch && t == 0 && e == 0, /* the ring owner of the CPU */
 	    .wakeup_bytes = j->wakeup,
 	    .callchain = pl->callchain,
-	    .mmap = pl->callchain && t == 0 && e == 0,
+	    .mmap = (pl->callchain || pl->stack_user) && t == 0 && e == 0,
+	    .stack_user = pl->stack_user,
 	};
 
 	j->out[i] = sdt_perf_open(&po, pl->targets->tids[t], j->cpus[c]);
@@ -165,6 +166,7 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
 			if (err)
 				return err;
 			p->rings[p->nrings - 1].callchain = j->plan->callchain > 0;
+			p->rings[p->nrings - 1].stack_user = j->plan->stack_user > 0;
 			ring_fd = fd;
 		} else {
 			err = sdt_perf_set_output(fd, ring_fd);
@@ -251,6 +253,8 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 	struct open_job j = {.plan = plan};
 	int *cpus = NULL, err;
 
+	p->callchain = plan->callchain;
+	p->stack_user = plan->stack_user;
 	j.nkev = sdt_uprobe_set__kernel_event_count(plan->set);
 	j.ntids = plan->targets->ntids;
 	err = sdt_online_cpus(&cpus, &ncpus);
@@ -331,6 +335,9 @@ int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set,
 				    .sample = !counting,
 				    .inherit = inherit,
 				    .wakeup_bytes = (uint32_t)(p->ring_pages * page / 4),
+				    /* the ring's samples all have one layout (ring.c) */
+				    .callchain = p->callchain,
+				    .stack_user = p->stack_user,
 				};
 				int fd = sdt_perf_open(&po, tids[t], cpus[c]), ring_fd;
 
@@ -340,9 +347,13 @@ int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set,
 					return fd;
 				err = push_fd(p, fd, (uint32_t)e, cpus[c], setno);
 				ring_fd = ring_fd_of(p, cpus[c]);
-				if (!err && !counting && ring_fd < 0)
+				if (!err && !counting && ring_fd < 0) {
 					err = new_ring(p, fd, cpus[c], false); /* the CPU's first */
-				else if (!err && !counting)
+					if (!err) {
+						p->rings[p->nrings - 1].callchain = p->callchain > 0;
+						p->rings[p->nrings - 1].stack_user = p->stack_user > 0;
+					}
+				} else if (!err && !counting)
 					err = sdt_perf_set_output(fd, ring_fd);
 				if (!err)
 					err = sdt_perf_enable(fd);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "record/engine.h"
+#include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "record/tracefs.h"
@@ -241,7 +242,13 @@ static int open_events(struct sdt_recorder *r)
 	    .watch = r->late.on,
 	    .ring_pages = r->o.ring_pages,
 	    .epfd = r->epfd,
-	    .callchain = r->o.call_graph ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127) : 0,
+	    .callchain = r->o.call_graph == SDT_CALL_GRAPH_FP
+			     ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127)
+			     : 0,
+	    .stack_user = r->o.call_graph == SDT_CALL_GRAPH_DWARF
+			      ? (r->o.stack_user_bytes ? r->o.stack_user_bytes
+						       : SDT_STACK_USER_DEFAULT)
+			      : 0,
 	};
 	size_t i;
 	int err;
@@ -388,9 +395,9 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 		return sdt_err(-EBUSY, "another recording is running in this process");
 	if (!r->nadds && (r->o.no_follow || !r->o.on_file))
 		return sdt_err(-ENOENT, "nothing to record: no probe sites given");
-	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF)
-		return sdt_err(-ENOTSUP, "--call-graph=dwarf (user registers and stack bytes) is not "
-					 "recorded yet: use fp (the program needs frame pointers)");
+	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF && !SDT_PERF_REGS_USER)
+		return sdt_err(-ENOTSUP, "--call-graph=dwarf is recorded on x86-64 only: use fp "
+					 "(the program needs frame pointers)");
 	if (r->o.stack_user_bytes &&
 	    (r->o.stack_user_bytes % 8 || r->o.stack_user_bytes > SDT_STACK_USER_MAX))
 		return sdt_err(-EINVAL, "stack_user_bytes %u: a multiple of 8 up to %u expected",

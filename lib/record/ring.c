@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
+#include "record/perf_event.h"
 #include "record/ring.h"
 #include "sdtrace/trace.h"
 #include "trace/trace_event.h"
@@ -83,6 +84,49 @@ static int decode_callchain(struct sdt_ring *r, const unsigned char *rec, size_t
 	*off += nr * 8;
 	s->callchain = n ? r->ips : NULL;
 	s->callchain_nr = n;
+	return 0;
+}
+
+/*
+ * PERF_SAMPLE_REGS_USER then PERF_SAMPLE_STACK_USER (after RAW): u64 abi (0: no user registers,
+ * a kernel thread), then one u64 per bit of attr.sample_regs_user; u64 size (0: nothing copied),
+ * size bytes from the user stack pointer, then u64 dyn_size, the bytes the kernel could copy
+ * (up to the end of the stack's mapping). Only dyn_size bytes are kept.
+ */
+static int decode_stack_user(const unsigned char *rec, size_t *off, size_t len,
+			     struct sdt_trace_sample *s)
+{
+	uint64_t abi, size, dyn;
+	unsigned int nregs = (unsigned int)__builtin_popcountll(SDT_PERF_REGS_USER);
+
+	if (NEED(*off, 8, len))
+		return -1;
+	memcpy(&abi, rec + *off, 8);
+	*off += 8;
+	if (abi) {
+		if (NEED(*off, (size_t)nregs * 8, len))
+			return -1;
+		s->user_regs = (const uint64_t *)(const void *)(rec + *off);
+		s->user_regs_mask = SDT_PERF_REGS_USER;
+		s->user_machine = 62; /* EM_X86_64 */
+		*off += (size_t)nregs * 8;
+	}
+	if (NEED(*off, 8, len))
+		return -1;
+	memcpy(&size, rec + *off, 8);
+	*off += 8;
+	if (!size)
+		return 0;
+	if (NEED(*off, size, len) || NEED(*off + size, 8, len))
+		return -1;
+	memcpy(&dyn, rec + *off + size, 8);
+	if (dyn > size)
+		return -1;
+	if (s->user_regs) {
+		s->user_stack = rec + *off;
+		s->user_stack_size = (uint32_t)dyn;
+	}
+	*off += size + 8;
 	return 0;
 }
 
@@ -182,6 +226,16 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 		s.raw = rec + off;
 		s.raw_size = raw_size;
 		s.event = 0;
+		s.user_machine = 0;
+		s.user_regs_mask = 0;
+		s.user_regs = NULL;
+		s.user_stack = NULL;
+		s.user_stack_size = 0;
+		off += raw_size;
+		if (r->stack_user && decode_stack_user(rec, &off, len, &s) < 0) {
+			r->malformed++;
+			return 0;
+		}
 		return ops->sample ? ops->sample(ops->ctx, &s) : 0;
 	case PERF_RECORD_COMM: {
 		char comm[17];

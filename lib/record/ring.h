@@ -5,8 +5,8 @@
  * The kernel writes records at data_head; we read from data_tail up to data_head (loaded with
  * acquire) and then publish the new data_tail (with release), which frees the space. A record that
  * wraps around the end of the ring is copied into a scratch buffer first, so handlers always see
- * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, [CALLCHAIN], RAW, in that
- * order, as perf_event.h's sample_type asks), COMM, FORK, MMAP2 and LOST; others are skipped. Nothing is allocated per
+ * it contiguous. Records are decoded here: SAMPLE (TID, TIME, CPU, [CALLCHAIN], RAW, [REGS_USER,
+ * STACK_USER], in that order, as perf_event.h's sample_type asks), COMM, FORK, MMAP2 and LOST; others are skipped. Nothing is allocated per
  * record.
  */
 #ifndef SDT_RING_H
@@ -59,6 +59,7 @@ struct sdt_ring {
 	uint64_t records;
 	uint64_t malformed; /* records too short for their type (should never happen) */
 	bool callchain;	    /* samples carry PERF_SAMPLE_CALLCHAIN */
+	bool stack_user;    /* samples carry PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER */
 	uint64_t ips[SDT_RING_MAX_STACK]; /* a sample's user stack, its context markers dropped */
 };
 

@@ -248,9 +248,35 @@ bool sdt_trace_reader__mapping(const struct sdt_trace_reader *r, uint32_t pid, u
 	return false;
 }
 
+bool sdt_trace_event__user_stack(const struct sdt_trace_event *ev,
+				 struct sdt_trace_user_stack *out)
+{
+	if (!ev->have_ustack)
+		return false;
+	*out = ev->ustack;
+	return true;
+}
+
+bool sdt_trace_reader__mapping_at(const struct sdt_trace_reader *r, size_t i,
+				  struct sdt_trace_mapping *out)
+{
+	const struct reader_mapping *m;
+
+	if (i >= r->nmaps)
+		return false;
+	m = &r->maps[i];
+	*out = (struct sdt_trace_mapping){.pid = m->pid,
+					  .start = m->start,
+					  .len = m->len,
+					  .pgoff = m->pgoff,
+					  .build_id = m->build_id,
+					  .path = m->path};
+	return true;
+}
+
 bool sdt_trace_reader__has_stacks(const struct sdt_trace_reader *r)
 {
-	return r->stacks.n > 0;
+	return r->stacks.n > 0 || r->has_ustacks;
 }
 
 size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev)

@@ -52,6 +52,8 @@ struct sdt_trace_event {
 	size_t raw_size;
 	uint32_t stack_id, stack_nr; /* the user stack (a recording's, borrowed from its table) */
 	const uint64_t *stack;
+	bool have_ustack; /* a dwarf sample's registers and stack bytes (borrowed from the reader) */
+	struct sdt_trace_user_stack ustack;
 };
 
 struct comm_entry {

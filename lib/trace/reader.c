@@ -425,6 +425,43 @@ static int parse_mapping(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 	return 0;
 }
 
+/*
+ * A USER_STACK record (trace_file.h): kept for the sample that follows. A format this reader does
+ * not know is skipped (that sample has no stack); what does not parse is corruption.
+ */
+static int parse_user_stack(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
+{
+	struct sdt_trace_user_stack *u = &r->ustack;
+	uint64_t fmt, size;
+	unsigned int i;
+
+	if (r->ustack_pending)
+		return corrupt(r, at, "a user stack record not followed by its sample");
+	fmt = get_varint(c);
+	if (c->bad)
+		return corrupt(r, at, "bad user stack record");
+	if (fmt != USER_STACK_FORMAT)
+		return 0;
+	u->machine = (uint16_t)get_bounded(c, UINT16_MAX);
+	u->regs_mask = get_varint(c);
+	u->nregs = (uint32_t)__builtin_popcountll(u->regs_mask);
+	for (i = 0; i < u->nregs; i++)
+		r->ustack_regs[i] = get_varint(c);
+	size = get_bounded(c, SDT_TRACE_MAX_USER_STACK);
+	if (c->bad || !u->nregs || (uint64_t)(c->end - c->p) != size)
+		return corrupt(r, at, "bad user stack record");
+	if (!r->ustack_buf && !(r->ustack_buf = malloc(SDT_TRACE_MAX_USER_STACK)))
+		return sdt_err(-ENOMEM, "out of memory");
+	if (size)
+		memcpy(r->ustack_buf, c->p, (size_t)size);
+	u->regs = r->ustack_regs;
+	u->stack = r->ustack_buf;
+	u->stack_size = (uint32_t)size;
+	r->ustack_pending = true;
+	r->has_ustacks = true;
+	return 0;
+}
+
 /* A SAMPLE record: its task (or the previous one's: @same), its time, its stored bytes. */
 static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, bool stack,
 			uint64_t at)
@@ -474,6 +511,11 @@ static int parse_sample(struct sdt_trace_reader *r, struct cur *c, bool same, bo
 		r->dec.ev.stack_nr =
 		    sdt_stack_table_get(&r->stacks, (uint32_t)stack_id, &r->dec.ev.stack);
 	}
+	if (r->ustack_pending) {
+		r->dec.ev.have_ustack = true;
+		r->dec.ev.ustack = r->ustack;
+		r->ustack_pending = false;
+	}
 	return 1;
 }
 
@@ -495,6 +537,9 @@ static int parse_end(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 /* One record of type @type after the session's: 1 for a sample (the decoder's event), 0, -errno. */
 static int parse_record(struct sdt_trace_reader *r, uint8_t type, struct cur *c, uint64_t at)
 {
+	if (r->ustack_pending && type != REC_SAMPLE && type != REC_SAMPLE_SAME_TASK &&
+	    type != REC_SAMPLE_STACK && type != REC_SAMPLE_STACK_SAME_TASK)
+		return corrupt(r, at, "a user stack record not followed by its sample");
 	switch (type) {
 	case REC_SAMPLE:
 	case REC_SAMPLE_SAME_TASK:
@@ -522,6 +567,8 @@ static int parse_record(struct sdt_trace_reader *r, uint8_t type, struct cur *c,
 		return parse_end(r, c, at);
 	case REC_META:
 		return corrupt(r, at, "a second session record");
+	case REC_USER_STACK:
+		return parse_user_stack(r, c, at);
 	default:
 		if (type < REC_FIRST_OPTIONAL || type == 0)
 			return corrupt(r, at, "unknown record type");
@@ -690,6 +737,7 @@ void sdt_trace_reader__free(struct sdt_trace_reader *r)
 	sdt_trace_decoder_release(&r->dec);
 	sdt_stack_table_release(&r->stacks);
 	free(r->stack_buf);
+	free(r->ustack_buf);
 	for (size_t i = 0; i < r->nmaps; i++) {
 		free(r->maps[i].build_id);
 		free(r->maps[i].path);

@@ -42,6 +42,11 @@ struct sdt_trace_reader {
 	uint64_t *stack_buf;	   /* one STACK record's ips */
 	struct reader_mapping *maps; /* MAPPING records in file order */
 	size_t nmaps, maps_cap;
+	/* the USER_STACK record waiting for its sample, and whether there was any */
+	bool ustack_pending, has_ustacks;
+	struct sdt_trace_user_stack ustack;
+	uint64_t ustack_regs[64];
+	uint8_t *ustack_buf; /* SDT_TRACE_MAX_USER_STACK bytes */
 };
 
 /* At most this many mappings in one recording. */

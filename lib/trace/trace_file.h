@@ -50,6 +50,13 @@
  * Version 3 adds user stacks and mappings (record -g): a STACK record precedes the first sample
  * that refers to it. Versions 1 and 2 read as before; a version-2 reader refuses version 3.
  *
+ *	type 64 USER_STACK  (optional: older readers skip it) the user registers and stack bytes of
+ *	                the sample record that follows (record --call-graph=dwarf): format (1),
+ *	                e_machine, perf register mask, popcount(mask) x register, stack size, the
+ *	                stack bytes (from the stack pointer up; those the kernel copied). A reader
+ *	                skips a format it does not know (the sample reads without a stack); a record
+ *	                that does not parse, or a USER_STACK not followed by a sample, is corruption
+ *
  * A sample of a one-argument event costs 21-27 bytes (perf.data: 80). Record types from 64 up
  * may be skipped by readers that do not know them; an unknown type below 64 is corruption.
  *
@@ -97,7 +104,11 @@ enum rec_type {
 	REC_SAMPLE_STACK = 10,
 	REC_SAMPLE_STACK_SAME_TASK = 11,
 	REC_FIRST_OPTIONAL = 64, /* types from here on may be skipped by older readers */
+	REC_USER_STACK = 64,
 };
+
+#define USER_STACK_FORMAT 1
+#define SDT_TRACE_MAX_USER_STACK 65536 /* bytes of user stack of one sample */
 
 #define ORDER_LITTLE   1
 #define ORDER_BIG      2

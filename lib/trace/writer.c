@@ -403,6 +403,25 @@ int sdt_trace_writer__mapping(struct sdt_trace_writer *w, const struct sdt_trace
 	return err;
 }
 
+/* The USER_STACK record of the sample about to be written (trace_file.h). */
+static int write_user_stack(struct sdt_trace_writer *w, const struct sdt_trace_sample *s)
+{
+	uint8_t hdr[4 * 10 + 64 * 10];
+	unsigned int nregs = (unsigned int)__builtin_popcountll(s->user_regs_mask), i;
+	size_t h = 0;
+
+	if (s->user_stack_size > SDT_TRACE_MAX_USER_STACK || (s->user_stack_size && !s->user_stack))
+		return sdt_err(-EINVAL, "'%s': a user stack of %u bytes", w->name,
+			       s->user_stack_size);
+	h += put_varint(hdr + h, USER_STACK_FORMAT);
+	h += put_varint(hdr + h, s->user_machine);
+	h += put_varint(hdr + h, s->user_regs_mask);
+	for (i = 0; i < nregs; i++)
+		h += put_varint(hdr + h, s->user_regs[i]);
+	h += put_varint(hdr + h, s->user_stack_size);
+	return emit(w, REC_USER_STACK, hdr, h, s->user_stack, s->user_stack_size);
+}
+
 int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s)
 {
 	const uint8_t *raw = s->raw;
@@ -426,6 +445,11 @@ int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_
 			       "'%s': sample of event %u: record of %u bytes, fields need %u",
 			       w->name, s->event, s->raw_size, we->lay.fixed_end);
 	used = sdt_trace_layout_used(&we->lay, raw, s->raw_size);
+	if (s->user_regs) {
+		err = write_user_stack(w, s);
+		if (err)
+			return err;
+	}
 	same =
 	    w->have_prev && s->cpu == w->prev_cpu && s->pid == w->prev_pid && s->tid == w->prev_tid;
 	h += put_varint(hdr + h, s->event);
