@@ -11,6 +11,9 @@
  * libraries and ET_EXEC alike, whatever their segments' alignment). Return addresses (every frame
  * but the first) are looked up at ip - 1, so a call at the end of a function is named by its
  * caller's line, as perf does. Each (file, address) is looked up once.
+ *
+ * A dwarf stack (record --call-graph=dwarf: registers and stack bytes) is first unwound into such
+ * addresses by unwind_dwarf.c, with the files found here.
  */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -25,6 +28,7 @@
 
 #include "sdtrace/debuginfod.h"
 #include "sdtrace/stack.h"
+#include "stack/unwind_dwarf.h"
 #include "util/internal.h"
 
 struct seg {
@@ -66,6 +70,8 @@ struct sdt_symbolizer {
 	size_t frames_cap;
 	char **unknown; /* names built for this call's unknown frames */
 	size_t nunknown, unknown_cap;
+	struct sdt_unwinder *unwinder; /* dwarf stacks: made at the first */
+	uint64_t uips[SDT_TRACE_MAX_STACK];
 };
 
 static const Dwfl_Callbacks dwfl_callbacks = {
@@ -121,6 +127,7 @@ void sdt_symbolizer__free(struct sdt_symbolizer *s)
 			dwfl_end(s->files[i].dwfl);
 	}
 	free(s->files);
+	sdt_unwinder_free(s->unwinder);
 	for (i = 0; i < s->addrs_cap; i++) {
 		for (j = 0; j < s->addrs[i].n; j++)
 			free(s->addrs[i].names[j]);
@@ -268,6 +275,15 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	if (sf->found)
 		open_file(sf);
 	return (int)s->nfiles++;
+}
+
+/* The file found for mapping @m (the unwinder's sdt_unwind_find_fn), or NULL. */
+static const char *found_path(void *ctx, const struct sdt_trace_mapping *m)
+{
+	struct sdt_symbolizer *s = ctx;
+	int i = file_of(s, m);
+
+	return i < 0 ? NULL : s->files[i].found;
 }
 
 /* ---- looking an address up ----------------------------------------------------------------- */
@@ -427,12 +443,23 @@ int sdt_symbolizer__frames(struct sdt_symbolizer *s, const struct sdt_trace_even
 	const uint64_t *ips;
 	size_t depth = sdt_trace_event__stack(ev, &ips), n = 0, i, k;
 	uint32_t pid = sdt_trace_event__pid(ev);
+	struct sdt_trace_user_stack us;
 	int err;
 
 	*frames = NULL;
 	for (i = 0; i < s->nunknown; i++)
 		free(s->unknown[i]);
 	s->nunknown = 0;
+	if (!depth && sdt_trace_event__user_stack(ev, &us)) {
+		if (!s->unwinder && sdt_unwinder_new(s->r, found_path, s, &s->unwinder))
+			return sdt_err(-ENOMEM, "out of memory");
+		err = sdt_unwinder_run(s->unwinder, pid, sdt_trace_event__tid(ev), &us, s->uips,
+				       SDT_TRACE_MAX_STACK);
+		if (err < 0)
+			return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+		ips = s->uips;
+		depth = (size_t)err;
+	}
 	for (i = 0; i < depth; i++) {
 		struct sdt_trace_mapping m;
 		struct sdt_frame f = {.ip = ips[i]};
