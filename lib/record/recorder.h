@@ -193,7 +193,20 @@ struct rec_samples {
 	const struct sdt_filter **ufilter;
 	struct sdt_trace_decoder *fdec;
 	uint64_t *filtered;
+	/* the mappings handed to the sink (with -g), copied again for a forked process */
+	struct rec_map *maps;
+	size_t nmaps, maps_cap;
 };
+
+/* A mapping given to the sink (recorder_maps.c). */
+struct rec_map {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	char *build_id, *path;
+};
+
+/* At most this many mappings kept for forks; past it, mappings still go to the sink. */
+#define REC_MAX_MAPS (1u << 18)
 
 /*
  * What the end of a recording found out, for the events that had no hit (recorder_silence.c):
@@ -379,6 +392,15 @@ void sdt_rec_comms_synthesize(struct rec_samples *sp, const pid_t *pids, size_t 
 /* The executable mappings @pids (with @system_wide, every process) have now, to the sink. */
 void sdt_rec_maps_synthesize(struct rec_samples *sp, const pid_t *pids, size_t npids,
 			     bool system_wide);
+/* Mapping @m to the sink, and kept (at most REC_MAX_MAPS) for the processes @m->pid forks. */
+void sdt_rec_maps_emit(struct rec_samples *sp, const struct sdt_trace_mapping *m);
+/*
+ * Process @ppid forked @pid (PERF_RECORD_FORK): its mappings again, as @pid's. A forked process
+ * has its parent's mappings and the kernel writes no MMAP2 record for them: without these its
+ * stacks could not be symbolized (nor dwarf stacks unwound).
+ */
+void sdt_rec_maps_fork(struct rec_samples *sp, uint32_t ppid, uint32_t pid);
+void sdt_rec_maps_release(struct rec_samples *sp);
 /* recorder_child.c */
 /* No command yet: no pid, no pipes. */
 void sdt_rec_child_init(struct rec_child *c);

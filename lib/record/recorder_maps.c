@@ -90,7 +90,7 @@ static void process_maps(struct rec_samples *sp, struct bid_cache *c, pid_t pid)
 		m.pgoff = off;
 		m.path = name;
 		m.build_id = build_id_of(c, pid, name);
-		sp->sink->on_mapping(sp->sink->ctx, &m);
+		sdt_rec_maps_emit(sp, &m);
 	}
 	free(line);
 	fclose(f);
@@ -123,4 +123,52 @@ void sdt_rec_maps_synthesize(struct rec_samples *sp, const pid_t *pids, size_t n
 	}
 	free(c.paths);
 	free(c.ids);
+}
+
+void sdt_rec_maps_emit(struct rec_samples *sp, const struct sdt_trace_mapping *m)
+{
+	struct rec_map *k;
+
+	if (!sp->sink->on_mapping)
+		return;
+	sp->sink->on_mapping(sp->sink->ctx, m);
+	if (sp->nmaps >= REC_MAX_MAPS ||
+	    sdt_grow((void **)&sp->maps, &sp->maps_cap, sp->nmaps + 1, sizeof(*sp->maps)))
+		return;
+	k = &sp->maps[sp->nmaps];
+	*k = (struct rec_map){m->pid, m->start, m->len, m->pgoff, NULL, NULL};
+	if ((m->build_id && !(k->build_id = sdt_strdup(m->build_id))) ||
+	    (m->path && !(k->path = sdt_strdup(m->path)))) {
+		free(k->build_id);
+		return;
+	}
+	sp->nmaps++;
+}
+
+void sdt_rec_maps_fork(struct rec_samples *sp, uint32_t ppid, uint32_t pid)
+{
+	size_t i, n = sp->nmaps;
+
+	if (pid == ppid)
+		return; /* a thread */
+	for (i = 0; i < n; i++) {
+		struct rec_map k = sp->maps[i]; /* emit may move the array */
+		struct sdt_trace_mapping m = {pid, k.start, k.len, k.pgoff, k.build_id, k.path};
+
+		if (k.pid == ppid)
+			sdt_rec_maps_emit(sp, &m);
+	}
+}
+
+void sdt_rec_maps_release(struct rec_samples *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->nmaps; i++) {
+		free(sp->maps[i].build_id);
+		free(sp->maps[i].path);
+	}
+	free(sp->maps);
+	sp->maps = NULL;
+	sp->nmaps = sp->maps_cap = 0;
 }

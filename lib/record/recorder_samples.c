@@ -96,6 +96,8 @@ static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32
 	struct rec_samples *sp = ctx;
 
 	sdt_rec_on_fork(ctx, pid, ppid, tid, ptid);
+	if (sp->r && sp->r->o.call_graph)
+		sdt_rec_maps_fork(sp, ppid, pid);
 	/* without ptrace (-p), what a thread inherits is learnt here */
 	if (sp->r && sp->r->late.on && !sp->r->follow.on)
 		sdt_rec_late_inherit(sp->r, (pid_t)ptid, (pid_t)tid);
@@ -123,7 +125,7 @@ void sdt_rec_samples_mapping(struct rec_samples *sp, const struct sdt_ring_mmap 
 		bid[2 * i] = '\0';
 		m.build_id = bid;
 	}
-	sp->sink->on_mapping(sp->sink->ctx, &m);
+	sdt_rec_maps_emit(sp, &m);
 }
 
 /* An executable mapping: to the late attach, and (with -g) to the sink as a MAPPING record. */
@@ -143,6 +145,7 @@ struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
 
 void sdt_rec_samples_release(struct rec_samples *sp)
 {
+	sdt_rec_maps_release(sp);
 	free(sp->comms);
 	free(sp->map);
 	free(sp->counts);

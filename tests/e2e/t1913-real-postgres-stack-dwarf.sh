@@ -1,0 +1,108 @@
+#!/bin/sh
+# record --call-graph=dwarf at %postgresql:query__start of PostgreSQL 15 (Debian's: built without
+# frame pointers, no .symtab) under pgbench: a throw-away cluster in $T as t1000 makes it
+# (stopped on every path), `record -a -x postgres` while `pgbench -n -c 1 -t 20` runs. Each of
+# our backend's queries (its pid from the server's log) is unwound to
+#	main;PostmasterMain;...;PostgresMain;[exec_simple_query, static: BUILD-ID+0xOFF]
+# checked by the exported names (exec_simple_query and ServerLoop are static: without .symtab or
+# a debug file they print as [BUILD-ID+0xOFF]); what -g (fp) gives on the same run is said.
+# engine: tracefs
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real-lib.sh"
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+for p in postgres initdb pg_ctl pgbench; do
+	[ -x "$PG_BIN/$p" ] || skip "'$PG_BIN/$p' is not installed (Debian: postgresql-15)"
+done
+need_tracefs
+need_cmd python3 setpriv
+real_guard "$PG_BIN/postgres"
+cd "$T" || exit 1
+
+# The server's user: postgres (the Debian package's), else nobody, owning a directory in $T.
+if id postgres >/dev/null 2>&1; then
+	U=postgres
+elif id nobody >/dev/null 2>&1; then
+	U=nobody
+else
+	skip "no 'postgres' or 'nobody' user to run the server as (it refuses root)"
+fi
+as_u() { setpriv --reuid="$U" --regid="$(id -g "$U")" --clear-groups env HOME="$PGT" "$@"; }
+chmod 711 "$T"
+PGT=$T/pg
+mkdir "$PGT" && chown "$U:$(id -g "$U")" "$PGT" && chmod 700 "$PGT" || exit 1
+DATA=$PGT/data
+export LC_ALL=C PGHOST="$PGT" PGPORT=5432 PGUSER=postgres PGDATABASE=postgres
+unset PGSERVICE PGSERVICEFILE PGPASSFILE PGOPTIONS 2>/dev/null
+
+as_u "$PG_BIN/initdb" -D "$DATA" -A trust -U postgres -E UTF8 --no-sync --no-instructions \
+	>initdb.out 2>&1 || skip "initdb failed as '$U': $(tail -n 3 initdb.out)"
+# stop the cluster on every path: fast, then the postmaster itself when that did not work
+at_exit "as_u $PG_BIN/pg_ctl -D $DATA stop -m immediate -w -t 20 >/dev/null 2>&1;
+	[ -s $DATA/postmaster.pid ] && kill -9 \$(head -n 1 $DATA/postmaster.pid) 2>/dev/null"
+as_u "$PG_BIN/pg_ctl" -D "$DATA" -l "$PGT/log" -w -t 60 \
+	-o "-k $PGT -c listen_addresses= -p $PGPORT -c fsync=off -c log_connections=on -c log_line_prefix=%p:" \
+	start >pgctl.out 2>&1
+check_eq "the cluster started (pg_ctl start)" 0 $?
+PM=$(head -n 1 "$DATA/postmaster.pid" 2>/dev/null)
+if [ -z "$PM" ] || ! kill -0 "$PM" 2>/dev/null; then
+	fail "the postmaster runs" "$(tail -n 5 "$PGT/log" 2>&1)"
+	finish
+fi
+"$PG_BIN/pgbench" -i -s 1 -q >pgbench-i.out 2>&1
+check_eq "pgbench -i" 0 $?
+log_lines() { wc -l <"$PGT/log"; }
+# our backends forked since log line $1 (log_connections, log_line_prefix %p:)
+backends() { tail -n "+$1" "$PGT/log" | sed -n 's/^\([0-9]*\):.*connection authorized.*/\1/p' | sort -u; }
+
+# record MODE OUT: record -a -x postgres with MODE while pgbench runs 20 transactions
+pg_record() {
+	from=$(($(log_lines) + 1))
+	$FOREGROUND "$SDTRACE" record $1 -o "$2" -a -x "$PG_BIN/postgres" \
+		-e %postgresql:query__start >"$2.out" 2>"$2.err" &
+	rp=$!
+	at_exit "kill -INT $rp 2>/dev/null; wait $rp 2>/dev/null"
+	if check "record $1 is armed" armed "$rp"; then
+		"$PG_BIN/pgbench" -n -c 1 -t 20 >"$2.pgbench" 2>&1
+		check_eq "pgbench -c 1 -t 20 ($1)" 0 $?
+	fi
+	kill -INT "$rp"
+	wait "$rp"
+	check_eq "record $1: SIGINT ends it, exit 0" 0 $?
+	backends "$from" >"$2.pids"
+}
+
+pg_record --call-graph=dwarf d.sdt
+"$SDTRACE" report --format=folded -i d.sdt >d.txt 2>d.err
+check_eq "report --format=folded: exit 0" 0 $?
+# pgbench's script: 7 statements a transaction, plus its few setup queries
+"$SDTRACE" report -g -i d.sdt >d.g 2>&1
+python3 - d.g d.sdt.pids >d.checks <<'EOF2'
+import re, sys
+pids = {l.strip() for l in open(sys.argv[2]) if l.strip()}
+events, cur = [], None
+for line in open(sys.argv[1]):
+    if not line.startswith("\t"):
+        m = re.search(r"\s(\d+)/\d+\s", line)
+        cur = {"pid": m.group(1) if m else None, "frames": []}
+        events.append(cur)
+    elif cur is not None and line.strip():
+        cur["frames"].append(line.split()[1].split("+0x")[0])
+ours = [e for e in events if e["pid"] in pids]
+good = [e for e in ours if e["frames"] and "PostgresMain" in e["frames"]
+        and "PostmasterMain" in e["frames"] and e["frames"][-1] in ("main", "_start")]
+print(len(ours), len(good))
+EOF2
+read -r ours good <d.checks
+check "dwarf: our backend's queries recorded (${ours:-?})" test "${ours:-0}" -ge 140
+check_eq "dwarf: each of them under main;PostmasterMain;...;PostgresMain" "${ours:-x}" "${good:-y}"
+[ "${ours:-x}" = "${good:-y}" ] || say "the stacks: $(sort -k2 -n d.txt | tail -n 3 | cut -c 1-1500)"
+check "dwarf: folded holds main;PostmasterMain;...;PostgresMain;" \
+	grep -Eq '(^|;)main;PostmasterMain;([^;]+;)*PostgresMain;' d.txt
+
+pg_record -g f.sdt
+"$SDTRACE" report --format=folded -i f.sdt >f.txt 2>&1
+# what frame pointers give on the same build: said, not asserted (some of postgres's functions
+# keep %rbp as a frame pointer, so a walk may get through by chance)
+say "fp on the same run: $(awk '/main;PostmasterMain;/ { n += $NF } { t += $NF } END { printf "%d of %d", n, t }' f.txt) queries under main;PostmasterMain; its stacks: $(sort -k2 -n f.txt | tail -n 2 | cut -c 1-600)"
+real_unchanged "$rp"
+finish
