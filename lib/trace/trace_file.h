@@ -50,7 +50,7 @@
  * Version 3 adds user stacks and mappings (record -g): a STACK record precedes the first sample
  * that refers to it. Versions 1 and 2 read as before; a version-2 reader refuses version 3.
  *
- *	type 64 USER_STACK  (optional: older readers skip it) the user registers and stack bytes of
+ *	type 65 USER_STACK  (optional: older readers skip it) the user registers and stack bytes of
  *	                the sample record that follows (record --call-graph=dwarf): format (1),
  *	                e_machine, perf register mask, popcount(mask) x register, stack size, the
  *	                stack bytes (from the stack pointer up; those the kernel copied). A reader
@@ -104,7 +104,7 @@ enum rec_type {
 	REC_SAMPLE_STACK = 10,
 	REC_SAMPLE_STACK_SAME_TASK = 11,
 	REC_FIRST_OPTIONAL = 64, /* types from here on may be skipped by older readers */
-	REC_USER_STACK = 64,
+	REC_USER_STACK = 65,
 };
 
 #define USER_STACK_FORMAT 1

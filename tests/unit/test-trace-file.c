@@ -463,6 +463,146 @@ static void test_hostile(void **state)
 	assert_int_equal(read_all(buf, 0, NULL), -EINVAL);
 }
 
+/*
+ * USER_STACK (record --call-graph=dwarf): the registers and stack bytes reach the sample that
+ * follows; a format this reader does not know is skipped; a record that does not parse, one cut
+ * short, one not followed by its sample fail cleanly.
+ */
+static int first_user_stack(const uint8_t *buf, size_t n, struct sdt_trace_user_stack *us,
+			    bool *has)
+{
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	int err;
+
+	*has = false;
+	err = sdt_trace_reader__open_mem(buf, n, NULL, &r);
+	if (err)
+		return err;
+	err = sdt_trace_reader__next(r, &ev);
+	if (err > 0) {
+		*has = sdt_trace_event__user_stack(ev, us);
+		if (*has) {
+			static uint64_t regs[2];
+			static uint8_t bytes[8];
+
+			/* copied out: borrowed until the reader goes */
+			memcpy(regs, us->regs, sizeof(regs));
+			memcpy(bytes, us->stack, us->stack_size < 8 ? us->stack_size : 8);
+			us->regs = regs;
+			us->stack = bytes;
+		}
+		assert_true(sdt_trace_reader__has_stacks(r) == *has);
+		err = sdt_trace_reader__next(r, &ev) < 0 ? -EINVAL : 1;
+	}
+	sdt_trace_reader__free(r);
+	return err;
+}
+
+static void test_user_stack(void **state)
+{
+	static const uint8_t ev0[] = {2, 14, 0, 2, 'p', 2, 'n', 0, 0, 0, 0, 0, 0, 0, 1, 0};
+	static const uint8_t sample[] = {3, 5, 0, 0, 0, 0, 0};
+	/* format 1, EM_X86_64, mask 0b11, regs 0x10 0x20, 4 bytes */
+	uint8_t ust[] = {65, 10, 1, 62, 3, 0x10, 0x20, 4, 'a', 'b', 'c', 'd'};
+	struct sdt_trace_user_stack us;
+	uint8_t recs[128], buf[256];
+	size_t n, k;
+	bool has, trunc;
+
+	(void)state;
+	memcpy(recs, ev0, sizeof(ev0));
+	memcpy(recs + sizeof(ev0), ust, sizeof(ust));
+	memcpy(recs + sizeof(ev0) + sizeof(ust), sample, sizeof(sample));
+	k = sizeof(ev0) + sizeof(ust) + sizeof(sample);
+	n = mkfile(buf, recs, k);
+	assert_int_equal(first_user_stack(buf, n, &us, &has), 1);
+	assert_true(has);
+	assert_int_equal(us.machine, 62);
+	assert_int_equal(us.regs_mask, 3);
+	assert_int_equal(us.nregs, 2);
+	assert_int_equal(us.regs[0], 0x10);
+	assert_int_equal(us.regs[1], 0x20);
+	assert_int_equal(us.stack_size, 4);
+	assert_memory_equal(us.stack, "abcd", 4);
+	/* every cut: read up to the last complete record, never an error */
+	for (size_t cut = 25; cut < n; cut++)
+		assert_true(read_all(buf, cut, &trunc) >= 0 && trunc);
+	/* a format this reader does not know: skipped, the sample has no stack */
+	buf[25 + sizeof(ev0) + 2] = 2;
+	assert_int_equal(first_user_stack(buf, n, &us, &has), 1);
+	assert_false(has);
+	buf[25 + sizeof(ev0) + 2] = 1;
+	/* a size beyond the bytes there */
+	buf[25 + sizeof(ev0) + 7] = 5;
+	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "bad user stack record"));
+	buf[25 + sizeof(ev0) + 7] = 4;
+	/* no register */
+	buf[25 + sizeof(ev0) + 4] = 0;
+	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
+	buf[25 + sizeof(ev0) + 4] = 3;
+	/* a register cut short (a varint running into the size) */
+	buf[25 + sizeof(ev0) + 6] = 0x80 | 0x20;
+	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
+	buf[25 + sizeof(ev0) + 6] = 0x20;
+	/* not followed by its sample: END, or a second one */
+	memcpy(buf + 25 + sizeof(ev0) + sizeof(ust), (const uint8_t[]){7, 3, 0, 0, 0}, 5);
+	assert_int_equal(read_all(buf, 25 + sizeof(ev0) + sizeof(ust) + 5, NULL), -EINVAL);
+	assert_non_null(strstr(sdt_errmsg(), "not followed by its sample"));
+	memcpy(buf + 25 + sizeof(ev0) + sizeof(ust), ust, sizeof(ust));
+	assert_int_equal(read_all(buf, 25 + sizeof(ev0) + 2 * sizeof(ust), NULL), -EINVAL);
+}
+
+/* The writer's USER_STACK: written before its sample, read back the same. */
+static void test_user_stack_roundtrip(void **state)
+{
+	char *path = path_of("ustack.data");
+	uint64_t regs[17], ip = 0x401136;
+	uint8_t raw[36], stack[200];
+	struct sdt_trace_writer *w;
+	struct sdt_trace_reader *r;
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_user_stack us;
+	struct sdt_trace_sample s = {.time_ns = 1,
+				     .cpu = 1,
+				     .pid = 50,
+				     .tid = 50,
+				     .raw = raw,
+				     .raw_size = sizeof(raw),
+				     .user_machine = 62,
+				     .user_regs_mask = 0xff01ff,
+				     .user_regs = regs,
+				     .user_stack = stack,
+				     .user_stack_size = sizeof(stack)};
+	size_t i;
+
+	(void)state;
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 8, &ip, 8);
+	for (i = 0; i < 17; i++)
+		regs[i] = 0x7ffd00000000ull + i;
+	for (i = 0; i < sizeof(stack); i++)
+		stack[i] = (uint8_t)i;
+	assert_int_equal(sdt_trace_writer__open(path, &meta, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d0), 0);
+	assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
+	s.user_regs = NULL;
+	assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	assert_int_equal(sdt_trace_reader__open(path, NULL, &r), 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	assert_true(sdt_trace_event__user_stack(ev, &us));
+	assert_int_equal(us.nregs, 17);
+	assert_memory_equal(us.regs, regs, sizeof(regs));
+	assert_int_equal(us.stack_size, sizeof(stack));
+	assert_memory_equal(us.stack, stack, sizeof(stack));
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	assert_false(sdt_trace_event__user_stack(ev, &us));
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	sdt_trace_reader__free(r);
+}
+
 static void test_writer_refuses(void **state)
 {
 	struct sdt_trace_event_desc bad = d0;
@@ -836,6 +976,8 @@ int main(void)
 	    cmocka_unit_test(test_no_end),
 	    cmocka_unit_test(test_mutations),
 	    cmocka_unit_test(test_hostile),
+	    cmocka_unit_test(test_user_stack),
+	    cmocka_unit_test(test_user_stack_roundtrip),
 	    cmocka_unit_test(test_writer_refuses),
 	    cmocka_unit_test(test_sample_size),
 	    cmocka_unit_test(test_counted_string),
