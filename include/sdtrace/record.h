@@ -129,7 +129,7 @@ enum sdt_call_graph {
 	SDT_CALL_GRAPH_NONE = 0,
 	SDT_CALL_GRAPH_FP, /* the kernel follows frame pointers: PERF_SAMPLE_CALLCHAIN, user only */
 	/* the user registers and the top of the user stack (stack_user_bytes), unwound at report
-	 * time: not recorded yet (sdt_recorder__run() returns -ENOTSUP) */
+	 * time (sdtrace/stack.h); x86-64 and the tracefs engine only (else -ENOTSUP) */
 	SDT_CALL_GRAPH_DWARF,
 };
 

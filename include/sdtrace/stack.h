@@ -3,9 +3,11 @@
  * User stacks of a recording, symbolized offline: frame by frame (`sdtrace report -g`) and
  * folded (`sdtrace report --format=folded`, the input of flame graphs).
  *
- * A recording made with `record -g` (`--call-graph=fp|dwarf`) keeps, per event, the id of its
+ * A recording made with `record -g` (`--call-graph=fp`) keeps, per event, the id of its
  * user stack (each distinct stack is stored once) and, per process, its mappings (start, length,
- * file offset, build-id, path). The symbolizer turns a stack's addresses into frames with
+ * file offset, build-id, path); one made with `--call-graph=dwarf` keeps, per event, the user
+ * registers and the top of the user stack instead, unwound here with libdwfl from the mapped
+ * files' CFI (.eh_frame, .debug_frame) into the same addresses. The symbolizer turns a stack's addresses into frames with
  * elfutils' libdwfl, finding each mapped file by build-id: at its recorded path when the
  * build-id there matches, else the cache's copy (~/.debug layout), else
  * /usr/lib/debug/.build-id/xx/rest.debug, else debuginfod (sdtrace/debuginfod.h). Inlined frames
