@@ -291,6 +291,8 @@ SDT_API bool sdt_trace_event__user_stack(const struct sdt_trace_event *ev,
  */
 SDT_API bool sdt_trace_reader__mapping_at(const struct sdt_trace_reader *r, size_t i,
 					  struct sdt_trace_mapping *out);
+/* The mappings read so far. */
+SDT_API size_t sdt_trace_reader__mapping_count(const struct sdt_trace_reader *r);
 /* The stack's id in the recording (equal stacks have equal ids), 0 when none. */
 SDT_API uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev);
 /*

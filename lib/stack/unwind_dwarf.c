@@ -277,12 +277,8 @@ static Dwfl *proc_dwfl(struct sdt_unwinder *u, uint32_t pid)
 
 static struct proc *proc_of(struct sdt_unwinder *u, uint32_t pid)
 {
-	struct sdt_trace_mapping m;
+	size_t i, nmaps = sdt_trace_reader__mapping_count(u->r);
 	struct proc *p = NULL;
-	size_t i, nmaps = 0;
-
-	while (sdt_trace_reader__mapping_at(u->r, nmaps, &m))
-		nmaps++;
 	for (i = 0; i < u->nprocs; i++)
 		if (u->procs[i].pid == pid) {
 			p = &u->procs[i];

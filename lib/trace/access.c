@@ -274,6 +274,11 @@ bool sdt_trace_reader__mapping_at(const struct sdt_trace_reader *r, size_t i,
 	return true;
 }
 
+size_t sdt_trace_reader__mapping_count(const struct sdt_trace_reader *r)
+{
+	return r->nmaps;
+}
+
 bool sdt_trace_reader__has_stacks(const struct sdt_trace_reader *r)
 {
 	return r->stacks.n > 0 || r->has_ustacks;
