@@ -6,8 +6,9 @@
 # with the library's frame and the exact count; report -g names the library's file; -p on a
 # running process (its mappings from /proc/PID/maps) names the chain; without -g the BPF engine
 # records no stack. --engine=auto with -g no longer picks tracefs for it (no
-# "auto:" reason in the header). --call-graph=dwarf is refused before the command runs, and
-# dwarf,BYTES is checked as perf checks it (a multiple of 8, at most 65528).
+# "auto:" reason in the header). --call-graph=dwarf with --engine=auto records on tracefs and
+# says why (3 events with a dwarf stack: folded counts 3); with --engine=bpf it is refused before
+# the command runs; dwarf,BYTES is checked as perf checks it (a multiple of 8, at most 65528).
 # engine: tracefs
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-stack-fp
@@ -56,12 +57,16 @@ check "auto -g: no reason of -g's" sh -c "! grep -q 'auto: user stacks' a.err"
 check "auto -g: the header gives no reason" sh -c "! '$SDTRACE' report --header -i a.sdt | grep -q '^# engine: .*(auto:'"
 check_eq "auto -g: 3 events with a stack" 3 "$("$SDTRACE" report --json -i a.sdt | grep -c '"stack":\[')"
 
-for e in tracefs bpf; do
-	"$SDTRACE" record --call-graph=dwarf --engine=$e -o d.sdt -e '%stack:hit' -- "$P" 3 >d.out 2>d.err
-	check_eq "$e dwarf: exit 1" 1 $?
-	check "$e dwarf: not recorded yet" grep -q "dwarf.*not recorded yet" d.err
-	check "$e dwarf: the command did not run" sh -c "! grep -q 'probe stack:hit' d.out"
-done
+"$SDTRACE" record --call-graph=dwarf --engine=auto -o d.sdt -e '%stack:hit' -- "$P" 3 >/dev/null 2>d.err
+check_eq "dwarf --engine=auto: exit 0" 0 $?
+check "dwarf --engine=auto: the header says why tracefs" \
+	sh -c "'$SDTRACE' report --header -i d.sdt | grep -q '^# engine: tracefs (auto: --call-graph=dwarf is the tracefs engine'"
+check_eq "dwarf --engine=auto: 3 events with a stack" 3 \
+	"$("$SDTRACE" report --format=folded -i d.sdt | awk '{ n += $NF } END { print n }')"
+"$SDTRACE" record --call-graph=dwarf --engine=bpf -o db.sdt -e '%stack:hit' -- "$P" 3 >db.out 2>db.err
+check_eq "dwarf --engine=bpf: exit 1" 1 $?
+check "dwarf --engine=bpf: the error says so" grep -q "call-graph=dwarf is the tracefs engine's" db.err
+check "dwarf --engine=bpf: the command did not run" sh -c "! grep -q 'probe stack:hit' db.out"
 for bad in dwarf,12 dwarf,65536 dwarf,0 dwarf,x fpx; do
 	"$SDTRACE" record --call-graph=$bad -o x.sdt -e '%stack:hit' -- "$P" 1 >/dev/null 2>x.err
 	check_eq "--call-graph=$bad: usage error (2)" 2 $?
