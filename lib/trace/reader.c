@@ -432,7 +432,7 @@ static int parse_mapping(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 static int parse_user_stack(struct sdt_trace_reader *r, struct cur *c, uint64_t at)
 {
 	struct sdt_trace_user_stack *u = &r->ustack;
-	uint64_t fmt, size;
+	uint64_t fmt, size, done;
 	unsigned int i;
 
 	if (r->ustack_pending)
@@ -448,12 +448,27 @@ static int parse_user_stack(struct sdt_trace_reader *r, struct cur *c, uint64_t 
 	for (i = 0; i < u->nregs; i++)
 		r->ustack_regs[i] = get_varint(c);
 	size = get_bounded(c, SDT_TRACE_MAX_USER_STACK);
-	if (c->bad || !u->nregs || (uint64_t)(c->end - c->p) != size)
+	if (c->bad || !u->nregs)
 		return corrupt(r, at, "bad user stack record");
 	if (!r->ustack_buf && !(r->ustack_buf = malloc(SDT_TRACE_MAX_USER_STACK)))
 		return sdt_err(-ENOMEM, "out of memory");
-	if (size)
-		memcpy(r->ustack_buf, c->p, (size_t)size);
+	/* runs: literal bytes, then zeros, until the size (each length within what is left) */
+	for (done = 0; done < size;) {
+		uint64_t lit = get_bounded(c, size - done), z;
+
+		if (c->bad || (uint64_t)(c->end - c->p) < lit)
+			return corrupt(r, at, "bad user stack record");
+		memcpy(r->ustack_buf + done, c->p, (size_t)lit);
+		c->p += lit;
+		done += lit;
+		z = get_bounded(c, size - done);
+		if (c->bad || (!lit && !z))
+			return corrupt(r, at, "bad user stack record");
+		memset(r->ustack_buf + done, 0, (size_t)z);
+		done += z;
+	}
+	if (c->p != c->end)
+		return corrupt(r, at, "bad user stack record");
 	u->regs = r->ustack_regs;
 	u->stack = r->ustack_buf;
 	u->stack_size = (uint32_t)size;

@@ -53,7 +53,10 @@
  *	type 65 USER_STACK  (optional: older readers skip it) the user registers and stack bytes of
  *	                the sample record that follows (record --call-graph=dwarf): format (1),
  *	                e_machine, perf register mask, popcount(mask) x register, stack size, the
- *	                stack bytes (from the stack pointer up; those the kernel copied). A reader
+ *	                stack bytes (from the stack pointer up; those the kernel copied) as runs:
+ *	                {varint n, n literal bytes, varint z, z zero bytes} until the size is
+ *	                reached (zero runs of 16 bytes or more are not stored: the untouched pages
+ *	                of a stack and its ASLR gap below the environment are zero). A reader
  *	                skips a format it does not know (the sample reads without a stack); a record
  *	                that does not parse, or a USER_STACK not followed by a sample, is corruption
  *
@@ -109,6 +112,7 @@ enum rec_type {
 
 #define USER_STACK_FORMAT 1
 #define SDT_TRACE_MAX_USER_STACK 65536 /* bytes of user stack of one sample */
+#define USER_STACK_MIN_ZEROS 16	       /* the shortest zero run left out */
 
 #define ORDER_LITTLE   1
 #define ORDER_BIG      2

@@ -43,6 +43,7 @@ struct sdt_trace_writer {
 	uint64_t samples, lost, bytes;
 	struct stack_table stacks;
 	uint8_t *sbuf; /* a STACK record's body */
+	uint8_t *ubuf; /* a USER_STACK record's body */
 	int err; /* sticky: after a failed write, every call fails */
 };
 
@@ -403,23 +404,54 @@ int sdt_trace_writer__mapping(struct sdt_trace_writer *w, const struct sdt_trace
 	return err;
 }
 
-/* The USER_STACK record of the sample about to be written (trace_file.h). */
+/* The length of the run of zero bytes at @p (at most @n). */
+static size_t zeros_at(const uint8_t *p, size_t n)
+{
+	size_t z = 0;
+
+	while (z < n && !p[z])
+		z++;
+	return z;
+}
+
+/*
+ * The USER_STACK record of the sample about to be written (trace_file.h): the stack bytes as
+ * literal runs and zero runs. Its body is at most 700 bytes of registers, then per zero run
+ * left out (16 bytes or more) 6 bytes of lengths at most: under 2 x the stack's size.
+ */
 static int write_user_stack(struct sdt_trace_writer *w, const struct sdt_trace_sample *s)
 {
-	uint8_t hdr[4 * 10 + 64 * 10];
 	unsigned int nregs = (unsigned int)__builtin_popcountll(s->user_regs_mask), i;
-	size_t h = 0;
+	const uint8_t *st = s->user_stack;
+	size_t h = 0, n = s->user_stack_size, at = 0;
 
-	if (s->user_stack_size > SDT_TRACE_MAX_USER_STACK || (s->user_stack_size && !s->user_stack))
-		return sdt_err(-EINVAL, "'%s': a user stack of %u bytes", w->name,
-			       s->user_stack_size);
-	h += put_varint(hdr + h, USER_STACK_FORMAT);
-	h += put_varint(hdr + h, s->user_machine);
-	h += put_varint(hdr + h, s->user_regs_mask);
+	if (n > SDT_TRACE_MAX_USER_STACK || (n && !st))
+		return sdt_err(-EINVAL, "'%s': a user stack of %zu bytes", w->name, n);
+	if (!w->ubuf && !(w->ubuf = malloc(1024 + 2 * SDT_TRACE_MAX_USER_STACK)))
+		return sdt_err(-ENOMEM, "out of memory");
+	h += put_varint(w->ubuf + h, USER_STACK_FORMAT);
+	h += put_varint(w->ubuf + h, s->user_machine);
+	h += put_varint(w->ubuf + h, s->user_regs_mask);
 	for (i = 0; i < nregs; i++)
-		h += put_varint(hdr + h, s->user_regs[i]);
-	h += put_varint(hdr + h, s->user_stack_size);
-	return emit(w, REC_USER_STACK, hdr, h, s->user_stack, s->user_stack_size);
+		h += put_varint(w->ubuf + h, s->user_regs[i]);
+	h += put_varint(w->ubuf + h, n);
+	while (at < n) {
+		size_t lit = at, z = 0;
+
+		/* the literal run ends where a long enough zero run begins */
+		while (lit < n) {
+			z = st[lit] ? 0 : zeros_at(st + lit, n - lit);
+			if (z >= USER_STACK_MIN_ZEROS || lit + z == n)
+				break;
+			lit += z ? z : 1;
+		}
+		h += put_varint(w->ubuf + h, lit - at);
+		memcpy(w->ubuf + h, st + at, lit - at);
+		h += lit - at;
+		h += put_varint(w->ubuf + h, z);
+		at = lit + z;
+	}
+	return emit(w, REC_USER_STACK, w->ubuf, h, NULL, 0);
 }
 
 int sdt_trace_writer__sample(struct sdt_trace_writer *w, const struct sdt_trace_sample *s)
@@ -550,6 +582,7 @@ void sdt_trace_writer__free(struct sdt_trace_writer *w)
 	free(w->events);
 	sdt_stack_table_release(&w->stacks);
 	free(w->sbuf);
+	free(w->ubuf);
 	free(w->buf);
 	free(w->name);
 	free(w);

@@ -503,8 +503,8 @@ static void test_user_stack(void **state)
 {
 	static const uint8_t ev0[] = {2, 14, 0, 2, 'p', 2, 'n', 0, 0, 0, 0, 0, 0, 0, 1, 0};
 	static const uint8_t sample[] = {3, 5, 0, 0, 0, 0, 0};
-	/* format 1, EM_X86_64, mask 0b11, regs 0x10 0x20, 4 bytes */
-	uint8_t ust[] = {65, 10, 1, 62, 3, 0x10, 0x20, 4, 'a', 'b', 'c', 'd'};
+	/* format 1, EM_X86_64, mask 0b11, regs 0x10 0x20, 4 bytes: 4 literal, 0 zeros */
+	uint8_t ust[] = {65, 12, 1, 62, 3, 0x10, 0x20, 4, 4, 'a', 'b', 'c', 'd', 0};
 	struct sdt_trace_user_stack us;
 	uint8_t recs[128], buf[256];
 	size_t n, k;
@@ -533,6 +533,10 @@ static void test_user_stack(void **state)
 	assert_int_equal(first_user_stack(buf, n, &us, &has), 1);
 	assert_false(has);
 	buf[25 + sizeof(ev0) + 2] = 1;
+	/* a run longer than the size */
+	buf[25 + sizeof(ev0) + 8] = 5;
+	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
+	buf[25 + sizeof(ev0) + 8] = 4;
 	/* a size beyond the bytes there */
 	buf[25 + sizeof(ev0) + 7] = 5;
 	assert_int_equal(read_all(buf, n, NULL), -EINVAL);
@@ -584,6 +588,10 @@ static void test_user_stack_roundtrip(void **state)
 		regs[i] = 0x7ffd00000000ull + i;
 	for (i = 0; i < sizeof(stack); i++)
 		stack[i] = (uint8_t)i;
+	/* zero runs: a long one (left out), a short one (literal), one at the end */
+	memset(stack + 40, 0, 100);
+	memset(stack + 150, 0, 5);
+	memset(stack + 180, 0, 20);
 	assert_int_equal(sdt_trace_writer__open(path, &meta, &w), 0);
 	assert_int_equal(sdt_trace_writer__event(w, &d0), 0);
 	assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
