@@ -404,14 +404,37 @@ int sdt_trace_writer__mapping(struct sdt_trace_writer *w, const struct sdt_trace
 	return err;
 }
 
-/* The length of the run of zero bytes at @p (at most @n). */
+/* The length of the run of zero bytes at @p (at most @n), a word at a time while it can. */
 static size_t zeros_at(const uint8_t *p, size_t n)
 {
 	size_t z = 0;
+	uint64_t v;
 
+	while (n - z >= 8) {
+		memcpy(&v, p + z, 8);
+		if (v)
+			break;
+		z += 8;
+	}
 	while (z < n && !p[z])
 		z++;
 	return z;
+}
+
+/* The first word-sized step at @p that holds a zero byte (0 to 8), past non-zero words. */
+static size_t nonzero_words(const uint8_t *p, size_t n)
+{
+	size_t k = 0;
+	uint64_t v;
+
+	while (n - k >= 8) {
+		memcpy(&v, p + k, 8);
+		/* a zero byte in v (the classic test): stop at that word */
+		if ((v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull)
+			break;
+		k += 8;
+	}
+	return k;
 }
 
 /*
@@ -440,6 +463,11 @@ static int write_user_stack(struct sdt_trace_writer *w, const struct sdt_trace_s
 
 		/* the literal run ends where a long enough zero run begins */
 		while (lit < n) {
+			lit += nonzero_words(st + lit, n - lit);
+			if (lit == n) {
+				z = 0;
+				break;
+			}
 			z = st[lit] ? 0 : zeros_at(st + lit, n - lit);
 			if (z >= USER_STACK_MIN_ZEROS || lit + z == n)
 				break;

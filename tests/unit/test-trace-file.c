@@ -609,6 +609,43 @@ static void test_user_stack_roundtrip(void **state)
 	assert_false(sdt_trace_event__user_stack(ev, &us));
 	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
 	sdt_trace_reader__free(r);
+
+	/* 300 stacks of every length 0-299, zero-heavy at random (a fixed seed): the same back */
+	srand(19);
+	assert_int_equal(sdt_trace_writer__open(path, &meta, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d0), 0);
+	s.user_regs = regs;
+	for (i = 0; i < 300; i++) {
+		uint8_t st[300];
+		size_t k;
+
+		for (k = 0; k < i; k++)
+			st[k] = rand() % 3 ? 0 : (uint8_t)(1 + rand() % 255);
+		if (i % 7 == 0)
+			memset(st, 0, i / 2);
+		s.user_stack = st;
+		s.user_stack_size = (uint32_t)i;
+		assert_int_equal(sdt_trace_writer__sample(w, &s), 0);
+	}
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	srand(19);
+	assert_int_equal(sdt_trace_reader__open(path, NULL, &r), 0);
+	for (i = 0; i < 300; i++) {
+		uint8_t st[300];
+		size_t k;
+
+		for (k = 0; k < i; k++)
+			st[k] = rand() % 3 ? 0 : (uint8_t)(1 + rand() % 255);
+		if (i % 7 == 0)
+			memset(st, 0, i / 2);
+		assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+		assert_true(sdt_trace_event__user_stack(ev, &us));
+		assert_int_equal(us.stack_size, i);
+		if (i)
+			assert_memory_equal(us.stack, st, i);
+	}
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	sdt_trace_reader__free(r);
 }
 
 static void test_writer_refuses(void **state)
