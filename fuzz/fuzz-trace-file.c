@@ -20,8 +20,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sdt_trace_reader__open_mem(data, size, NULL, &r))
 		return 0;
 	while ((err = sdt_trace_reader__next(r, &ev)) > 0) {
+		struct sdt_trace_user_stack us;
+
 		if (sdt_trace_event__address(ev, &addr) && !sdt_trace_event__kind(ev))
 			__builtin_trap();
+		/* a dwarf sample's registers and bytes: as many as said, all readable */
+		if (sdt_trace_event__user_stack(ev, &us)) {
+			volatile uint64_t sum = 0;
+
+			if (us.nregs != (uint32_t)__builtin_popcountll(us.regs_mask) || !us.nregs)
+				__builtin_trap();
+			for (k = 0; k < us.nregs; k++)
+				sum += us.regs[k];
+			for (k = 0; k < us.stack_size; k++)
+				sum += us.stack[k];
+			(void)sum;
+		}
 		for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
 			if (sdt_trace_event__arg(ev, i, &v))
 				__builtin_trap();
