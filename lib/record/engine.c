@@ -24,6 +24,11 @@ const char *sdt_rec_engine(struct sdt_recorder *r)
 		r->engine = "bpf";
 		break;
 	case SDT_ENGINE_AUTO:
+		if (r->o.call_graph == SDT_CALL_GRAPH_DWARF) {
+			r->engine = "tracefs";
+			r->engine_reason = DWARF_IS_TRACEFS;
+			break;
+		}
 		/*
 		 * -g (fp) is either engine's, so it picks neither; the probe's or the sites'
 		 * reason is dropped: tracefs takes over

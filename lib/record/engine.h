@@ -19,6 +19,10 @@ struct sdt_recorder;
 struct sdt_recorder_sink;
 struct rec_bpf;
 
+/* Why --call-graph=dwarf runs on tracefs (auto's reason, the BPF engine's refusal). */
+#define DWARF_IS_TRACEFS                                                                    \
+	"--call-graph=dwarf is the tracefs engine's: the BPF engine records fp stacks (-g) only"
+
 /*
  * The engine @r runs with, "bpf" or "tracefs": opts.engine resolved once (auto: bpf when the
  * kernel, BTF and privileges allow it and every site can be placed by it, else tracefs).

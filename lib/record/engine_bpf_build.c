@@ -14,6 +14,7 @@
 #include "scan/file.h"
 #include "scan/types.h"
 #include "record/arg_begin.h"
+#include "record/engine.h"
 #include "record/engine_bpf.h"
 #include "record/recorder.h"
 #include "trace/decode_float.h"
@@ -320,6 +321,8 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 		return sdt_err(-ENOTSUP, "--semaphore=poke is the tracefs engine's: the BPF engine "
 					 "raises semaphores through the kernel's ref_ctr_offset "
 					 "(--engine=tracefs to poke them)");
+	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF)
+		return sdt_err(-ENOTSUP, DWARF_IS_TRACEFS);
 	/*
 	 * Following is the tracefs engine's: the BPF engine follows the command's processes by
 	 * tgid (through their execs and forks) with links on the files resolved before the
