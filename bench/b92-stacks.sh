@@ -149,7 +149,7 @@ echo "  folded: sdtrace $(grep -Ec "$chain $want\$" "$tmp/ours.folded") of the 6
 	"$(cmp -s "$tmp/ours.folded" "$tmp/perf.folded" && echo "the same lines" ||
 		{ cut -d' ' -f1 "$tmp/ours.folded" >"$tmp/ours.chains"
 		  cut -d' ' -f1 "$tmp/perf.folded" | cmp -s - "$tmp/ours.chains" &&
-			echo "the same 64 chains, perf's counts short by its lost samples" ||
+			echo "the same 64 chains, perf's counts off by its lost and duplicated samples" ||
 			echo "the chains differ"; })"
 for k in fo fg ps pf; do : >"$tmp/t.$k"; done
 for i in $(seq $runs); do
