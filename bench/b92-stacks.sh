@@ -163,6 +163,6 @@ pf=$(median <"$tmp/t.pf")
 fg=$(median <"$tmp/t.fg")
 ps=$(median <"$tmp/t.ps")
 emit "report --format=folded, $eg events with stacks (median of $runs)" "$fo ms" \
-	"perf script -F event,ip,sym | awk fold | sort" "$pf ms" "$(ratio "$fo" "$pf")" ""
+	"perf script -F event,ip,sym, folded by awk, sorted" "$pf ms" "$(ratio "$fo" "$pf")" ""
 emit "report -g (text with stacks), $eg events (median of $runs)" "$fg ms" "perf script" \
 	"$ps ms" "$(ratio "$fg" "$ps")" ""
