@@ -4,12 +4,17 @@
  *	0. the events and plans (engine_bpf_build.c)
  *	1. the program loaded, its maps sized; the plans written
  *	2. the targets: the command started stopped, or the -p processes, followed by tgid (and
- *	   their children, by the program on sched_process_fork); -a follows everything
+ *	   their children, by the program on sched_process_fork); -a follows everything.
+ *	   Following files too (unless no_follow): the command traced (recorder_follow.c: its exec
+ *	   stops) and a watch event per CPU x target (recorder_perf.c: MMAP2 records), as the
+ *	   tracefs engine does; a file met is armed by sdt_rec_bpf_arm_late() (recorder_late.c)
  *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
  *	   perf-event uprobe per site; the sink gets the descriptions
  *	4. armed: exits watched, names of the threads there now, the command released
- *	5. the rings read until the end (records -> the sink, as recorder_samples.c does for perf)
- *	6. links closed, a last drain, the losses and counters read, everything freed
+ *	5. the rings read until the end (records -> the sink, as recorder_samples.c does for perf;
+ *	   the watch rings' mappings -> recorder_late.c, which arms new files: new plans, a link)
+ *	6. links closed (the late files' too), a last drain, the losses and counters read,
+ *	   everything freed; on every path
  * Every kernel object is a file descriptor: a SIGKILL leaves nothing behind.
  */
 #include <errno.h>
@@ -23,6 +28,7 @@
 #include "scan/file.h"
 #include "record/engine_bpf.h"
 #include "record/recorder.h"
+#include "record/ring.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 
@@ -95,7 +101,7 @@ static int read_counts(struct sdt_recorder *r)
 }
 
 /* Read the rings until a stop, the duration, or the targets' exit (recorder_run.c's loop). */
-static int loop(struct sdt_recorder *r)
+static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
 	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
 	uint64_t tick = r->o.drain_interval_ms ? r->o.drain_interval_ms : 100;
@@ -110,6 +116,8 @@ static int loop(struct sdt_recorder *r)
 			break;
 		if (now >= next_drain) {
 			err = drain(r);
+			if (!err)
+				err = sdt_rec_perf_drain(&r->perf, ops);
 			/* live counts for the sink (stat --interval, --serve, top) */
 			if (!err && r->o.count_only && r->sink->on_drained)
 				err = read_counts(r);
@@ -123,7 +131,7 @@ static int loop(struct sdt_recorder *r)
 		if (deadline && deadline < until)
 			until = deadline;
 		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), (int)(until - now),
-				&r->sig.oldmask);
+				&r->sig.waitmask);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -131,19 +139,52 @@ static int loop(struct sdt_recorder *r)
 		for (i = 0; i < n; i++) {
 			uint64_t tag = evs[i].data.u64;
 
-			if (tag < PID_TAG) {
+			err = 0;
+			if (tag == BPF_RING_TAG) {
 				err = drain(r);
-				if (err < 0)
-					return err;
+			} else if (tag == FOLLOW_TAG) {
+				err = sdt_rec_follow_wakeup(r);
+			} else if (tag < PID_TAG) {
+				/* the watch rings: mappings queued for sdt_rec_late_pending() */
+				err = sdt_rec_perf_drain(&r->perf, ops);
 			} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
 				   r->child.pid) {
 				sdt_rec_child_reap(&r->child, true);
 			}
+			if (err < 0)
+				return err;
 		}
+		/* the files met: armed now, out of the drain */
+		err = sdt_rec_late_pending(r);
+		if (err < 0)
+			return err;
 		if (sdt_rec_targets_all_exited(&r->targets))
 			break;
 	}
 	return 0;
+}
+
+/*
+ * Following: the recorder's watch events (recorder_perf.c), the tracefs engine's discovery of
+ * the files mapped, in rings of their own (tags below PID_TAG); no uprobe event, no fork guard.
+ */
+static int open_watch(struct sdt_recorder *r)
+{
+	struct perf_plan plan = {
+	    .targets = &r->targets,
+	    .inherit = !r->o.system_wide,
+	    .enable_on_exec = r->child.pid > 0,
+	    .skip_gone = r->o.npids > 0,
+	    .watch = true,
+	    .watch_only = true,
+	    .epfd = r->epfd,
+	};
+
+	if (!r->late.on)
+		return 0;
+	r->samples.r = r;
+	r->samples.sets = (const struct rec_set *const *)&r->sets;
+	return sdt_rec_perf_open(&r->perf, &plan);
 }
 
 /* Stage 1 and 2: loaded, plans written, targets started and followed. */
@@ -151,9 +192,11 @@ static int load_and_start(struct sdt_recorder *r)
 {
 	struct rec_bpf *b = r->bpf;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	size_t late_sites = r->late.on ? SDT_BPF_LATE_SITES : 0;
+	size_t late_events = r->late.on ? SDT_BPF_LATE_EVENTS : 0;
 	struct sdt_bpf_opts bo = {
-	    .nsites = b->nsites,
-	    .nevents = b->nevents,
+	    .nsites = b->nsites + late_sites,
+	    .nevents = b->nevents + late_events,
 	    .count_only = r->o.count_only,
 	    .filter = !r->o.system_wide,
 	    .ring_bytes = r->o.ring_pages * page,
@@ -176,31 +219,50 @@ static int load_and_start(struct sdt_recorder *r)
 			err = sdt_bpf__set_filter(b->bpf, (uint32_t)i, &b->filters[i]);
 	if (err)
 		return err;
-	sdt_debug("bpf: program loaded, %zu site plans and %zu events in %.3f ms\n", b->nsites,
-		  b->nevents, (now_us() - t0) / 1e3);
+	b->sites_max = bo.nsites;
+	b->events_max = bo.nevents;
+	sdt_debug("bpf: program loaded, %zu site plans and %zu events (room for %zu and %zu) in "
+		  "%.3f ms\n", b->nsites, b->nevents, b->sites_max, b->events_max,
+		  (now_us() - t0) / 1e3);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
 	if (sdt_bpf__epoll_fd(b->bpf) >= 0) {
-		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 0};
+		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = BPF_RING_TAG};
 
 		if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, sdt_bpf__epoll_fd(b->bpf), &ev))
 			return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
 	}
 	if (r->o.argv && r->o.argv[0]) {
 		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, false);
+		if (!err && r->late.on)
+			err = sdt_rec_follow_start(r);
 		if (!err)
 			err = sdt_bpf__follow(b->bpf, r->child.pid);
+		if (!err && r->late.on)
+			err = sdt_rec_targets_add_tid(&r->targets, r->child.pid);
+	} else {
+		for (i = 0; !err && i < r->o.npids; i++) {
+			err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
+			if (!err && r->late.on)
+				err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
+		}
+		if (!err && r->late.on && !r->o.npids)
+			err = sdt_rec_targets_add_tid(&r->targets, -1);
 	}
-	for (i = 0; !err && i < r->o.npids; i++)
-		err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
+	if (!err)
+		err = open_watch(r);
+	/* record -g: the mappings through watch rings of their own, read before the BPF rings */
 	if (!err && r->o.call_graph)
 		err = sdt_rec_bpf_maps_open(r);
 	return err;
 }
 
-/* Stage 3: one link per binary: the sites of each path, with semaphores and cookies. */
-static int attach(struct sdt_recorder *r)
+/*
+ * Stage 3: one link per binary: the sites of each path from @first on (those linked before
+ * are not looked at again), with semaphores and cookies.
+ */
+static int attach(struct sdt_recorder *r, size_t first)
 {
 	struct rec_bpf *b = r->bpf;
 	uint64_t *off = NULL, *ref = NULL, *cookie = NULL;
@@ -215,18 +277,19 @@ static int attach(struct sdt_recorder *r)
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	for (p = 0; !err && p < b->npaths; p++) {
-		bool first = true;
+	for (p = first; !err && p < b->npaths; p++) {
+		bool first_of = true;
 
 		/* the same binary added twice (two specs) is one link all the same */
-		for (k = 0; k < p && first; k++)
-			first = strcmp(b->paths[k], b->paths[p]) != 0;
-		if (!first)
+		for (k = first; k < p && first_of; k++)
+			first_of = strcmp(b->paths[k], b->paths[p]) != 0;
+		if (!first_of)
 			continue;
 		for (k = 0, n = 0; k < b->nsites; k++) {
 			const struct sdt_site *st = &b->site_of[k].f->sites[b->site_of[k].site];
 
-			if (strcmp(b->paths[b->site_of[k].path], b->paths[p]))
+			if (b->site_of[k].path < first ||
+			    strcmp(b->paths[b->site_of[k].path], b->paths[p]))
 				continue;
 			off[n] = st->file_offset;
 			/* a semaphore whose file offset is unknown is not raised (as tracefs) */
@@ -240,6 +303,7 @@ static int attach(struct sdt_recorder *r)
 			sdt_debug("bpf: attached %zu sites of %s (%s) in %.3f ms\n", n, b->paths[p],
 				  sdt_bpf__attach_method(b->bpf), (now_us() - t0) / 1e3);
 	}
+	b->npaths_linked = b->npaths;
 	r->sem_method = "none";
 	for (k = 0; !err && k < b->nsites; k++)
 		if (b->site_of[k].f->sites[b->site_of[k].site].semaphore)
@@ -249,6 +313,51 @@ out:
 	free(ref);
 	free(cookie);
 	return err;
+}
+
+int sdt_rec_bpf_arm_late(struct sdt_recorder *r, size_t first)
+{
+	struct rec_bpf *b = r->bpf;
+	size_t ev0 = b->nevents, site0 = b->nsites, path0 = b->npaths, cap = r->sets_cap, i;
+	uint64_t *counts;
+	struct rec_set *rs;
+	int err;
+
+	if (b->agg.ev)
+		return sdt_err(-ENOTSUP, "aggregation in the kernel is not applied to files armed "
+					 "during the run yet (name the file with -x to arm it at the "
+					 "start)");
+	if (sdt_grow((void **)&r->sets, &cap, r->nsets + 1, sizeof(*r->sets)))
+		return sdt_err(-ENOMEM, "out of memory");
+	r->sets_cap = cap;
+	err = sdt_rec_bpf_add(b, r, first);
+	if (err)
+		return err;
+	counts = sdt_reallocarray(r->samples.counts, b->nevents ? b->nevents : 1, sizeof(*counts));
+	if (!counts)
+		return sdt_err(-ENOMEM, "out of memory");
+	r->samples.counts = counts;
+	for (i = ev0; i < b->nevents; i++)
+		counts[i] = 0;
+	r->samples.nevents = b->nevents;
+	/* the plans before the link: a hit may come as soon as it exists */
+	for (i = site0; !err && i < b->nsites; i++)
+		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
+	/* the sink knows the events before their first record (read after this returns) */
+	for (i = ev0; !err && i < b->nevents && r->sink->on_event_desc; i++) {
+		err = r->sink->on_event_desc(r->sink->ctx, &b->events[i]);
+		if (err > 0)
+			err = 0;
+	}
+	if (err)
+		return err;
+	rs = &r->sets[r->nsets++];
+	memset(rs, 0, sizeof(*rs));
+	rs->base = (uint32_t)ev0;
+	rs->nevents = b->nevents - ev0;
+	rs->system_wide = r->o.system_wide;
+	/* a file that cannot be linked keeps its events (no hit): the caller says why */
+	return attach(r, path0);
 }
 
 /* Stage 4: the sink told, exits watched, names synthesized, the command released. */
@@ -330,11 +439,15 @@ static int teardown(struct sdt_recorder *r, int err)
 
 	if (err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
+	/* the command and its children go on untraced */
+	sdt_rec_follow_end(r);
+	/* every link, the late files' too */
 	if (r->bpf) {
 		sdt_rec_bpf_maps_close(&r->bpf->maps);
 		sdt_bpf__free(r->bpf->bpf);
 		r->bpf->bpf = NULL;
 	}
+	sdt_rec_perf_close(&r->perf);
 	sdt_rec_child_end(&r->child, err || r->stop);
 	sdt_rec_targets_close(&r->targets);
 	if (r->epfd >= 0) {
@@ -395,6 +508,7 @@ static int filters_plan(struct sdt_recorder *r, bool want_count)
 
 static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, bool want_count)
 {
+	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
 	bool go = false;
 	int err;
 
@@ -408,6 +522,15 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, boo
 		err = sdt_rec_bpf_agg_plan(r->bpf, r);
 	if (err)
 		return err;
+	/* one set for the start's events (no uprobe set: rec_set), then one per file met */
+	r->sets = calloc(1, sizeof(*r->sets));
+	if (!r->sets)
+		return sdt_err(-ENOMEM, "out of memory");
+	r->sets_cap = r->nsets = 1;
+	r->sets[0].nevents = r->bpf->nevents;
+	err = sdt_rec_late_init(r);
+	if (err)
+		return err;
 	r->samples.sink = sink;
 	r->samples.nevents = r->bpf->nevents;
 	r->samples.counts = calloc(r->bpf->nevents ? r->bpf->nevents : 1, sizeof(uint64_t));
@@ -416,11 +539,11 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, boo
 	sdt_rec_signals_install(r);
 	err = load_and_start(r);
 	if (!err)
-		err = attach(r);
+		err = attach(r, 0);
 	if (!err)
 		err = arm(r, &go);
 	if (!err && go)
-		err = loop(r);
+		err = loop(r, &ops);
 	if (!err && go)
 		err = finish(r);
 	return teardown(r, err);

@@ -17,6 +17,13 @@ struct sdt_recorder;
 struct sdt_ring;
 struct sdt_trace_event_desc;
 
+/*
+ * Following (unless no_follow), the maps' room for the files armed during the run, past what
+ * the start needs: site plans (about 250 bytes each) and events (a per-CPU counter each).
+ */
+#define SDT_BPF_LATE_SITES  4096
+#define SDT_BPF_LATE_EVENTS 1024
+
 /* Where plan k came from. */
 struct bpf_site_of {
 	const struct sdt_file *f;
@@ -68,6 +75,8 @@ struct rec_bpf {
 	size_t nsites, sites_cap;
 	char **paths; /* one per sdt_recorder__add(), absolute */
 	size_t npaths, paths_cap;
+	size_t npaths_linked; /* paths [0, npaths_linked) have their links */
+	size_t sites_max, events_max; /* the maps' entries, once loaded (0: before) */
 	struct rec_agg agg;
 	struct sdt_bpf_filter *filters; /* per event, in the program (n == 0: none there) */
 	bool any_filter;
@@ -76,6 +85,12 @@ struct rec_bpf {
 
 /* The events and plans of every site added to @r. 0 or -errno. */
 int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
+/*
+ * The events and plans of adds [@first, nadds) of @r, appended (their paths too); every site
+ * checked and the room in the maps (->sites_max, ->events_max) before anything is added.
+ * 0, or -EOPNOTSUPP / -ENOSPC with the reason, or -ENOMEM.
+ */
+int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t first);
 
 /*
  * Aggregating (engine_bpf_agg.c): each event's role and keys from r->o.agg_for, the sites'

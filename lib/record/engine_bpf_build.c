@@ -323,15 +323,6 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 					 "(--engine=tracefs to poke them)");
 	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF)
 		return sdt_err(-ENOTSUP, DWARF_IS_TRACEFS);
-	/*
-	 * Following is the tracefs engine's: the BPF engine follows the command's processes by
-	 * tgid (through their execs and forks) with links on the files resolved before the
-	 * start, and arms no file met during the run. With nothing resolved, it has nothing.
-	 */
-	if (!r->nadds)
-		return sdt_err(-ENOTSUP, "no probe site before the start, and the BPF engine does "
-					 "not arm files met during the run (what the command execs "
-					 "or maps): --engine=tracefs follows the command");
 	for (i = 0; i < r->nadds; i++) {
 		for (k = 0; k < r->adds[i].n; k++) {
 			err = site_supported(r->adds[i].f, &r->adds[i].f->sites[r->adds[i].sites[k]]);
@@ -356,20 +347,36 @@ static bool site_fast(const struct sdt_bpf_site *s)
 	return true;
 }
 
-int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
+/* The path @b links file @f by: its real path, or as it is (a /proc/PID/root/... one). */
+static char *link_path(const struct sdt_file *f)
 {
-	size_t i, k, cap;
+	char *path = strncmp(f->path, "/proc/", 6) ? realpath(f->path, NULL) : NULL;
+
+	return path ? path : sdt_strdup(f->path);
+}
+
+int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t first)
+{
+	size_t i, k, cap, n = 0, from = b->nsites;
 	int err;
 
-	err = sdt_rec_bpf_supported(r);
-	if (err)
-		return err;
-	for (i = 0; i < r->nadds; i++) {
+	for (i = first; i < r->nadds; i++) {
+		n += r->adds[i].n;
+		for (k = 0; k < r->adds[i].n; k++) {
+			err = site_supported(r->adds[i].f, &r->adds[i].f->sites[r->adds[i].sites[k]]);
+			if (err)
+				return err;
+		}
+	}
+	/* a site makes at most one event: checked before anything is added */
+	if (b->sites_max && (b->nsites + n > b->sites_max || b->nevents + n > b->events_max))
+		return sdt_err(-ENOSPC, "%zu more sites: the BPF engine's maps are full (%zu of %zu "
+					"site plans, %zu of %zu events)", n, b->nsites, b->sites_max,
+			       b->nevents, b->events_max);
+	for (i = first; i < r->nadds; i++) {
 		const struct added *a = &r->adds[i];
-		char *path = realpath(a->f->path, NULL);
+		char *path = link_path(a->f);
 
-		if (!path)
-			path = sdt_strdup(a->f->path);
 		cap = b->paths_cap;
 		if (!path || sdt_grow((void **)&b->paths, &cap, b->npaths + 1, sizeof(*b->paths))) {
 			free(path);
@@ -385,9 +392,16 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
 				return err;
 		}
 	}
-	for (k = 0; k < b->nsites; k++)
+	for (k = from; k < b->nsites; k++)
 		b->sites[k].fast = site_fast(&b->sites[k]);
 	return 0;
+}
+
+int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r)
+{
+	int err = sdt_rec_bpf_supported(r);
+
+	return err ? err : sdt_rec_bpf_add(b, r, 0);
 }
 
 void sdt_rec_bpf_free(struct rec_bpf *b)

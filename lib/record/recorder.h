@@ -49,6 +49,8 @@ struct sdt_uprobe_set;
 /* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i, ptrace stops. */
 #define PID_TAG	   (1ull << 32)
 #define FOLLOW_TAG (1ull << 33)
+/* The BPF engine's rings (one epoll fd for all of them: lib/bpf). */
+#define BPF_RING_TAG (1ull << 34)
 
 /* The set number (and event) of a watch event or a fork guard in rec_perf (not a uprobe's). */
 #define REC_WATCH_FD UINT32_MAX
@@ -69,6 +71,8 @@ struct added {
  * One batch of uprobes: the sets armed before the start (sets[0]), then one per file armed during
  * the run (recorder_late.c), each with a tracefs group of its own, created in one write and
  * removed on every path like the first. Events are numbered across sets: base + the set's own.
+ * Under the BPF engine a set has no uprobe set (->set NULL): its sites are plans and links of
+ * the one program (engine_bpf.c), which follows the processes by tgid, so no thread gets events.
  */
 struct rec_set {
 	struct sdt_uprobe_set *set;
@@ -167,6 +171,7 @@ struct perf_plan {
 	bool enable_on_exec; /* a command: the events start at its exec */
 	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
 	bool watch;	     /* following: a watch event per CPU x target owns the ring */
+	bool watch_only;     /* the watch events alone (the BPF engine's: no set, no guards) */
 	size_t ring_pages;
 	int epfd; /* each ring goes in, tagged with its index */
 	uint16_t callchain; /* the deepest user stack (0: none) */

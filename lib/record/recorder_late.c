@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "record/engine.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "record/uprobe.h"
@@ -266,7 +267,8 @@ static int give_events(struct sdt_recorder *r, uint32_t setno, pid_t pid, bool o
 	size_t n, i;
 	int err;
 
-	if (setno == 0 || rs->system_wide)
+	/* the BPF engine's sets (no uprobe set): its program follows the processes by tgid */
+	if (setno == 0 || rs->system_wide || !rs->set)
 		return 0;
 	n = one_thread ? (tids[0] = pid, 1) : threads_of(pid, tids, ARRAY_SIZE(tids));
 	for (i = 0; i < n; i++) {
@@ -322,7 +324,28 @@ int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
 	return 0;
 }
 
-/* Adds [@first, nadds) came from on_file: their set, created, its events in the rings. */
+/* Adds [@first, nadds) are armed by set @setno: as mapped, with their files' device and inode. */
+static void adds_armed(struct sdt_recorder *r, size_t first, int setno)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = first; i < r->nadds; i++) {
+		struct added *a = &r->adds[i];
+
+		a->set = setno;
+		a->mapped = 1;
+		if (a->f->path && stat(a->f->path, &st) == 0) {
+			a->dev = st.st_dev;
+			a->ino = st.st_ino;
+		}
+	}
+}
+
+/*
+ * Adds [@first, nadds) came from on_file: their set, created, its events in the rings; under
+ * the BPF engine, its plans and links (engine_bpf.c): only this step is the engine's.
+ */
 static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 {
 	struct sdt_uprobe_set_opts so = {
@@ -333,13 +356,21 @@ static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 	};
 	size_t cap = r->sets_cap, i;
 	struct rec_set *rs;
-	struct stat st;
 	int err;
 
 	/* recorder_filter.c places the filters of the first set only (its events, its fds) */
 	if (r->o.filter_for)
 		return sdt_err(-ENOTSUP, "filters are not applied to files armed during the run yet "
 					 "(name the file with -x to arm it at the start)");
+	if (r->bpf) {
+		err = sdt_rec_bpf_arm_late(r, first);
+		if (err)
+			return err;
+		*setno = (int)r->nsets - 1;
+		adds_armed(r, first, *setno);
+		r->late.armed_files++;
+		return 0;
+	}
 	if (sdt_grow((void **)&r->sets, &cap, r->nsets + 1, sizeof(*r->sets)))
 		return sdt_err(-ENOMEM, "out of memory");
 	r->sets_cap = cap;
@@ -360,16 +391,7 @@ static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 	rs->nevents = sdt_uprobe_set__event_count(rs->set);
 	rs->system_wide = r->o.system_wide;
 	*setno = (int)r->nsets++;
-	for (i = first; i < r->nadds; i++) {
-		struct added *a = &r->adds[i];
-
-		a->set = *setno;
-		a->mapped = 1;
-		if (a->f->path && stat(a->f->path, &st) == 0) {
-			a->dev = st.st_dev;
-			a->ino = st.st_ino;
-		}
-	}
+	adds_armed(r, first, *setno);
 	err = sdt_rec_samples_add_set(&r->samples, (uint32_t)*setno);
 	for (i = 0; !err && i < rs->nevents && r->sink->on_event_desc; i++) {
 		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(rs->set, i));

@@ -255,7 +255,7 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 
 	p->callchain = plan->callchain;
 	p->stack_user = plan->stack_user;
-	j.nkev = sdt_uprobe_set__kernel_event_count(plan->set);
+	j.nkev = plan->watch_only ? 0 : sdt_uprobe_set__kernel_event_count(plan->set);
 	j.ntids = plan->targets->ntids;
 	err = sdt_online_cpus(&cpus, &ncpus);
 	if (err)
@@ -281,7 +281,8 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 		err = sdt_err(-ENOMEM, "out of memory");
 		goto out;
 	}
-	if (plan->inherit)
+	/* the guards keep the uprobe perf filter's mm (above): nothing of the BPF engine's */
+	if (plan->inherit && !plan->watch_only)
 		err = open_fork_guards(p, plan);
 	for (c = 0; !err && plan->watch && c < ncpus; c++)
 		err = open_watch(p, plan, cpus[c]);
