@@ -375,6 +375,8 @@ static int arm(struct sdt_recorder *r, bool *go)
 	}
 	if (r->child.pid > 0)
 		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->child.pid);
+	else /* the watch events (a command's start at its exec) */
+		err = sdt_rec_perf_enable(&r->perf);
 	for (i = 0; !err && i < r->o.npids; i++)
 		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->o.pids[i]);
 	if (err)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # record -a: a copy of the program (a new inode, the same build-id) started after the
 # recording began is seen in an MMAP2 record, resolved and armed; its hits after the arming
-# window are recorded (before: never armed). uprobe_events is left as it was.
+# window are recorded (before: never armed), by both engines (e2e/, e2e-bpf/: sdtrace record
+# under each). uprobe_events is left as it was.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
@@ -22,11 +23,7 @@ wait_grep() {
 $FOREGROUND "$SDTRACE" -v record -o all.data -x "$F" -e '%follow:tick' -a >all.out 2>all.err &
 sd=$!
 at_exit "kill $sd 2>/dev/null"
-n=0
-while ! grep -q "^p:[^ ]* $F:" "$TRACEFS/uprobe_events" && [ "$n" -lt 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+check "sdtrace armed" armed "$sd" "$F"
 sleep 0.5
 cp "$F" "$T/copy"
 FOLLOW_WAIT="$T/go" "$T/copy" 4 >copy.out 2>&1 &
