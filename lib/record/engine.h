@@ -34,13 +34,6 @@ bool sdt_rec_engine_is_bpf(struct sdt_recorder *r);
 int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink);
 /* Can the BPF engine place every site added to @r? 0, or -EOPNOTSUPP with the reason. */
 int sdt_rec_bpf_supported(const struct sdt_recorder *r);
-/*
- * Adds [@first, nadds) came from opts.on_file during a BPF run: their sites planned and linked
- * now (one uprobe_multi link per file, semaphores through ref_ctr offsets), their events told to
- * the sink, a rec_set of their own (->set NULL) appended. 0 or -errno with the message (the maps
- * full: their headroom, SDT_BPF_LATE_SITES and SDT_BPF_LATE_EVENTS, used up).
- */
-int sdt_rec_bpf_arm_late(struct sdt_recorder *r, size_t first);
 /* Event @event of a BPF recording (NULL: none, or past the end). */
 const struct sdt_trace_event_desc *sdt_rec_bpf_event(const struct rec_bpf *b, size_t event);
 /* What the BPF engine keeps until sdt_recorder__free(): the descriptions. */

@@ -315,7 +315,13 @@ out:
 	return err;
 }
 
-int sdt_rec_bpf_arm_late(struct sdt_recorder *r, size_t first)
+/*
+ * r->late.arm: adds [@first, nadds) came from opts.on_file during the run: their sites planned
+ * and linked now (one uprobe_multi link per file, semaphores through ref_ctr offsets), their
+ * events told to the sink, a rec_set of their own (->set NULL) appended. 0 or -errno with the
+ * message (the maps full: their headroom, SDT_BPF_LATE_SITES and SDT_BPF_LATE_EVENTS, used up).
+ */
+static int arm_late(struct sdt_recorder *r, size_t first)
 {
 	struct rec_bpf *b = r->bpf;
 	size_t ev0 = b->nevents, site0 = b->nsites, path0 = b->npaths, cap = r->sets_cap, i;
@@ -533,6 +539,7 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, boo
 	err = sdt_rec_late_init(r);
 	if (err)
 		return err;
+	r->late.arm = arm_late;
 	r->samples.sink = sink;
 	r->samples.nevents = r->bpf->nevents;
 	r->samples.counts = calloc(r->bpf->nevents ? r->bpf->nevents : 1, sizeof(uint64_t));

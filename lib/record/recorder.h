@@ -322,6 +322,11 @@ struct rec_late {
 	size_t armed_files; /* files armed during the run */
 	int sem_poke;	    /* poke the semaphores of late sets too */
 	bool ref_ctr;	    /* the late sets' semaphore method, as the first set's */
+	/*
+	 * The engine's arming of adds [first, nadds) (NULL: tracefs, arm_adds()); it appends their
+	 * rec_set. The BPF engine's (engine_bpf.c): plans and a link. 0 or -errno with the message.
+	 */
+	int (*arm)(struct sdt_recorder *r, size_t first);
 };
 
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */

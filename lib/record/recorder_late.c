@@ -27,7 +27,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "record/engine.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "record/uprobe.h"
@@ -344,7 +343,7 @@ static void adds_armed(struct sdt_recorder *r, size_t first, int setno)
 
 /*
  * Adds [@first, nadds) came from on_file: their set, created, its events in the rings; under
- * the BPF engine, its plans and links (engine_bpf.c): only this step is the engine's.
+ * another engine, its late.arm (the BPF engine's: plans and a link): only this step differs.
  */
 static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 {
@@ -362,8 +361,8 @@ static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 	if (r->o.filter_for)
 		return sdt_err(-ENOTSUP, "filters are not applied to files armed during the run yet "
 					 "(name the file with -x to arm it at the start)");
-	if (r->bpf) {
-		err = sdt_rec_bpf_arm_late(r, first);
+	if (r->late.arm) {
+		err = r->late.arm(r, first);
 		if (err)
 			return err;
 		*setno = (int)r->nsets - 1;

@@ -3,8 +3,8 @@
 # uprobe_events): the command goes on, untraced (TracerPid 0), and ends normally; the next
 # sdtrace removes both of the dead session's groups (the one armed before the start and the
 # one armed at the copy's exec), which it can only do once no perf event holds them.
-# engine: tracefs (following is the tracefs engine's: the BPF engine arms no file met during
-# the run)
+# engine: tracefs (it checks the tracefs groups of sets armed late; the BPF engine's links are
+# file descriptors: t0620-t0622 run under both)
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR

@@ -9,8 +9,8 @@
 #  - record -a --no-follow: a copy started later is not armed (0 of its hits, no "armed");
 #  - with --filter a file met during the run is not armed, and a warning says why.
 # uprobe_events is left as it was after each case.
-# engine: tracefs (following is the tracefs engine's: the BPF engine arms no file met during
-# the run)
+# engine: tracefs (it checks the tracefs groups of sets armed late; the BPF engine's links are
+# file descriptors: t0620-t0622 run under both)
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
