@@ -14,8 +14,22 @@
 #    (`sh -c 'for i in $(seq 300); do /bin/true; done'`: a fork, an exec and an exit per
 #    iteration, each a ptrace stop), under `sdtrace stat -e %h9bench:spin` (armed in SPIN only:
 #    the cost is following, not probes) with and without --no-follow, and bare.
+# ENGINE=tracefs (default) or ENGINE=bpf: the engine of every sdtrace run (--engine=); under bpf
+# the arming is seen as a link in sdtrace's fds, the figures are named "... (bpf)".
 . "$(dirname "$0")/common.sh"
 need_root_tracefs
+: "${ENGINE:=tracefs}"
+eng="--engine=$ENGINE"
+tag=""
+[ "$ENGINE" = tracefs ] || tag=" ($ENGINE)"
+# armed_on PID PATH: sdtrace PID has placed its probes on PATH
+armed_on() {
+	if [ "$ENGINE" = tracefs ]; then
+		grep -q " $2:" /sys/kernel/tracing/uprobe_events
+	else
+		grep -qsxF "path:	$2" /proc/"$1"/fdinfo/* 2>/dev/null
+	fi
+}
 spin=$BENCH_WORK/spin
 if [ ! -x "$spin" ] || [ "$bench_dir/spin.c" -nt "$spin" ]; then
 	gcc -O2 -g -o "$spin.tmp" "$bench_dir/spin.c" && mv "$spin.tmp" "$spin"
@@ -26,12 +40,12 @@ gap=10000
 runs=10
 
 # 1. the arming window
-$SDTRACE --cache-dir "$sc" -v record -a -x "$spin" -e %h9bench:spin -o "$tmp/a.data" \
+$SDTRACE --cache-dir "$sc" -v record $eng -a -x "$spin" -e %h9bench:spin -o "$tmp/a.data" \
 	>"$tmp/a.out" 2>"$tmp/a.err" &
 sd=$!
 at_exit "kill -TERM $sd 2>/dev/null"
 i=0
-while ! grep -q " $spin:" /sys/kernel/tracing/uprobe_events && [ $i -lt 100 ]; do
+while ! armed_on $sd "$spin" && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -70,22 +84,22 @@ read missed maxmissed win maxwin armed total <"$tmp/win"
 echo "  arming window (-a, a copy started later, a hit every $gap ns for $n ms from main's first instruction):"
 echo "    runs armed: $armed/$total; hits missed before arming: median $missed (max $maxmissed);" \
 	"main() to first recorded hit: median $win ms (max $maxwin)"
-emit "follow: late starter, hits missed before arming (median of $runs)" "$missed" \
+emit "follow: late starter, hits missed before arming (median of $runs)$tag" "$missed" \
 	"sdtrace record -a -x SPIN -e %h9bench:spin; cp SPIN COPY; COPY $n $gap" "" ""
-emit "follow: late starter, main() to armed, ms (median of $runs)" "$win" \
+emit "follow: late starter, main() to armed, ms (median of $runs)$tag" "$win" \
 	"first recorded hit time - main's CLOCK_MONOTONIC" "" ""
 
 # 1b. the same program exec'd by a followed command (sh -c, another copy): armed at its exec
 # stop, before its first instruction, so nothing is missed
 cp "$spin" "$tmp/spin-cmd"
-$SDTRACE --cache-dir "$sc" record -e %h9bench:spin -o "$tmp/c.data" -- \
+$SDTRACE --cache-dir "$sc" record $eng -e %h9bench:spin -o "$tmp/c.data" -- \
 	sh -c "$tmp/spin-cmd 50 $gap" >/dev/null 2>"$tmp/c.err"
 cmissed=$($SDTRACE report -i "$tmp/c.data" --format=csv | python3 -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 print(min(int(r.get("arg1") or 0) for r in rows) if rows else -1)')
 echo "  exec chain (record -- sh -c COPY): hits missed before the first recorded: $cmissed"
-emit "follow: exec'd by a followed command, hits missed" "$cmissed" \
+emit "follow: exec'd by a followed command, hits missed$tag" "$cmissed" \
 	"sdtrace record -e %h9bench:spin -- sh -c 'COPY 50 $gap'" "" ""
 
 # 2. ptrace following overhead
@@ -100,7 +114,7 @@ wall() {
 		for _ in 1 2 3 4 5; do time_ms "$1"; done | median
 	fi
 }
-st="$SDTRACE --cache-dir $sc stat -x $spin -e %h9bench:spin"
+st="$SDTRACE --cache-dir $sc stat $eng -x $spin -e %h9bench:spin"
 for w in java fork; do
 	if [ $w = java ]; then
 		[ -x "$java" ] || { echo "  (no $java: java skipped)"; continue; }
@@ -112,5 +126,5 @@ for w in java fork; do
 	nof=$(wall "$st --no-follow -- $c")
 	fol=$(wall "$st -- $c")
 	echo "  $w: bare $bare ms, stat --no-follow $nof ms, stat (following) $fol ms"
-	emit "follow: ptrace following, $w, ms" "$fol" "stat --no-follow -- $c" "$nof" "$(ratio "$fol" "$nof")"
+	emit "follow: ptrace following, $w, ms$tag" "$fol" "stat --no-follow -- $c" "$nof" "$(ratio "$fol" "$nof")"
 done
