@@ -9,8 +9,8 @@
 #  - record -a --no-follow: a copy started later is not armed (0 of its hits, no "armed");
 #  - with --filter a file met during the run is not armed, and a warning says why.
 # uprobe_events is left as it was after each case.
-# engine: tracefs (it checks the tracefs groups of sets armed late; the BPF engine's links are
-# file descriptors: t0620-t0622 run under both)
+# Both engines (e2e/, e2e-bpf/: sdtrace record under each): under bpf, armed means sdtrace holds a
+# link on the file, and its links go with it.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
@@ -33,7 +33,21 @@ wait_for() {
 	"$@" 2>/dev/null
 }
 ours() { grep -cE "^p:[^ ]+ ($F|$T/copy):" "$TRACEFS/uprobe_events"; }
-copy_armed() { grep -q "^p:[^ ]* $T/copy:" "$TRACEFS/uprobe_events"; }
+# placed: sdtrace $sd has placed its probes on $F (its group in uprobe_events, or its link)
+placed() {
+	if tracefs_engine; then
+		grep -q "^p:[^ ]* $F:" "$TRACEFS/uprobe_events"
+	else
+		bpf_armed "$sd" "$F"
+	fi
+}
+copy_armed() {
+	if tracefs_engine; then
+		grep -q "^p:[^ ]* $T/copy:" "$TRACEFS/uprobe_events"
+	else
+		bpf_armed "$sd" "$T/copy"
+	fi
+}
 ticks() { "$SDTRACE" report -i "$1" | grep -c "$2 .*follow:tick: arg1=[0-9]*$"; }
 
 # ---- Ctrl-C while a late set is armed ----
@@ -79,7 +93,7 @@ at_exit "kill $pid 2>/dev/null"
 $FOREGROUND "$SDTRACE" -v record -o p.data -x "$F" -e '%follow:tick' -p "$pid" >pr.out 2>pr.err &
 sd=$!
 at_exit "kill $sd 2>/dev/null"
-wait_for grep -q "^p:[^ ]* $F:" "$TRACEFS/uprobe_events"
+wait_for placed
 sleep 0.3
 touch go
 check "-p, a child runs a copy: armed" wait_for grep -q "armed [0-9]* events in '$T/copy'" pr.err
@@ -99,7 +113,7 @@ $FOREGROUND "$SDTRACE" -v record --no-follow -o nf.data -x "$F" -e '%follow:tick
 	>nf.out 2>nf.err &
 sd=$!
 at_exit "kill $sd 2>/dev/null"
-wait_for grep -q "^p:[^ ]* $F:" "$TRACEFS/uprobe_events"
+wait_for placed
 sleep 0.5
 cp "$F" "$T/copy2"
 "$T/copy2" 3 >copy2.out 2>&1
