@@ -7,7 +7,7 @@
  *	   their children, by the program on sched_process_fork); -a follows everything.
  *	   Following files too (unless no_follow): the command traced (recorder_follow.c: its exec
  *	   stops) and a watch event per CPU x target (recorder_perf.c: MMAP2 records), as the
- *	   tracefs engine does; a file met is armed by sdt_rec_bpf_arm_late() (recorder_late.c)
+ *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from recorder_late.c)
  *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
  *	   perf-event uprobe per site; the sink gets the descriptions
  *	4. armed: exits watched, names of the threads there now, the command released
