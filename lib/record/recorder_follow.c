@@ -37,6 +37,8 @@
 
 /* How long the end waits for the tracees to stop so that they can be detached. */
 #define DETACH_WAIT_MS 5000
+/* How long the end waits for the command to end of a signal given back at its detach. */
+#define SIGNAL_GRACE_MS 200
 
 static int tracee_add(struct rec_follow *f, pid_t tid)
 {
@@ -253,6 +255,7 @@ static void sleep_ms(long ms)
 void sdt_rec_follow_end(struct sdt_recorder *r)
 {
 	struct rec_follow *f = &r->follow;
+	bool gave_signal = false;
 	long waited = 0;
 	size_t i;
 
@@ -298,6 +301,7 @@ void sdt_rec_follow_end(struct sdt_recorder *r)
 					break;
 				}
 				ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
+				gave_signal |= sig != 0;
 				tracee_del(f, tid);
 				break;
 			}
@@ -307,6 +311,23 @@ void sdt_rec_follow_end(struct sdt_recorder *r)
 			}
 		}
 		f->on = false;
+	}
+	/*
+	 * A stop signal of ours may have reached the command too (a Ctrl-C of the terminal's
+	 * group), held at its ptrace stop until read: given back just now, at the detach, or by
+	 * the last wake-up. A moment for the command to end of it, before the end's SIGTERM
+	 * (sdt_rec_child_end()) takes its place and its status.
+	 */
+	for (waited = 0; (gave_signal || r->stop_sig) && r->child.pid > 0 && !r->child.reaped &&
+			 waited < SIGNAL_GRACE_MS; waited++) {
+		int st;
+
+		if (waitpid(r->child.pid, &st, WNOHANG) == r->child.pid) {
+			r->child.status = st;
+			r->child.reaped = true;
+		} else {
+			sleep_ms(1);
+		}
 	}
 	/* the tracees not detached in time: their anchors go with the recording */
 	for (i = 0; i < f->n; i++) {
