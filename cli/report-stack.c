@@ -17,9 +17,24 @@
 #include "report.h"
 #include "sdtrace/sdtrace.h"
 
+/*
+ * Where the symbolizer looks for the mapped files: the cache of --cache-dir (else its default),
+ * the debug directories of $SDTRACE_DEBUG_DIR (else /usr/lib/debug), as list and record do.
+ */
+static struct sdt_symbolizer_opts symbolizer_opts(void)
+{
+	struct sdt_symbolizer_opts o = {.sz = sizeof(o)};
+
+	o.cache_dir = cli.cache_dir;
+	o.debug_dir = getenv("SDTRACE_DEBUG_DIR");
+	return o;
+}
+
 static int read_folded(struct sdt_trace_reader *r, struct sdt_folded **f)
 {
-	int err = sdt_folded__read(r, NULL, f);
+	struct sdt_symbolizer_opts so = symbolizer_opts();
+	struct sdt_folded_opts fo = {.sz = sizeof(fo), .symbolizer = &so};
+	int err = sdt_folded__read(r, &fo, f);
 
 	if (err) {
 		cli_error("%s", sdt_errmsg());
@@ -86,11 +101,12 @@ int report_flamegraph(struct sdt_trace_reader *r, const char *title, FILE *out)
 int report_stacks_text(struct sdt_trace_reader *r)
 {
 	const struct sdt_trace_event *ev;
+	struct sdt_symbolizer_opts so = symbolizer_opts();
 	struct sdt_symbolizer *s;
 	const struct sdt_frame *fr;
 	int err, n, i, ret = 0;
 
-	if (sdt_symbolizer__new(r, NULL, &s)) {
+	if (sdt_symbolizer__new(r, &so, &s)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}

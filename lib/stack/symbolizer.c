@@ -60,7 +60,9 @@ struct sym_addr {
 
 struct sdt_symbolizer {
 	struct sdt_trace_reader *r;
-	char *cache_dir, *debug_dir;
+	char *cache_dir, *debug_dir; /* debug_dir: directories, ':' between them */
+	char *debuginfo_path;	     /* libdwfl's: the file's own directory, .debug, debug_dir */
+	Dwfl_Callbacks cb;
 	bool no_debuginfod;
 	struct sym_file *files;
 	size_t nfiles, files_cap;
@@ -72,12 +74,6 @@ struct sdt_symbolizer {
 	size_t nunknown, unknown_cap;
 	struct sdt_unwinder *unwinder; /* dwarf stacks: made at the first */
 	uint64_t uips[SDT_TRACE_MAX_STACK];
-};
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
 };
 
 int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_opts *opts,
@@ -104,7 +100,18 @@ int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_
 	else if (home && *home)
 		s->cache_dir = sdt_asprintf("%s/.debug", home);
 	s->debug_dir = sdt_strdup(o.debug_dir && *o.debug_dir ? o.debug_dir : "/usr/lib/debug");
-	if (!s->debug_dir || (!s->cache_dir && ((o.cache_dir && *o.cache_dir) || (env && *env) ||
+	/*
+	 * a stripped file found at its path gets its symbols from the debug file libdwfl finds by
+	 * build-id in the same directories
+	 */
+	s->debuginfo_path = s->debug_dir ? sdt_asprintf(":.debug:%s", s->debug_dir) : NULL;
+	s->cb = (Dwfl_Callbacks){
+	    .find_elf = dwfl_build_id_find_elf,
+	    .find_debuginfo = dwfl_standard_find_debuginfo,
+	    .section_address = dwfl_offline_section_address,
+	    .debuginfo_path = &s->debuginfo_path,
+	};
+	if (!s->debug_dir || !s->debuginfo_path || (!s->cache_dir && ((o.cache_dir && *o.cache_dir) || (env && *env) ||
 						(home && *home)))) {
 		sdt_symbolizer__free(s);
 		return sdt_err(-ENOMEM, "out of memory");
@@ -140,6 +147,7 @@ void sdt_symbolizer__free(struct sdt_symbolizer *s)
 	free(s->unknown);
 	free(s->cache_dir);
 	free(s->debug_dir);
+	free(s->debuginfo_path);
 	free(s);
 }
 
@@ -179,7 +187,8 @@ static bool has_build_id(const char *path, const char *bid)
 
 static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 {
-	const char *bid = m->build_id;
+	const char *bid = m->build_id, *dir;
+	size_t len;
 	char *p;
 
 	if (!bid || strlen(bid) < 4)
@@ -192,10 +201,15 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 			return p;
 		free(p);
 	}
-	p = sdt_asprintf("%s/.build-id/%.2s/%s.debug", s->debug_dir, bid, bid + 2);
-	if (p && has_build_id(p, bid))
-		return p;
-	free(p);
+	for (dir = s->debug_dir; *dir; dir += len + (dir[len] == ':')) {
+		len = strcspn(dir, ":");
+		if (!len)
+			continue;
+		p = sdt_asprintf("%.*s/.build-id/%.2s/%s.debug", (int)len, dir, bid, bid + 2);
+		if (p && has_build_id(p, bid))
+			return p;
+		free(p);
+	}
 	/* last, a debuginfod server (only with $DEBUGINFOD_URLS; its client caches the file) */
 	if (!s->no_debuginfod && getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS") &&
 	    sdt_debuginfod__enabled()) {
@@ -214,14 +228,14 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 }
 
 /* Report @sf->found into a Dwfl of its own at bias 0 and read its PT_LOAD segments. */
-static void open_file(struct sym_file *sf)
+static void open_file(const struct sdt_symbolizer *s, struct sym_file *sf)
 {
 	GElf_Addr bias;
 	GElf_Phdr ph;
 	size_t n, i;
 	Elf *elf;
 
-	sf->dwfl = dwfl_begin(&dwfl_callbacks);
+	sf->dwfl = dwfl_begin(&s->cb);
 	if (!sf->dwfl)
 		return;
 	dwfl_report_begin(sf->dwfl);
@@ -273,7 +287,7 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	sf->key = key;
 	sf->found = find_file(s, m);
 	if (sf->found)
-		open_file(sf);
+		open_file(s, sf);
 	return (int)s->nfiles++;
 }
 
