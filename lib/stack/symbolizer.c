@@ -28,6 +28,7 @@
 
 #include "sdtrace/debuginfod.h"
 #include "sdtrace/stack.h"
+#include "stack/demangle.h"
 #include "stack/unwind_dwarf.h"
 #include "util/internal.h"
 
@@ -302,6 +303,7 @@ static const char *found_path(void *ctx, const struct sdt_trace_mapping *m)
 
 /* ---- looking an address up ----------------------------------------------------------------- */
 
+/* @name (a C++ name demangled, as perf prints it) as the next frame of @a. */
 static int add_name(struct sym_addr *a, const char *name)
 {
 	char **nn = sdt_reallocarray(a->names, a->n + 1, sizeof(*nn));
@@ -309,7 +311,8 @@ static int add_name(struct sym_addr *a, const char *name)
 	if (!nn)
 		return -ENOMEM;
 	a->names = nn;
-	if (!(nn[a->n] = sdt_strdup(name)))
+	nn[a->n] = sdt_demangle(name);
+	if (!nn[a->n] && !(nn[a->n] = sdt_strdup(name)))
 		return -ENOMEM;
 	a->n++;
 	return 0;

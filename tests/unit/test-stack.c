@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 
 #include "sdtrace/sdtrace.h"
+#include "stack/demangle.h"
 #include "tmpdir-test.h"
 
 int stack_test_leaf(int x);
@@ -372,12 +373,31 @@ static void test_by_build_id(void **state)
 	}
 }
 
+/* C++ names as perf prints them; other names are left to the caller. */
+static void test_demangle(void **state)
+{
+	char *d;
+
+	(void)state;
+	d = sdt_demangle("_ZN6Thread8call_runEv");
+	assert_non_null(d);
+	assert_string_equal(d, "Thread::call_run()");
+	free(d);
+	d = sdt_demangle("_ZL19thread_native_entryP6Thread");
+	assert_non_null(d);
+	assert_string_equal(d, "thread_native_entry(Thread*)");
+	free(d);
+	assert_null(sdt_demangle("main"));
+	assert_null(sdt_demangle("_Z")); /* not a valid mangled name */
+	assert_null(sdt_demangle(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_frames),	cmocka_unit_test(test_folded),
 	    cmocka_unit_test(test_no_stacks),	cmocka_unit_test(test_lld_bias),
-	    cmocka_unit_test(test_by_build_id),
+	    cmocka_unit_test(test_by_build_id),	cmocka_unit_test(test_demangle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
