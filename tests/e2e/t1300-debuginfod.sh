@@ -1,6 +1,7 @@
 #!/bin/sh
 # Binaries by build-id from a real debuginfod server (issue 9): `cache add --build-id`,
-# `list --build-id`, and the errors: unknown build-id, no DEBUGINFOD_URLS (no network at all),
+# `list --build-id`, report -g of a recording whose binary is gone (its stack named from the
+# server's file), and the errors: unknown build-id, no DEBUGINFOD_URLS (no network at all),
 # a server that does not answer, a timeout, a server sending a file of another build-id.
 #
 # The server and every sdtrace command run inside a network namespace of the test's own
@@ -30,7 +31,7 @@ if ( need_tracefs ) >/dev/null 2>&1; then
 	need_tracefs
 	uprobes_guard
 	mkdir -p "$T/run" && cp "$T/srv/prog" "$T/run/prog"
-	if "$SDTRACE" --cache-dir "$T/reccache" record -x "$T/run/prog" -e %dbgtest:hello \
+	if "$SDTRACE" --cache-dir "$T/reccache" record -g -x "$T/run/prog" -e %dbgtest:hello \
 		-o "$T/rec.data" -- "$T/run/prog" a b >/dev/null 2>&1; then
 		recorded=1
 		rm -f "$T/run/prog"
@@ -78,6 +79,8 @@ step=liar;     DEBUGINFOD_CACHE_PATH="$T/dc6" DEBUGINFOD_URLS=http://127.0.0.1:1
 step=timeout;  DEBUGINFOD_CACHE_PATH="$T/dc7" DEBUGINFOD_TIMEOUT=2 DEBUGINFOD_URLS=http://127.0.0.1:18779 run "$SDTRACE" --cache-dir "$T/cache7" cache add --build-id "$bid"
 if [ $recorded = 1 ]; then
 	step=report;  DEBUGINFOD_URLS=http://127.0.0.1:18777 run "$SDTRACE" --cache-dir "$T/cache8" report -i "$T/rec.data"
+	step=stacks;  DEBUGINFOD_CACHE_PATH="$T/dc9" DEBUGINFOD_URLS=http://127.0.0.1:18777 run "$SDTRACE" --cache-dir "$T/cache9" report -g -i "$T/rec.data"
+	step=nostacks; DEBUGINFOD_CACHE_PATH="$T/dc10" DEBUGINFOD_URLS= run "$SDTRACE" --cache-dir "$T/cache10" report -g -i "$T/rec.data"
 fi
 kill \$(cat "$T/dbgd.pid") \$(cat "$T/fake.pid") 2>/dev/null
 wait
@@ -113,6 +116,11 @@ if [ $recorded = 1 ]; then
 	check "report still prints the event (the recording describes itself)" grep -q 'dbgtest:hello' "$T/out.report"
 	"$SDTRACE" --cache-dir "$T/cache8" cache list --json >"$T/cl8.json" 2>&1
 	check "report fetched the recorded build-id into the cache" grep -q "$bid" "$T/cl8.json"
+	# the stack (record -g) of the gone binary: named from the file the server has
+	check_eq "report -g of the gone binary: exit 0" 0 "$(cat "$T/rc.stacks")"
+	check "report -g: main named through debuginfod" grep -Eq "^[[:space:]]+[0-9a-f]+ main\+0x[0-9a-f]+ \(" "$T/out.stacks"
+	check_eq "report -g without DEBUGINFOD_URLS: exit 0" 0 "$(cat "$T/rc.nostacks")"
+	check "report -g without a server: the frame by build-id and offset" grep -Eq "^[[:space:]]+[0-9a-f]+ \[$bid\+0x[0-9a-f]+\]" "$T/out.nostacks"
 else
 	say "SKIP: the report-fetch part (no tracefs or the recording failed)"
 fi
