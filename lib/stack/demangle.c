@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* C++ names demangled by libstdc++'s __cxa_demangle, loaded on first use (demangle.h). */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -8,20 +9,23 @@
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 
-static cxa_demangle_fn demangler(void)
+static cxa_demangle_fn cxa_demangle;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void)
 {
-	static cxa_demangle_fn fn;
-	static int tried;
 	void *h;
 
-	if (tried)
-		return fn;
-	tried = 1;
 	/* already there in a C++ program; else the library, kept loaded for the process */
-	fn = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!fn && (h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL)))
-		fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
-	return fn;
+	cxa_demangle = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	if (!cxa_demangle && (h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL)))
+		cxa_demangle = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+}
+
+static cxa_demangle_fn demangler(void)
+{
+	pthread_once(&once, load);
+	return cxa_demangle;
 }
 
 char *sdt_demangle(const char *name)
