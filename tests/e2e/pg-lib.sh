@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-# Sourced first by the PostgreSQL tests (it sources lib.sh and real-lib.sh): a throw-away PostgreSQL 15
-# cluster in $T (initdb, pg_ctl on a Unix socket in $T, no TCP, run as the `postgres` user or
-# `nobody`: the server refuses root; stopped on every path, also when a check fails), then
-# `pgbench -i`. Leaves PG_BIN, the user U and as_u, PGT, DATA (the data directory), PM (the
-# postmaster's pid) and the PG* variables for psql and pgbench; the test is in $T. Skips without
-# postgresql-15.
+# Sourced first by the PostgreSQL tests (it sources lib.sh and real-lib.sh): a throw-away
+# PostgreSQL 15 cluster in $T (initdb, pg_ctl on a Unix socket in $T, no TCP, run as the
+# `postgres` user or `nobody`: the server refuses root; stopped on every path, also when a check
+# fails), then `pgbench -i`. Leaves PG_BIN, the user U and as_u, PGT, DATA (the data directory),
+# PM (the postmaster's pid) and the PG* variables for psql and pgbench; the test is in $T. Skips
+# without postgresql-15.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real-lib.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
