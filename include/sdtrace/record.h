@@ -129,7 +129,8 @@ enum sdt_call_graph {
 	SDT_CALL_GRAPH_NONE = 0,
 	SDT_CALL_GRAPH_FP, /* the kernel follows frame pointers: PERF_SAMPLE_CALLCHAIN, user only */
 	/* the user registers and the top of the user stack (stack_user_bytes), unwound at report
-	 * time (sdtrace/stack.h); x86-64 and the tracefs engine only (else -ENOTSUP) */
+	 * time (sdtrace/stack.h); x86-64 only; above 8192 bytes the tracefs engine's (the BPF
+	 * engine: -ENOTSUP) */
 	SDT_CALL_GRAPH_DWARF,
 };
 

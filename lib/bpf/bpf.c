@@ -52,17 +52,23 @@ int sdt_bpf_probe(void)
 	return 0;
 }
 
-/* The record's raw bytes, and its stack after them, within its @size bytes. */
+/* The record's raw bytes, and its stack (or dwarf's registers and stack) after them, within its
+ * @size bytes. */
 static bool rec_fits(const struct sdt_bpf_rec *h, size_t size)
 {
 	size_t raw_end = sizeof(*h) + (size_t)h->raw_size;
 
 	if (h->raw_size > size - sizeof(*h))
 		return false;
-	if (!h->nips)
-		return true;
+	if (!h->nips && !h->nregs)
+		return !h->ustack;
 	raw_end = (raw_end + 7) & ~(size_t)7;
-	return h->nips <= SDT_BPF_STACK_MAX && raw_end <= size && (size - raw_end) / 8 >= h->nips;
+	if (raw_end > size)
+		return false;
+	if (h->nregs)
+		return !h->nips && h->nregs == SDT_BPF_UREGS && h->ustack <= SDT_BPF_USTACK_MAX &&
+		       size - raw_end >= (size_t)h->nregs * 8 + h->ustack;
+	return !h->ustack && h->nips <= SDT_BPF_STACK_MAX && (size - raw_end) / 8 >= h->nips;
 }
 
 static int ring_cb(void *ctx, void *data, size_t size)
@@ -214,6 +220,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	b->skel->rodata->has_filters = o->filters;
 	b->skel->rodata->max_stack = o->max_stack > SDT_BPF_STACK_MAX ? SDT_BPF_STACK_MAX
 								     : o->max_stack;
+	b->skel->rodata->stack_user = o->max_stack ? 0 : o->stack_user;
 	if (o->filters)
 		bpf_map__set_max_entries(b->skel->maps.filters,
 					 (uint32_t)(o->nevents ? o->nevents : 1));

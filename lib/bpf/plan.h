@@ -24,6 +24,9 @@
 #define SDT_BPF_FIXED_LIM 256	  /* fixed fields end before this */
 #define SDT_BPF_FAST_ARGS 4	  /* a `fast` site's arguments are fetched inline, not in bpf_loop */
 #define SDT_BPF_STACK_MAX 127	  /* user stack frames (-g): perf's sysctl default, max_stack */
+#define SDT_BPF_UREGS	 17	  /* --call-graph=dwarf: the user registers, perf's mask 0xff01ff */
+#define SDT_BPF_USTACK_MAX 8192	  /* dwarf: user stack bytes per hit (the scratch's room) */
+#define SDT_BPF_USTACK_CHUNK 512  /* read this much at a time, up to the stack mapping's end */
 
 enum sdt_bpf_fetch {
 	SDT_BPF_NONE = 0, /* not fetched (unavailable): no field */
@@ -117,9 +120,12 @@ enum sdt_bpf_rec_type {
 };
 
 /*
- * The head of each ring record; raw_size bytes follow, then (record -g) nips user stack
- * addresses (__u64, innermost first: the probe's ip, then the return addresses found by frame
- * pointers) at the next 8-byte boundary.
+ * The head of each ring record; raw_size bytes follow, then at the next 8-byte boundary
+ * (record -g) nips user stack addresses (__u64, innermost first: the probe's ip, then the return
+ * addresses found by frame pointers), or (--call-graph=dwarf) nregs user registers (__u64, in
+ * perf's order for mask 0xff01ff: AX BX CX DX SI DI BP SP IP R8-R15, as PERF_SAMPLE_REGS_USER)
+ * and ustack bytes of the user stack from SP up (those read before the first fault, as
+ * PERF_SAMPLE_STACK_USER's dyn_size).
  */
 struct sdt_bpf_rec {
 	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
@@ -129,6 +135,8 @@ struct sdt_bpf_rec {
 	__u16 type; /* enum sdt_bpf_rec_type */
 	__u32 raw_size;
 	__u32 nips; /* at most SDT_BPF_STACK_MAX */
+	__u32 nregs;  /* 0, or SDT_BPF_UREGS (dwarf) */
+	__u32 ustack; /* dwarf: at most SDT_BPF_USTACK_MAX */
 };
 
 /*

@@ -34,6 +34,8 @@ const volatile __u8 filter = 0;	    /* only the processes in tgids (and their ch
 const volatile __u8 agg = 0;	    /* stat --by / --latency: aggregate (plan.h), no record */
 const volatile __u8 has_filters = 0; /* some event has a filter in `filters` */
 const volatile __u32 max_stack = 0;  /* record -g: user stack frames per hit (0: none) */
+/* --call-graph=dwarf: user stack bytes per hit, with the registers (0: none) */
+const volatile __u32 stack_user = 0;
 /*
  * Wake the reader once this much is waiting in a ring (a quarter of it, as the tracefs engine's
  * perf watermark), not at every record: a wake-up per record costs more than the record.
@@ -124,7 +126,8 @@ struct {
 struct scratch {
 	struct sdt_bpf_rec h;
 	__u8 raw[SDT_BPF_RAW_MAX];
-	__u64 stack_room[SDT_BPF_STACK_MAX]; /* -g: the ips after raw's end (add_stack()) */
+	/* after raw's end: -g's ips (add_stack()), or dwarf's registers and stack (add_ustack()) */
+	__u64 stack_room[SDT_BPF_UREGS + SDT_BPF_USTACK_MAX / 8];
 	__u8 comm[32];	/* the thread's name for a filter, zeros after its 16 bytes (filter_str()) */
 	__u64 regs[32]; /* pt_regs' 21, and room for any index & 31 (the verifier's bound) */
 };
@@ -286,6 +289,8 @@ static __always_inline void send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu
 	h->type = SDT_BPF_REC_COMM;
 	h->raw_size = 16;
 	h->nips = 0;
+	h->nregs = 0;
+	h->ustack = 0;
 	bpf_get_current_comm((char *)(h + 1), 16);
 	bpf_ringbuf_submit(h, 0);
 	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
@@ -808,6 +813,107 @@ static __always_inline __u32 add_stack(void *ctx, struct scratch *b, __u32 end)
 	return off + (__u32)n;
 }
 
+/* One dwarf stack copy's state, for ustack_chunk(). */
+struct ucopy {
+	struct scratch *b;
+	__u64 sp;
+	__u32 dst;  /* where the stack's bytes go in raw */
+	__u32 want; /* stack_user */
+	__u32 got;
+};
+
+/*
+ * Chunk @i of the user stack: bpf_probe_read_user() fails whole when its range crosses the end
+ * of the stack's mapping, so the copy goes in chunks and, at the first that faults, takes the
+ * bytes to the end of its page (the mapping ends at a page boundary) and stops: the bytes the
+ * kernel's PERF_SAMPLE_STACK_USER copy would have (its dyn_size). A bpf_loop() callback.
+ */
+static long ustack_chunk(__u64 i, void *data)
+{
+	struct ucopy *u = data;
+	__u32 done, len, at;
+	__u64 src;
+
+	/* from @i, not from u->got: a value the verifier tracks exactly per round never converges */
+	if (i >= SDT_BPF_USTACK_MAX / SDT_BPF_USTACK_CHUNK)
+		return 1;
+	done = (__u32)i * SDT_BPF_USTACK_CHUNK;
+	if (done >= u->want)
+		return 1;
+	len = u->want - done;
+	if (len >= SDT_BPF_USTACK_CHUNK) {
+		len = SDT_BPF_USTACK_CHUNK;
+	} else {
+		/* bounded where the verifier sees it (the compiler's min() loses the sign) */
+		asm volatile("" : "+r"(len)); /* first: else the mask is dropped as redundant */
+		len &= SDT_BPF_USTACK_CHUNK - 1;
+	}
+	at = u->dst + done;
+	if (at > SDT_BPF_RAW_MAX + SDT_BPF_UREGS * 8 + SDT_BPF_USTACK_MAX - SDT_BPF_USTACK_CHUNK)
+		return 1;
+	src = u->sp + done;
+	if (!bpf_probe_read_user(u->b->raw + at, len, (void *)src)) {
+		u->got = done + len;
+		return 0;
+	}
+	len = 4096 - (__u32)(src & 4095);
+	if (len >= SDT_BPF_USTACK_CHUNK)
+		return 1;
+	asm volatile("" : "+r"(len));
+	len &= SDT_BPF_USTACK_CHUNK - 1; /* the verifier's bound */
+	if (len && !bpf_probe_read_user(u->b->raw + at, len, (void *)src))
+		u->got = done + len;
+	return 1;
+}
+
+/*
+ * --call-graph=dwarf: after the raw record's @end bytes, at an 8-byte boundary, the user
+ * registers in perf's order for mask 0xff01ff (AX BX CX DX SI DI BP SP IP R8-R15; plan.h) and
+ * the stack from SP up, as the tracefs engine's PERF_SAMPLE_REGS_USER and _STACK_USER carry them.
+ * The record's new length.
+ */
+static __always_inline __u32 add_ustack(struct scratch *b, __u32 end)
+{
+	__u32 off = (end + 7) & ~7u, dst, got;
+	struct ucopy u;
+	__u64 *r;
+
+	if (off > SDT_BPF_RAW_MAX)
+		return end;
+	r = (__u64 *)(b->raw + off);
+	r[0] = b->regs[10];  /* ax */
+	r[1] = b->regs[5];   /* bx */
+	r[2] = b->regs[11];  /* cx */
+	r[3] = b->regs[12];  /* dx */
+	r[4] = b->regs[13];  /* si */
+	r[5] = b->regs[14];  /* di */
+	r[6] = b->regs[4];   /* bp */
+	r[7] = b->regs[19];  /* sp */
+	r[8] = b->regs[16];  /* ip */
+	r[9] = b->regs[9];   /* r8 */
+	r[10] = b->regs[8];  /* r9 */
+	r[11] = b->regs[7];  /* r10 */
+	r[12] = b->regs[6];  /* r11 */
+	r[13] = b->regs[3];  /* r12 */
+	r[14] = b->regs[2];  /* r13 */
+	r[15] = b->regs[1];  /* r14 */
+	r[16] = b->regs[0];  /* r15 */
+	b->h.nregs = SDT_BPF_UREGS;
+	u.b = b;
+	u.sp = b->regs[19];
+	dst = off + SDT_BPF_UREGS * 8;
+	u.dst = dst;
+	u.want = stack_user < SDT_BPF_USTACK_MAX ? stack_user : SDT_BPF_USTACK_MAX;
+	u.got = 0;
+	bpf_loop(SDT_BPF_USTACK_MAX / SDT_BPF_USTACK_CHUNK, ustack_chunk, &u, 0);
+	/* bounded again: the verifier knows nothing of what the callback left in u */
+	got = u.got;
+	if (got > SDT_BPF_USTACK_MAX)
+		got = 0;
+	b->h.ustack = got;
+	return dst + got;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -849,6 +955,8 @@ int sdt_hit(void *ctx)
 	b->h.cpu = (__u16)cpu;
 	b->h.type = SDT_BPF_REC_SAMPLE;
 	b->h.nips = 0;
+	b->h.nregs = 0;
+	b->h.ustack = 0;
 	*(__u64 *)b->raw = 0;
 	*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
 	end = s->fixed_end;
@@ -909,6 +1017,8 @@ int sdt_hit(void *ctx)
 	b->h.raw_size = end;
 	if (max_stack)
 		end = add_stack(ctx, b, end);
+	else if (stack_user)
+		end = add_ustack(b, end);
 	flags = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) + end >= wakeup_bytes
 		    ? BPF_RB_FORCE_WAKEUP
 		    : BPF_RB_NO_WAKEUP;

@@ -56,6 +56,11 @@ struct sdt_bpf_opts {
 	bool filters;
 	/* record -g: each record carries the user stack, at most this deep (SDT_BPF_STACK_MAX) */
 	unsigned max_stack;
+	/*
+	 * --call-graph=dwarf (with max_stack 0): each record carries the user registers and this
+	 * many bytes of the user stack at most (SDT_BPF_USTACK_MAX, a multiple of 8; 0: none)
+	 */
+	unsigned stack_user;
 };
 
 /* Open and load. 0, or -errno with the message. */
@@ -83,8 +88,9 @@ const char *sdt_bpf__attach_method(const struct sdt_bpf *b);
 int sdt_bpf__epoll_fd(const struct sdt_bpf *b);
 
 /*
- * One record of the rings: @h, then h->raw_size bytes at @raw, then h->nips stack addresses at
- * the next 8-byte boundary (checked to fit the record). A negative return stops.
+ * One record of the rings: @h, then h->raw_size bytes at @raw, then h->nips stack addresses, or
+ * h->nregs registers and h->ustack stack bytes, at the next 8-byte boundary (plan.h; checked to
+ * fit the record). A negative return stops.
  */
 typedef int (*sdt_bpf_rec_fn)(void *ctx, const struct sdt_bpf_rec *h, const void *raw);
 /* Every record the rings hold now, merged in time order. The count, or the first error. */

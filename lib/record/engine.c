@@ -24,7 +24,8 @@ const char *sdt_rec_engine(struct sdt_recorder *r)
 		r->engine = "bpf";
 		break;
 	case SDT_ENGINE_AUTO:
-		if (r->o.call_graph == SDT_CALL_GRAPH_DWARF) {
+		if (r->o.call_graph == SDT_CALL_GRAPH_DWARF &&
+		    r->o.stack_user_bytes > SDT_BPF_USTACK_MAX) {
 			r->engine = "tracefs";
 			r->engine_reason = DWARF_IS_TRACEFS;
 			break;

@@ -19,9 +19,10 @@ struct sdt_recorder;
 struct sdt_recorder_sink;
 struct rec_bpf;
 
-/* Why --call-graph=dwarf runs on tracefs (auto's reason, the BPF engine's refusal). */
+/* Why --call-graph=dwarf,BYTES runs on tracefs (auto's reason, the BPF engine's refusal). */
 #define DWARF_IS_TRACEFS                                                                    \
-	"--call-graph=dwarf is the tracefs engine's: the BPF engine records fp stacks (-g) only"
+	"--call-graph=dwarf above 8192 bytes is the tracefs engine's: the BPF engine copies at " \
+	"most 8192 bytes of user stack per hit (its per-CPU scratch)"
 
 /*
  * The engine @r runs with, "bpf" or "tracefs": opts.engine resolved once (auto: bpf when the

@@ -27,6 +27,7 @@
 #include "bpf/sdt_bpf.h"
 #include "scan/file.h"
 #include "record/engine_bpf.h"
+#include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
 #include "trace/trace_event.h"
@@ -71,6 +72,18 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 
 		s.callchain = (const uint64_t *)((const uint8_t *)raw + at);
 		s.callchain_nr = h->nips;
+	} else if (h->nregs) {
+		/*
+		 * dwarf: the registers (perf's order, mask 0xff01ff) and the stack bytes after the
+		 * raw bytes, as the tracefs engine's ring.c hands them over (plan.h)
+		 */
+		size_t at = ((sizeof(*h) + h->raw_size + 7) & ~(size_t)7) - sizeof(*h);
+
+		s.user_regs = (const uint64_t *)((const uint8_t *)raw + at);
+		s.user_regs_mask = SDT_PERF_REGS_USER;
+		s.user_machine = 62; /* EM_X86_64 */
+		s.user_stack = (const uint8_t *)raw + at + (size_t)h->nregs * 8;
+		s.user_stack_size = h->ustack;
 	}
 	if (!sdt_rec_filters_pass(sp, h->event, &s))
 		return 0;
@@ -206,7 +219,13 @@ static int load_and_start(struct sdt_recorder *r)
 	    .start_key = b->agg.start_key,
 	    .max_keys = r->o.agg_max_keys,
 	    .filters = b->any_filter,
-	    .max_stack = r->o.call_graph ? (r->o.max_stack ? r->o.max_stack : 127) : 0,
+	    .max_stack = r->o.call_graph == SDT_CALL_GRAPH_FP
+			     ? (r->o.max_stack ? r->o.max_stack : 127)
+			     : 0,
+	    .stack_user = r->o.call_graph == SDT_CALL_GRAPH_DWARF
+			      ? (r->o.stack_user_bytes ? r->o.stack_user_bytes
+						       : SDT_STACK_USER_DEFAULT)
+			      : 0,
 	};
 	double t0 = now_us();
 	int err;

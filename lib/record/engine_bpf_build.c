@@ -321,7 +321,7 @@ int sdt_rec_bpf_supported(const struct sdt_recorder *r)
 		return sdt_err(-ENOTSUP, "--semaphore=poke is the tracefs engine's: the BPF engine "
 					 "raises semaphores through the kernel's ref_ctr_offset "
 					 "(--engine=tracefs to poke them)");
-	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF)
+	if (r->o.call_graph == SDT_CALL_GRAPH_DWARF && r->o.stack_user_bytes > SDT_BPF_USTACK_MAX)
 		return sdt_err(-ENOTSUP, DWARF_IS_TRACEFS);
 	for (i = 0; i < r->nadds; i++) {
 		for (k = 0; k < r->adds[i].n; k++) {

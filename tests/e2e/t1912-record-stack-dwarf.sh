@@ -1,5 +1,5 @@
 #!/bin/sh
-# record --call-graph=dwarf (tracefs engine): the user registers and the top of the user stack per
+# record --call-graph=dwarf (either engine: e2e/ and e2e-bpf/): the user registers and the top of the user stack per
 # hit, unwound at report time with libdwfl. prog-stack-nofp (-O2 -fomit-frame-pointer, its
 # library too), 50 rounds of main -> outer -> stack_lib_mid (libprog-stack-lib-nofp.so) -> inner
 # -> fire (always_inline, holding stack:hit):
@@ -14,7 +14,6 @@
 # `python3.11 -c 'import gc; gc.collect()'`: with dwarf, the interpreter's exported callers are
 # named, Py_RunMain;Py_FinalizeEx;PyGC_Collect and PyEval_EvalCode;_PyEval_EvalFrameDefault
 # (gc.collect() from the script); with fp neither is.
-# engine: tracefs
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-stack-nofp
 need_file "$P" "$PROGS_DIR/libprog-stack-lib-nofp.so"

@@ -156,9 +156,11 @@ static void test_layout(void **state)
 	/* key parts at dst & 511, a string's bytes after it: inside the 1024-byte scratch key */
 	assert_true(SDT_BPF_KEY_MAX <= 512 + SDT_BPF_KEY_STR);
 	assert_true(SDT_AGG_STR_MAX == SDT_BPF_KEY_STR - 2);
-	assert_int_equal(sizeof(struct sdt_bpf_rec), 32);
+	assert_int_equal(sizeof(struct sdt_bpf_rec), 40);
 	/* -g: the stack's count in the head; the stack after raw, 8-aligned, in the scratch */
 	assert_int_equal(offsetof(struct sdt_bpf_rec, nips), 28);
+	assert_int_equal(offsetof(struct sdt_bpf_rec, nregs), 32);
+	assert_int_equal(offsetof(struct sdt_bpf_rec, ustack), 36);
 	assert_true(SDT_BPF_STACK_MAX >= 127 && SDT_BPF_STACK_MAX * 8 < 4096);
 	assert_true(SDT_BPF_RAW_MAX % 8 == 0);
 	assert_true(SDT_BPF_STR_MAX <= SDT_BPF_RAW_MAX - SDT_BPF_FIXED_LIM);
