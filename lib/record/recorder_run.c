@@ -295,6 +295,8 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 	if (r->o.call_graph)
 		sdt_rec_maps_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
 	r->armed_ns = sdt_mono_ns();
+	sdt_debug("armed: every probe placed and enabled%s\n",
+		  has_command(r) ? " (the command's at its exec)" : "");
 	if (r->sink->on_armed)
 		r->sink->on_armed(r->sink->ctx);
 	if (r->stop)

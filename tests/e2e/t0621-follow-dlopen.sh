@@ -53,7 +53,8 @@ $FOREGROUND "$SDTRACE" -v record -o p.data -e '%follow_lib:*' -e '%follow:tick' 
 sd=$!
 at_exit "kill $sd 2>/dev/null"
 check "sdtrace armed" armed "$sd" "$F"
-sleep 0.3
+# the watch events that see the dlopen are enabled only then (a busy machine: later than armed)
+check "sdtrace says it is armed" wait_grep pr.err "debug: armed: every probe placed and enabled"
 cp "$L" new/lib.so
 check "-p: the new library is armed" wait_grep pr.err "armed [0-9]+ events in '$T/new/lib.so'"
 touch go
