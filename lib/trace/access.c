@@ -226,6 +226,17 @@ uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev)
 	return ev->stack_id;
 }
 
+/* The reader's mapping @m as the public struct. */
+static void mapping_out(const struct reader_mapping *m, struct sdt_trace_mapping *out)
+{
+	*out = (struct sdt_trace_mapping){.pid = m->pid,
+					  .start = m->start,
+					  .len = m->len,
+					  .pgoff = m->pgoff,
+					  .build_id = m->build_id,
+					  .path = m->path};
+}
+
 /* The latest mapping that covers @ip: later ones replace earlier ones (munmap, a new mmap). */
 bool sdt_trace_reader__mapping(const struct sdt_trace_reader *r, uint32_t pid, uint64_t ip,
 			       struct sdt_trace_mapping *out)
@@ -237,12 +248,7 @@ bool sdt_trace_reader__mapping(const struct sdt_trace_reader *r, uint32_t pid, u
 
 		if (m->pid != pid || ip < m->start || ip - m->start >= m->len)
 			continue;
-		*out = (struct sdt_trace_mapping){.pid = m->pid,
-						  .start = m->start,
-						  .len = m->len,
-						  .pgoff = m->pgoff,
-						  .build_id = m->build_id,
-						  .path = m->path};
+		mapping_out(m, out);
 		return true;
 	}
 	return false;
@@ -265,12 +271,7 @@ bool sdt_trace_reader__mapping_at(const struct sdt_trace_reader *r, size_t i,
 	if (i >= r->nmaps)
 		return false;
 	m = &r->maps[i];
-	*out = (struct sdt_trace_mapping){.pid = m->pid,
-					  .start = m->start,
-					  .len = m->len,
-					  .pgoff = m->pgoff,
-					  .build_id = m->build_id,
-					  .path = m->path};
+	mapping_out(m, out);
 	return true;
 }
 
