@@ -26,6 +26,15 @@ wait_grep() {
 	grep -Eq "$2" "$1"
 }
 calls() { "$SDTRACE" report -i "$1" | grep -c 'follow_lib:call: arg1=[0-2]$'; }
+# place_lib: the library appears at new/lib.so whole (a rename): prog-follow polls for the path
+# and would dlopen() a file cp is still writing
+place_lib() { cp "$L" new/.lib.so.part && mv new/.lib.so.part new/lib.so; }
+# wait_armed OUT ERR: wait_grep for the new library's arming; on failure, what both said
+wait_armed() {
+	wait_grep "$2" "armed [0-9]+ events in '$T/new/lib.so'" && return 0
+	echo "program:"; cat "$1"; echo "sdtrace:"; cat "$2"
+	return 1
+}
 
 # the command
 mkdir new
@@ -34,8 +43,8 @@ $FOREGROUND "$SDTRACE" -v record -o cmd.data -e '%follow_lib:*' -e '%follow:tick
 sd=$!
 at_exit "kill $sd 2>/dev/null"
 sleep 0.5
-cp "$L" new/lib.so
-check "command: the new library is armed" wait_grep cmd.err "armed [0-9]+ events in '$T/new/lib.so'"
+place_lib
+check "command: the new library is armed" wait_armed cmd.out cmd.err
 touch go
 wait $sd
 check_eq "command: exit status" 0 $?
@@ -55,8 +64,8 @@ at_exit "kill $sd 2>/dev/null"
 check "sdtrace armed" armed "$sd" "$F"
 # the watch events that see the dlopen are enabled only then (a busy machine: later than armed)
 check "sdtrace says it is armed" wait_grep pr.err "debug: armed: every probe placed and enabled"
-cp "$L" new/lib.so
-check "-p: the new library is armed" wait_grep pr.err "armed [0-9]+ events in '$T/new/lib.so'"
+place_lib
+check "-p: the new library is armed" wait_armed p.out pr.err
 touch go
 wait $pid
 wait $sd
