@@ -255,7 +255,8 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 			ops->comm(ops->ctx, u32[0], u32[1], comm);
 		return 0;
 	}
-	case PERF_RECORD_FORK: {
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
 		uint32_t ids[4]; /* pid, ppid, tid, ptid */
 
 		if (NEED(off, 16, len)) {
@@ -263,8 +264,10 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 			return 0;
 		}
 		memcpy(ids, rec + off, 16);
-		if (ops->fork)
+		if (h->type == PERF_RECORD_FORK && ops->fork)
 			ops->fork(ops->ctx, ids[0], ids[1], ids[2], ids[3]);
+		else if (h->type == PERF_RECORD_EXIT && ops->exit)
+			ops->exit(ops->ctx, ids[0], ids[2]);
 		return 0;
 	}
 	case PERF_RECORD_MMAP2:

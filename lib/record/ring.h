@@ -42,6 +42,8 @@ struct sdt_ring_ops {
 	void (*fork)(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
 	/* A new executable mapping (PERF_RECORD_MMAP2 with PROT_EXEC); may be NULL. */
 	void (*mmap)(void *ctx, const struct sdt_ring_mmap *m);
+	/* Thread @tid of @pid ended (PERF_RECORD_EXIT); may be NULL. */
+	void (*exit)(void *ctx, uint32_t pid, uint32_t tid);
 };
 
 #define SDT_RING_MAX_STACK 512 /* PERF_MAX_STACK_DEPTH's order; deeper frames are cut */

@@ -128,7 +128,7 @@ static void publish(struct fake *f)
 
 static struct sdt_ring_ops ops_for(struct seen *x)
 {
-	const struct sdt_ring_ops o = {x, on_sample, on_comm, on_lost, NULL, NULL};
+	const struct sdt_ring_ops o = {x, on_sample, on_comm, on_lost, NULL, NULL, NULL};
 
 	return o;
 }
