@@ -232,6 +232,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	sdt_uprobe_set__free(r->set);
 	sdt_rec_bpf_free(r->bpf);
 	sdt_rec_late_release(r);
+	sdt_rec_forks_release(r);
 	free(r->follow.t);
 	for (i = 0; i < r->nadds; i++) {
 		free_types(r->adds[i].types, r->adds[i].f, r->adds[i].sites, r->adds[i].n);

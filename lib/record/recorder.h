@@ -329,6 +329,22 @@ struct rec_late {
 	int (*arm)(struct sdt_recorder *r, size_t first);
 };
 
+/* A process forked without ptrace, and its guard and anchors (recorder_forks.c). */
+struct fork_anchor {
+	pid_t pid;
+	int *fds;
+	size_t nfds, cap;
+};
+
+/* Guarding the processes the targets fork, from the FORK records (recorder_forks.c). */
+struct rec_forks {
+	bool on; /* tracefs engine, not system-wide, not following through ptrace */
+	bool told;
+	struct fork_anchor *p;
+	size_t n, cap;
+	uint64_t guarded, unguarded; /* processes: guarded, and those that could not be */
+};
+
 /* The recorder: its options and sites, then a struct per stage of the run (see above). */
 struct sdt_recorder {
 	struct sdt_recorder_opts o;
@@ -349,6 +365,7 @@ struct sdt_recorder {
 	uint64_t armed_ns, ended_ns; /* CLOCK_MONOTONIC: every probe armed; the recording over */
 	struct rec_follow follow;
 	struct rec_late late;
+	struct rec_forks forks;
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
@@ -524,5 +541,11 @@ void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m);
 /* Handle the queued mappings (after each drain). 0 or -errno. */
 int sdt_rec_late_pending(struct sdt_recorder *r);
 void sdt_rec_late_release(struct sdt_recorder *r);
+/* recorder_forks.c: the processes forked without ptrace */
+/* Process @pid was forked by thread @ptid: its fork guard and anchors. Best effort. */
+void sdt_rec_forks_born(struct sdt_recorder *r, pid_t pid, pid_t ptid);
+/* Process @pid ended: its guard and anchors closed. */
+void sdt_rec_forks_gone(struct sdt_recorder *r, pid_t pid);
+void sdt_rec_forks_release(struct sdt_recorder *r);
 
 #endif

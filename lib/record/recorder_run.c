@@ -232,6 +232,8 @@ static int create_probes(struct sdt_recorder *r)
 /* Stage 3: the perf events per CPU x target x event, a ring per CPU; the sink learns the events. */
 static int open_events(struct sdt_recorder *r)
 {
+	/* without ptrace, the processes they fork are guarded from their FORK records */
+	bool forks = !r->o.system_wide && !r->follow.on;
 	struct perf_plan plan = {
 	    .set = r->set,
 	    .targets = &r->targets,
@@ -239,7 +241,7 @@ static int open_events(struct sdt_recorder *r)
 	    .inherit = !r->o.system_wide,
 	    .enable_on_exec = r->child.pid > 0,
 	    .skip_gone = r->o.npids > 0,
-	    .watch = r->late.on,
+	    .watch = r->late.on || forks,
 	    .ring_pages = r->o.ring_pages,
 	    .epfd = r->epfd,
 	    .callchain = r->o.call_graph == SDT_CALL_GRAPH_FP
@@ -253,6 +255,7 @@ static int open_events(struct sdt_recorder *r)
 	size_t i;
 	int err;
 
+	r->forks.on = forks;
 	err = sdt_rec_perf_open(&r->perf, &plan);
 	if (!err)
 		err = sdt_rec_filters_apply(r);
@@ -353,6 +356,7 @@ static int teardown(struct sdt_recorder *r, int err)
 		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
 	/* the command and its children go on untraced */
 	sdt_rec_follow_end(r);
+	sdt_rec_forks_release(r);
 	sdt_rec_perf_close(&r->perf);
 	if (r->set)
 		sdt_uprobe_set__unpoke(r->set);

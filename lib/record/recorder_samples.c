@@ -101,6 +101,17 @@ static void on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32
 	/* without ptrace (-p), what a thread inherits is learnt here */
 	if (sp->r && sp->r->late.on && !sp->r->follow.on)
 		sdt_rec_late_inherit(sp->r, (pid_t)ptid, (pid_t)tid);
+	/* a new process, not a thread: guarded and anchored (recorder_forks.c) */
+	if (sp->r && pid == tid && pid != ppid)
+		sdt_rec_forks_born(sp->r, (pid_t)pid, (pid_t)ptid);
+}
+
+static void on_exit_record(void *ctx, uint32_t pid, uint32_t tid)
+{
+	struct rec_samples *sp = ctx;
+
+	if (sp->r && pid == tid)
+		sdt_rec_forks_gone(sp->r, (pid_t)pid);
 }
 
 void sdt_rec_samples_mapping(struct rec_samples *sp, const struct sdt_ring_mmap *rm)
@@ -140,7 +151,8 @@ static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
 
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
 {
-	return (struct sdt_ring_ops){sp, on_sample, sdt_rec_on_comm, on_lost, on_fork, on_mmap};
+	return (struct sdt_ring_ops){sp,     on_sample, sdt_rec_on_comm, on_lost,
+				     on_fork, on_mmap,   on_exit_record};
 }
 
 void sdt_rec_samples_release(struct rec_samples *sp)

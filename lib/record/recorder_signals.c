@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/uprobe.h"
 #include "util/internal.h"
@@ -44,8 +45,15 @@ static void at_exit_cleanup(void)
 {
 	struct sdt_recorder *r = active;
 
-	if (r)
+	size_t i;
+
+	if (r) {
 		sdt_rec_perf_abandon(&r->perf);
+		/* the anchors hold the uprobes' events too */
+		sdt_rec_forks_release(r);
+		for (i = 0; i < r->follow.n; i++)
+			sdt_perf_close_all(r->follow.t[i].anchors, r->follow.t[i].nanchors);
+	}
 	sdt_uprobe_emergency_remove();
 }
 
