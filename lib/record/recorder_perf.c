@@ -75,7 +75,8 @@ static void open_one(struct open_job *j, size_t i)
 	    .comm = !pl->watch && t == 0 && e == 0, /* the ring owner of the CPU */
 	    .wakeup_bytes = j->wakeup,
 	    .callchain = pl->callchain,
-	    .mmap = (pl->callchain || pl->stack_user) && t == 0 && e == 0,
+	    /* following, the watch events bring the mappings (and the names) for -g */
+	    .mmap = (pl->callchain || pl->stack_user) && !pl->watch && t == 0 && e == 0,
 	    .stack_user = pl->stack_user,
 	};
 
