@@ -7,12 +7,14 @@
  *	   their children, by the program on sched_process_fork); -a follows everything.
  *	   Following files too (unless no_follow): the command traced (recorder_follow.c: its exec
  *	   stops) and a watch event per CPU x target (recorder_perf.c: MMAP2 records), as the
- *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from recorder_late.c)
+ *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from recorder_late.c).
+ *	   The same watch events bring the mappings of record -g (following or not)
  *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
  *	   perf-event uprobe per site; the sink gets the descriptions
  *	4. armed: exits watched, names of the threads there now, the command released
  *	5. the rings read until the end (records -> the sink, as recorder_samples.c does for perf;
- *	   the watch rings' mappings -> recorder_late.c, which arms new files: new plans, a link)
+ *	   the watch rings first: their mappings -> recorder_late.c, which arms new files (new
+ *	   plans, a link), and with -g -> the sink, before the samples that need them)
  *	6. links closed (the late files' too), a last drain, the losses and counters read,
  *	   everything freed; on every path
  * Every kernel object is a file descriptor: a SIGKILL leaves nothing behind.
@@ -91,14 +93,18 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, &s) : 0;
 }
 
-static int drain(struct sdt_recorder *r)
+/*
+ * The watch rings first: a file is mapped before its code hits a probe, so its MAPPING record
+ * (-g) comes before the samples that need it (the reader symbolizes with what it read so far).
+ */
+static int drain(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
-	/* the mappings first: the samples that need them come after them (engine_bpf_maps.c) */
-	long n = sdt_rec_bpf_maps_drain(r);
+	int err = sdt_rec_perf_drain(&r->perf, ops);
+	long n;
 
-	if (!n)
-		n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
-
+	if (err)
+		return err;
+	n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
 	return n < 0 ? (int)n : 0;
 }
 
@@ -128,9 +134,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		if (deadline && now >= deadline)
 			break;
 		if (now >= next_drain) {
-			err = drain(r);
-			if (!err)
-				err = sdt_rec_perf_drain(&r->perf, ops);
+			err = drain(r, ops);
 			/* live counts for the sink (stat --interval, --serve, top) */
 			if (!err && r->o.count_only && r->sink->on_drained)
 				err = read_counts(r);
@@ -154,7 +158,7 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 
 			err = 0;
 			if (tag == BPF_RING_TAG) {
-				err = drain(r);
+				err = drain(r, ops);
 			} else if (tag == FOLLOW_TAG) {
 				err = sdt_rec_follow_wakeup(r);
 			} else if (tag < PID_TAG) {
@@ -178,8 +182,18 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 }
 
 /*
- * Following: the recorder's watch events (recorder_perf.c), the tracefs engine's discovery of
- * the files mapped, in rings of their own (tags below PID_TAG); no uprobe event, no fork guard.
+ * One set of watch events serves both: following (the files met, armed late) and record -g
+ * (the mappings the report symbolizes with), as under tracefs.
+ */
+static bool watching(const struct sdt_recorder *r)
+{
+	return r->late.on || r->o.call_graph;
+}
+
+/*
+ * The recorder's watch events (recorder_perf.c), the tracefs engine's discovery of the files
+ * mapped (MMAP2; FORK too: a forked process's inherited mappings, recorder_maps.c), in rings of
+ * their own (tags below PID_TAG); no uprobe event, no fork guard.
  */
 static int open_watch(struct sdt_recorder *r)
 {
@@ -193,7 +207,7 @@ static int open_watch(struct sdt_recorder *r)
 	    .epfd = r->epfd,
 	};
 
-	if (!r->late.on)
+	if (!watching(r))
 		return 0;
 	r->samples.r = r;
 	r->samples.sets = (const struct rec_set *const *)&r->sets;
@@ -258,22 +272,19 @@ static int load_and_start(struct sdt_recorder *r)
 			err = sdt_rec_follow_start(r);
 		if (!err)
 			err = sdt_bpf__follow(b->bpf, r->child.pid);
-		if (!err && r->late.on)
+		if (!err && watching(r))
 			err = sdt_rec_targets_add_tid(&r->targets, r->child.pid);
 	} else {
 		for (i = 0; !err && i < r->o.npids; i++) {
 			err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
-			if (!err && r->late.on)
+			if (!err && watching(r))
 				err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
 		}
-		if (!err && r->late.on && !r->o.npids)
+		if (!err && watching(r) && !r->o.npids)
 			err = sdt_rec_targets_add_tid(&r->targets, -1);
 	}
 	if (!err)
 		err = open_watch(r);
-	/* record -g: the mappings through watch rings of their own, read before the BPF rings */
-	if (!err && r->o.call_graph)
-		err = sdt_rec_bpf_maps_open(r);
 	return err;
 }
 
@@ -426,7 +437,7 @@ static int arm(struct sdt_recorder *r, bool *go)
 }
 
 /* Stage 5's end: no more hits, the last records, the losses per CPU, the counters. */
-static int finish(struct sdt_recorder *r)
+static int finish(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
 	struct rec_bpf *b = r->bpf;
 	uint64_t *lost = NULL;
@@ -442,7 +453,7 @@ static int finish(struct sdt_recorder *r)
 	t0 = now_us();
 	sdt_bpf__detach(b->bpf);
 	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
-	err = drain(r);
+	err = drain(r, ops);
 	if (!err && !r->o.count_only)
 		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
 	for (i = 0; !err && i < ncpus; i++) {
@@ -472,7 +483,6 @@ static int teardown(struct sdt_recorder *r, int err)
 	sdt_rec_follow_end(r);
 	/* every link, the late files' too */
 	if (r->bpf) {
-		sdt_rec_bpf_maps_close(&r->bpf->maps);
 		sdt_bpf__free(r->bpf->bpf);
 		r->bpf->bpf = NULL;
 	}
@@ -575,7 +585,7 @@ static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, boo
 	if (!err && go)
 		err = loop(r, &ops);
 	if (!err && go)
-		err = finish(r);
+		err = finish(r, &ops);
 	return teardown(r, err);
 }
 

@@ -14,7 +14,6 @@
 struct sdt_bpf;
 struct sdt_file;
 struct sdt_recorder;
-struct sdt_ring;
 struct sdt_trace_event_desc;
 
 /*
@@ -57,14 +56,6 @@ struct rec_agg {
 	uint64_t drops[SDT_BPF_DROP_N];
 };
 
-/* record -g: the watch events and rings that bring the targets' mappings (engine_bpf_maps.c). */
-struct rec_bpf_maps {
-	int *fds;
-	size_t nfds, fds_cap;
-	struct sdt_ring *rings; /* one per CPU */
-	size_t nrings;
-};
-
 struct rec_bpf {
 	struct sdt_bpf *bpf;
 	struct sdt_trace_event_desc *events;
@@ -80,7 +71,6 @@ struct rec_bpf {
 	struct rec_agg agg;
 	struct sdt_bpf_filter *filters; /* per event, in the program (n == 0: none there) */
 	bool any_filter;
-	struct rec_bpf_maps maps;
 };
 
 /* The events and plans of every site added to @r. 0 or -errno. */
@@ -108,14 +98,5 @@ struct sdt_filter;
 int sdt_rec_bpf_filter_compile(const struct sdt_filter *f, const struct sdt_trace_event_desc *d,
 			       struct sdt_bpf_filter *out);
 void sdt_rec_bpf_agg_release(struct rec_agg *ag);
-
-/*
- * record -g (engine_bpf_maps.c): the targets' mappings through watch events (after the command
- * is started, before it is released), their rings drained to the sink as MAPPING records,
- * closed. 0 or -errno with the message.
- */
-int sdt_rec_bpf_maps_open(struct sdt_recorder *r);
-int sdt_rec_bpf_maps_drain(struct sdt_recorder *r);
-void sdt_rec_bpf_maps_close(struct rec_bpf_maps *m);
 
 #endif
