@@ -112,6 +112,16 @@ void sdt_rec_forks_release(struct sdt_recorder *r)
 {
 	struct rec_forks *f = &r->forks;
 
+	if (f->guarded || f->unguarded)
+		sdt_debug("forks: %llu processes guarded, %llu not\n",
+			  (unsigned long long)f->guarded, (unsigned long long)f->unguarded);
+	if (f->unguarded)
+		sdt_print(SDT_WARN,
+			  "%llu processes forked during the recording could not be guarded (at "
+			  "most %d at once, or out of file descriptors): their hits, and those of "
+			  "the processes they fork, may be missing\n",
+			  (unsigned long long)f->unguarded, FORKS_MAX);
+	f->guarded = f->unguarded = 0;
 	while (f->n)
 		drop(f, &f->p[f->n - 1]);
 	free(f->p);
