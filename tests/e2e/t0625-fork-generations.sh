@@ -89,7 +89,7 @@ check_eq "stat (following): every hit, 5 runs" "$all5" "$(counts)"
 # -p: attached before the first fork (gen waits for the file go)
 pcounts() {
 	for _i in 1 2 3 4 5; do
-		rm -f go
+		rm -f go p.json p.err # the wait below must not read the last run's
 		./gen 64 4 go &
 		_g=$!
 		"$SDTRACE" -v stat --json -p "$_g" -e %gen:hit >p.json 2>p.err &
