@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* perf_event_open() on our tracepoints; see perf_event.h. */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -114,11 +116,54 @@ int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 	return fd;
 }
 
-int sdt_perf_open_fork_guard(pid_t pid)
+/* The no-swap guard (perf_event.h): 1 taken, 0 refused (before 6.12: EINVAL), or -errno. */
+static int open_no_swap(pid_t pid, int *fd)
+{
+	struct perf_event_attr attr;
+
+	dummy_attr(&attr);
+	attr.inherit = 1;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_TID;
+	*fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (*fd >= 0)
+		return 1;
+	return errno == EINVAL ? 0 : -errno;
+}
+
+/* The no-swap guard unless SDTRACE_FORK_GUARD=thread asks for the older one (sdtrace(1)). */
+static bool no_swap_wanted(void)
+{
+	const char *env = getenv("SDTRACE_FORK_GUARD");
+
+	return !env || strcmp(env, "thread") != 0;
+}
+
+bool sdt_perf_fork_guard_no_swap(void)
+{
+	static int known; /* 0: not asked yet, 1: yes, -1: no */
+	int fd;
+
+	if (!known) {
+		known = no_swap_wanted() && open_no_swap(0, &fd) > 0 ? 1 : -1;
+		if (known > 0)
+			close(fd);
+	}
+	return known > 0;
+}
+
+int sdt_perf_open_fork_guard(pid_t pid, bool *no_swap)
 {
 	struct perf_event_attr attr;
 	int fd, e;
 
+	e = no_swap_wanted() ? open_no_swap(pid, &fd) : 0;
+	*no_swap = e > 0;
+	if (e > 0)
+		return fd;
+	if (e < 0)
+		return sdt_err(e, "perf_event_open(dummy fork guard, pid %d): %s", (int)pid,
+			       strerror(-e));
 	dummy_attr(&attr);
 	/* into new threads, never into forked processes: their contexts are not clones */
 	attr.inherit = 1;

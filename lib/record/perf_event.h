@@ -56,19 +56,29 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
  */
 int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
 /*
- * The fork guard of task @pid: a dummy software event (disabled, counts nothing, no ring) with
- * inherit_thread, so that a process forked by the task (or by any of its threads, which inherit
- * the guard) gets a perf context that is not marked as a clone of its parent's. The kernel swaps
+ * The fork guard of task @pid: a dummy software event (disabled, counts nothing, no ring) that
+ * keeps the perf contexts of the processes the task forks from being swapped. The kernel swaps
  * the perf contexts of two tasks whose contexts are clones of the same one at a context switch
  * (perf_event_context_sched_out(): an optimization for inherited counters); the uprobe filter
  * (trace_uprobe.c: __uprobe_perf_filter(), uprobe_perf_close()) goes by each event's
  * hw.target->mm, which the swap leaves behind, so when a thread of the parent exits holding
  * the forked child's events, they are freed as "not exiting", no event is left for the child's
  * mm, and uprobe_apply() removes the breakpoints from it: the child's hits stop for good.
- * inherit_thread clears the kernel's inherited_all for a fork (inherit_task_group()), which is
- * what leaves the child's context unmarked. fd (O_CLOEXEC) or -errno with the message set.
+ * Two forms, the first the kernel takes:
+ *  - since 6.12, the no-swap guard (*@no_swap set): inherit and PERF_SAMPLE_READ, which the
+ *    kernel counts in each context holding it (list_add_event(): ctx->nr_no_switch_fast) and
+ *    never swaps such a context (the fast path of perf_event_context_sched_out()). Inherited
+ *    into every process and thread below the task, it keeps all of them off the swap, however
+ *    deep and however soon they fork. Disabled: it never samples.
+ *  - before (EINVAL there), or with SDTRACE_FORK_GUARD=thread: inherit_thread, which clears the
+ *    kernel's inherited_all for a fork (inherit_task_group()) and so leaves the forked child's
+ *    context unmarked; but the child holds no guard, and its own children are clones of it
+ *    (recorder_forks.c guards them from their FORK records).
+ * fd (O_CLOEXEC) or -errno with the message set.
  */
-int sdt_perf_open_fork_guard(pid_t pid);
+int sdt_perf_open_fork_guard(pid_t pid, bool *no_swap);
+/* Does this kernel take the no-swap guard (above)? Asked once, on this process. */
+bool sdt_perf_fork_guard_no_swap(void);
 int sdt_perf_set_output(int fd, int out_fd);
 int sdt_perf_enable(int fd);
 int sdt_perf_disable(int fd);

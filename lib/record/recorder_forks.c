@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Processes forked without ptrace (-p, or a command with --no-follow; tracefs engine): each new
- * process of the targets gets, when its FORK record is read, a fork guard and anchors
- * (perf_event.h, recorder.h: sdt_rec_perf_open_anchors()), closed at its EXIT record.
+ * Processes forked without ptrace (-p, or a command with --no-follow; tracefs engine) on a
+ * kernel without the no-swap fork guard (before 6.12, or SDTRACE_FORK_GUARD=thread; see
+ * perf_event.h): each new process of the targets gets, when its FORK record is read, a fork
+ * guard and anchors (recorder.h: sdt_rec_perf_open_anchors()), closed at its EXIT record.
  *
- * Why: the fork guard of each target thread keeps the contexts of the processes it forks from
- * being clones, but not those of their children: a process forked by a forked process has a
- * context cloned from its parent's, the two are swapped at a context switch, and when one of
+ * Why: the older fork guard of each target thread keeps the contexts of the processes it forks
+ * from being clones, but not those of their children: a process forked by a forked process has
+ * a context cloned from its parent's, the two are swapped at a context switch, and when one of
  * them exits it frees the inherited events the other relied on; the uprobe filter then finds
- * no event for the other's mm and takes its breakpoints away. Measured before this file (a child
- * that starts a thread and forks 4 processes in turn, 448 hits a run): 8 runs in 10 lost hits
- * under -p, 7 in 12 with --no-follow; following (ptrace) anchors each child at its fork stop.
+ * no event for the other's mm and takes its breakpoints away (lib/record/README.md has the
+ * numbers).
  *
  * Opening any event on a process also unclones its context (the kernel's find_get_context()),
  * so the swap stops at once; the guard keeps the process's later children from being clones,
  * and the anchors keep its mm in the filter (and apply the breakpoints again, uprobe_apply(), if
  * a swap before the anchor took them away). What is left: a process swapped with its parent
  * and ended between its fork and the reading of its FORK record (the reader wakes at each watch
- * record); its own hits are over by then, those of its partner are what the anchor repairs.
+ * record): about 2 % of the hits of a tree of processes that fork as soon as they start.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,7 +50,8 @@ static void drop(struct rec_forks *f, struct fork_anchor *a)
 /* The guard, then the anchors of every set @ptid has: 0, -ESRCH (gone) or -errno. */
 static int guard_and_anchor(struct sdt_recorder *r, struct fork_anchor *a, pid_t ptid)
 {
-	int fd = sdt_perf_open_fork_guard(a->pid);
+	bool no_swap;
+	int fd = sdt_perf_open_fork_guard(a->pid, &no_swap);
 
 	if (fd < 0)
 		return fd;

@@ -218,20 +218,21 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
 }
 
 /*
- * The fork guard of each target thread (perf_event.h): a process it forks gets a perf context
- * of its own, never swapped with a sibling's, so the uprobe filter keeps its mm. Before the
+ * The fork guard of each target thread (perf_event.h): the processes it forks keep perf
+ * contexts of their own, never swapped, so the uprobe filter keeps their mms. Before the
  * probes' events, so that no fork made once they are on goes unguarded.
  */
 static int open_fork_guards(struct rec_perf *p, const struct perf_plan *plan)
 {
 	const struct rec_targets *t = plan->targets;
+	bool no_swap;
 	size_t i;
 	int fd, err;
 
 	for (i = 0; i < t->ntids; i++) {
 		if (t->tids[i] <= 0)
 			continue;
-		fd = sdt_perf_open_fork_guard(t->tids[i]);
+		fd = sdt_perf_open_fork_guard(t->tids[i], &no_swap);
 		if (fd == -ESRCH && plan->skip_gone)
 			continue;
 		if (fd < 0)

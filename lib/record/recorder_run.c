@@ -232,8 +232,11 @@ static int create_probes(struct sdt_recorder *r)
 /* Stage 3: the perf events per CPU x target x event, a ring per CPU; the sink learns the events. */
 static int open_events(struct sdt_recorder *r)
 {
-	/* without ptrace, the processes they fork are guarded from their FORK records */
-	bool forks = !r->o.system_wide && !r->follow.on;
+	/*
+	 * without ptrace and before 6.12, the processes they fork are guarded from their FORK
+	 * records (recorder_forks.c); since, the targets' no-swap guards cover every generation
+	 */
+	bool forks = !r->o.system_wide && !r->follow.on && !sdt_perf_fork_guard_no_swap();
 	struct perf_plan plan = {
 	    .set = r->set,
 	    .targets = &r->targets,
