@@ -3,8 +3,9 @@
 # "engine: bpf"; one uprobe_multi link per binary (SDTRACE_BPF_NO_MULTI=1: a perf-event link per
 # site, the same values); --engine=auto takes bpf here, and tracefs when the BPF probe check
 # fails (SDTRACE_BPF_PROBE_FAIL=1, test-only), which the header says; SDTRACE_ENGINE is the
-# default, --engine wins over it; `stat` counts in the program's per-CPU counters. A SIGKILLed
-# BPF session leaves no link, program or map, and never touches uprobe_events.
+# default, --engine wins over it; `stat` counts in the program's per-CPU counters; the program
+# wakes the reader when its ring fills (nothing is lost though the reader never drains unwoken).
+# A SIGKILLed BPF session leaves no link, program or map, and never touches uprobe_events.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 need_cmd python3
@@ -80,6 +81,16 @@ check "strings: the strings as the program passed them" python3 "$CMP" --list st
 	>stat.out 2>stat.err
 check_eq "stat: exits 0" 0 $?
 check "stat: sizes:min counted 5 times" grep -Eq '^ *5 +%sizes:min' stat.out
+
+# the program wakes the reader: 150,000 records (13 MB) through a 1 MiB ring that is drained only
+# when woken (--interval 60000, longer than the run); a build that never woke it kept 10,923 and
+# 100,590 in two runs, this one all of them (the writer is slowed by wake-ups, not the ring filled)
+"$SDTRACE" trace --engine=bpf --interval 60000 -m 256 -x "$P/prog-sizes" -e '%sizes:*' -- \
+	sh -c '"$1" 50000 >/dev/null' sh "$P/prog-sizes" >wake.out 2>wake.err
+check_eq "wake-ups: trace exits 0" 0 $?
+n=$(grep -c 'sizes:' wake.out)
+check "wake-ups: the 150000 hits arrive ($n; lost: $(grep -o '[0-9]* events LOST' \
+	wake.err))" test "$n" -ge 149000
 
 # links while recording, and nothing left after a SIGKILL
 ids() { bpftool -j prog list | python3 -c '
