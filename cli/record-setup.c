@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -872,7 +873,8 @@ void rec_setup_print_late(const struct rec_setup *s)
 		fprintf(stderr, "sdtrace: %zu binar%s armed during the run (exec'd or mapped by a "
 				"followed process)\n",
 			n, n == 1 ? "y" : "ies");
-	else if (s->deferred && s->rec && !sdt_recorder__event_count(s->rec))
+	else if (s->deferred && s->rec && !sdt_recorder__event_count(s->rec) &&
+		 !sdt_recorder__unarmed_count(s->rec))
 		fprintf(stderr, "sdtrace: warning: no SDT event matched in anything the command "
 				"executed\n");
 }
@@ -1025,10 +1027,47 @@ void rec_setup_release(struct rec_setup *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The rank of a reason when an event's sites are in several files: "not mapped" only if all. */
+/*
+ * The rank of a reason when an event's sites are in several files: "not armed" before all (a
+ * file whose sites were never placed), "not mapped" only if all.
+ */
 static int silence_rank(int reason)
 {
+	if (reason == SDT_SILENCE_NOT_ARMED)
+		return 0;
 	return reason == SDT_SILENCE_NOT_MAPPED ? SDT_SILENCE_NOT_RUN + 1 : reason;
+}
+
+/*
+ * The first entry of the files not armed (sdt_recorder__unarmed()) with @provider:@name, its
+ * reason in @text; SIZE_MAX if none.
+ */
+static size_t unarmed_find(const struct sdt_recorder *rec, const char *provider, const char *name,
+			   char *text, size_t size)
+{
+	size_t i, n = sdt_recorder__unarmed_count(rec);
+	const char *p, *e;
+
+	for (i = 0; i < n; i++)
+		if (sdt_recorder__unarmed(rec, i, &p, &e, text, size) > 0 && !strcmp(p, provider) &&
+		    !strcmp(e, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/* Is @provider:@name an event of the recording? */
+static bool is_event(const struct sdt_recorder *rec, const char *provider, const char *name)
+{
+	size_t i, n = sdt_recorder__event_count(rec);
+
+	for (i = 0; i < n; i++) {
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(rec, i);
+
+		if (d && !strcmp(sdt_trace_event_desc__provider(d), provider) &&
+		    !strcmp(sdt_trace_event_desc__name(d), name))
+			return true;
+	}
+	return false;
 }
 
 static const struct sdt_recorder *sort_rec; /* for cmp_event: qsort has no context */
@@ -1088,6 +1127,11 @@ void rec_report_silence(const struct rec_setup *s)
 				snprintf(best_text, sizeof(best_text), "%s", text);
 			}
 		}
+		/* a file with its sites not armed: said even when other files' sites were hit */
+		if (unarmed_find(s->rec, provider, name, text, sizeof(text)) != SIZE_MAX) {
+			best = SDT_SILENCE_NOT_ARMED;
+			snprintf(best_text, sizeof(best_text), "%s", text);
+		}
 		if (best <= 0)
 			continue;
 		if (shown >= REC_SILENCE_MAX) {
@@ -1104,6 +1148,22 @@ void rec_report_silence(const struct rec_setup *s)
 		}
 		fprintf(stderr, "sdtrace: %llu hits: %%%s:%s: %s: %s\n", (unsigned long long)hits,
 			provider, name, sdt_silence__key(best), best_text);
+	}
+	/* the provider:events only a file not armed has (no event of the recording) */
+	for (i = 0; i < sdt_recorder__unarmed_count(s->rec); i++) {
+		const char *provider, *name;
+
+		sdt_recorder__unarmed(s->rec, i, &provider, &name, text, sizeof(text));
+		if (is_event(s->rec, provider, name) ||
+		    unarmed_find(s->rec, provider, name, best_text, sizeof(best_text)) < i)
+			continue;
+		if (shown >= REC_SILENCE_MAX) {
+			more++;
+			continue;
+		}
+		shown++;
+		fprintf(stderr, "sdtrace: 0 hits: %%%s:%s: %s: %s\n", provider, name,
+			sdt_silence__key(SDT_SILENCE_NOT_ARMED), text);
 	}
 	if (more)
 		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);

@@ -108,8 +108,9 @@ void rec_setup_release(struct rec_setup *s);
  * that was hit but that a provider note says fires only in some conditions; at most
  * REC_SILENCE_MAX, then how many more. The form, for scripts:
  *	sdtrace: 0 hits: %provider:event: KEY: TEXT
- * KEY is not-mapped, semaphore, needs, fires, not-run or filtered (a --filter may have passed
- * none of its hits).
+ * KEY is not-armed (a file met during the run whose sites could not be placed: said also when
+ * other files' sites were hit), not-mapped, semaphore, needs, fires, not-run or filtered (a
+ * --filter may have passed none of its hits).
  */
 #define REC_SILENCE_MAX 20
 void rec_report_silence(const struct rec_setup *s);

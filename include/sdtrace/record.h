@@ -389,6 +389,8 @@ enum sdt_silence {
 	SDT_SILENCE_NEEDS,	/* a provider file says it needs a runtime switch (its text) */
 	SDT_SILENCE_FIRES,	/* a provider file says it fires only when ... (its text) */
 	SDT_SILENCE_NOT_RUN,	/* none of these: the code that fires it did not run */
+	SDT_SILENCE_NOT_ARMED,	/* a file met during the run was not armed (the engine's
+				 * limit, ...): its sites never placed; before all others */
 };
 /*
  * After run: why event @event (0..sdt_recorder__event_count()) had no hit, as an enum
@@ -401,7 +403,21 @@ enum sdt_silence {
  */
 SDT_API int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
 				  const struct sdt_types *types, char *text, size_t size);
-/* The reason's word for scripts: "not-mapped", "semaphore", "needs", "fires", "not-run"; "". */
+/*
+ * After run: the provider:events of the files met during the run (opts.on_file added sites for
+ * them) that could not be armed: their sites were never placed, so they are no event of the
+ * recording (sdt_recorder__event_count() leaves them out). One entry per provider:event of each
+ * such file. Entry @i's names in *@provider and *@name (borrowed from the file, valid until the
+ * recorder is freed) and why, naming the file and the process, in @text (@size bytes, may be
+ * NULL). Returns SDT_SILENCE_NOT_ARMED, or -ERANGE (no such entry).
+ */
+SDT_API size_t sdt_recorder__unarmed_count(const struct sdt_recorder *r);
+SDT_API int sdt_recorder__unarmed(const struct sdt_recorder *r, size_t i, const char **provider,
+				  const char **name, char *text, size_t size);
+/*
+ * The reason's word for scripts: "not-mapped", "semaphore", "needs", "fires", "not-run",
+ * "not-armed"; "".
+ */
 SDT_API const char *sdt_silence__key(int reason);
 /* Records the kernel dropped (PERF_RECORD_LOST, all CPUs). */
 SDT_API uint64_t sdt_recorder__lost(const struct sdt_recorder *r);

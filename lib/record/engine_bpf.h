@@ -77,8 +77,10 @@ struct rec_bpf {
 int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
 /*
  * The events and plans of adds [@first, nadds) of @r, appended (their paths too); every site
- * checked and the room in the maps (->sites_max, ->events_max) before anything is added.
- * 0, or -EOPNOTSUPP / -ENOSPC with the reason, or -ENOMEM.
+ * checked and the room for their plans in the maps (->sites_max) before anything is added, the
+ * room for their events (->events_max) once they are built (sites of one provider:event share
+ * one). 0, or -EOPNOTSUPP / -ENOSPC with the reason (the numbers and the ways out), or -ENOMEM:
+ * then @b is as it was.
  */
 int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t first);
 

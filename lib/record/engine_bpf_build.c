@@ -197,9 +197,12 @@ static int new_event(struct rec_bpf *b, const struct sdt_file *f, const struct s
 	return 0;
 }
 
-/* Site @si of @f with @types into an event and a plan. 0 or -errno. */
-static int add_site(struct rec_bpf *b, bool no_args, const struct sdt_file *f, size_t si,
-		    const struct sdt_arg_type *types)
+/*
+ * Site @si of @f with @types into an event (one of those from @ev_from on, or a new one) and a
+ * plan. 0 or -errno.
+ */
+static int add_site(struct rec_bpf *b, size_t ev_from, bool no_args, const struct sdt_file *f,
+		    size_t si, const struct sdt_arg_type *types)
 {
 	const struct sdt_site *st = &f->sites[si];
 	struct sdt_trace_arg *args = NULL;
@@ -236,7 +239,7 @@ static int add_site(struct rec_bpf *b, bool no_args, const struct sdt_file *f, s
 		args = NULL;
 		nargs = 0;
 	}
-	for (i = 0; i < b->nevents; i++) {
+	for (i = ev_from; i < b->nevents; i++) {
 		e = &b->events[i];
 		if (b->ev_file[i] == f && !strcmp(e->provider, st->provider) &&
 		    !strcmp(e->name, st->name) && e->nargs == nargs &&
@@ -355,9 +358,25 @@ static char *link_path(const struct sdt_file *f)
 	return path ? path : sdt_strdup(f->path);
 }
 
+/* The maps' sizes are fixed when the program loads: what a late file that does not fit needs. */
+#define LATE_ROOM                                                                                  \
+	"the maps are sized when the program loads, with room for %d more for the files met "      \
+	"during the run"
+#define LATE_WAYS "--engine=tracefs arms it, or name fewer events (-e)"
+
+/* Back to @nsites plans, @nevents events and @npaths paths: what a refused add made. */
+static void rollback(struct rec_bpf *b, size_t nsites, size_t nevents, size_t npaths)
+{
+	while (b->nevents > nevents)
+		sdt_trace_event_desc_release(&b->events[--b->nevents]);
+	while (b->npaths > npaths)
+		free(b->paths[--b->npaths]);
+	b->nsites = nsites;
+}
+
 int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t first)
 {
-	size_t i, k, cap, n = 0, from = b->nsites;
+	size_t i, k, cap, n = 0, from = b->nsites, ev0 = b->nevents, path0 = b->npaths;
 	int err;
 
 	for (i = first; i < r->nadds; i++) {
@@ -368,11 +387,12 @@ int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t firs
 				return err;
 		}
 	}
-	/* a site makes at most one event: checked before anything is added */
-	if (b->sites_max && (b->nsites + n > b->sites_max || b->nevents + n > b->events_max))
-		return sdt_err(-ENOSPC, "%zu more sites: the BPF engine's maps are full (%zu of %zu "
-					"site plans, %zu of %zu events)", n, b->nsites, b->sites_max,
-			       b->nevents, b->events_max);
+	/* the plans before anything is built; the events once built (sites share them) */
+	if (b->sites_max && b->nsites + n > b->sites_max)
+		return sdt_err(-ENOSPC, "its %zu sites do not fit in the BPF engine's maps: %zu "
+					"more site plans fit (%zu of %zu are used; " LATE_ROOM "); "
+					LATE_WAYS, n, b->sites_max - b->nsites, b->nsites,
+			       b->sites_max, SDT_BPF_LATE_SITES);
 	for (i = first; i < r->nadds; i++) {
 		const struct added *a = &r->adds[i];
 		char *path = link_path(a->f);
@@ -380,17 +400,29 @@ int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t firs
 		cap = b->paths_cap;
 		if (!path || sdt_grow((void **)&b->paths, &cap, b->npaths + 1, sizeof(*b->paths))) {
 			free(path);
+			rollback(b, from, ev0, path0);
 			return sdt_err(-ENOMEM, "out of memory");
 		}
 		b->paths_cap = cap;
 		b->paths[b->npaths++] = path;
 		for (k = 0; k < a->n; k++) {
 			/* counting keeps no arguments, unless aggregating (its keys are arguments) */
-			err = add_site(b, r->o.count_only && !r->o.agg_for, a->f, a->sites[k],
+			err = add_site(b, ev0, r->o.count_only && !r->o.agg_for, a->f, a->sites[k],
 				       a->types ? a->types[k] : NULL);
-			if (err)
+			if (err) {
+				rollback(b, from, ev0, path0);
 				return err;
+			}
 		}
+	}
+	if (b->events_max && b->nevents > b->events_max) {
+		size_t nev = b->nevents - ev0;
+
+		rollback(b, from, ev0, path0);
+		return sdt_err(-ENOSPC, "its %zu events do not fit in the BPF engine's maps: %zu "
+					"more events fit (%zu of %zu are used; " LATE_ROOM "); "
+					LATE_WAYS, nev, b->events_max - b->nevents, b->nevents,
+			       b->events_max, SDT_BPF_LATE_EVENTS);
 	}
 	for (k = from; k < b->nsites; k++)
 		b->sites[k].fast = site_fast(&b->sites[k]);

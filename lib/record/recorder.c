@@ -237,6 +237,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	for (i = 0; i < r->nadds; i++) {
 		free_types(r->adds[i].types, r->adds[i].f, r->adds[i].sites, r->adds[i].n);
 		free(r->adds[i].sites);
+		free(r->adds[i].unarmed);
 	}
 	free(r->adds);
 	sdt_rec_perf_release(&r->perf);

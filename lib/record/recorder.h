@@ -65,6 +65,8 @@ struct added {
 	ino_t ino;
 	int mapped; /* -1 unknown, 0 never seen mapped by a followed process, 1 mapped */
 	int set;    /* the rec_set arming it, -1 before the run */
+	char *unarmed;	    /* met during the run and not armed: why (owned), else NULL */
+	pid_t unarmed_pid; /* the process it was met in */
 };
 
 /*
@@ -308,6 +310,12 @@ struct pending_map {
 	char *filename;
 };
 
+/* A provider:event of a file met during the run that could not be armed (recorder_late.c). */
+struct unarmed_event {
+	size_t add; /* its file's index in ->adds (its reason: ->unarmed) */
+	const char *provider, *name; /* borrowed from the add's file */
+};
+
 /* Arming files during the run (recorder_late.c). */
 struct rec_late {
 	bool on;	  /* following: new files are armed (not with no_follow) */
@@ -320,6 +328,8 @@ struct rec_late {
 	size_t npending, pending_cap;
 	uint64_t pending_dropped;
 	size_t armed_files; /* files armed during the run */
+	struct unarmed_event *unarmed; /* the provider:events of files that could not be armed */
+	size_t nunarmed, unarmed_cap;
 	int sem_poke;	    /* poke the semaphores of late sets too */
 	bool ref_ctr;	    /* the late sets' semaphore method, as the first set's */
 	/*

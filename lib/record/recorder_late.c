@@ -409,6 +409,50 @@ static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 }
 
 /*
+ * Adds [@first, nadds), met in @pid, could not be armed (@why): said now, and kept for the end's
+ * reasons (sdt_recorder__unarmed()): each add's reason, each provider:event once.
+ */
+static int note_unarmed(struct sdt_recorder *r, size_t first, pid_t pid, const char *path,
+			const char *why)
+{
+	size_t i, k, j, cap;
+
+	sdt_print(SDT_WARN, "cannot arm '%s' (pid %d): %s\n", path, (int)pid, why);
+	for (i = first; i < r->nadds; i++) {
+		struct added *a = &r->adds[i];
+
+		free(a->unarmed);
+		a->unarmed = sdt_strdup(why);
+		a->unarmed_pid = pid;
+		if (!a->unarmed)
+			return sdt_err(-ENOMEM, "out of memory");
+		for (k = 0; k < a->n; k++) {
+			const struct sdt_site *st = &a->f->sites[a->sites[k]];
+			struct unarmed_event *u;
+
+			for (j = 0; j < r->late.nunarmed; j++) {
+				u = &r->late.unarmed[j];
+				if (u->add >= first && !strcmp(u->provider, st->provider) &&
+				    !strcmp(u->name, st->name))
+					break;
+			}
+			if (j < r->late.nunarmed)
+				continue;
+			cap = r->late.unarmed_cap;
+			if (sdt_grow((void **)&r->late.unarmed, &cap, r->late.nunarmed + 1,
+				     sizeof(*r->late.unarmed)))
+				return sdt_err(-ENOMEM, "out of memory");
+			r->late.unarmed_cap = cap;
+			u = &r->late.unarmed[r->late.nunarmed++];
+			u->add = i;
+			u->provider = st->provider;
+			u->name = st->name;
+		}
+	}
+	return 0;
+}
+
+/*
  * File @dev/@ino, mapped by @pid, opened as @path: ask the caller, arm what it adds. The set
  * arming it (-1: none) in *@setno. A failure to arm one file is told (SDT_WARN) and the file
  * skipped: the recording goes on. -errno only for what ends it (no memory, the sink's error).
@@ -436,10 +480,11 @@ static int resolve_new(struct sdt_recorder *r, pid_t pid, const char *path, dev_
 		if (err == -ENOMEM || r->stop)
 			return err;
 		if (err) {
-			sdt_print(SDT_WARN, "cannot arm '%s' (pid %d): %s\n", path, (int)pid,
-				  sdt_errmsg());
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s", sdt_errmsg());
 			*setno = -1;
-			err = 0;
+			err = note_unarmed(r, first, pid, path, why);
 		}
 	}
 	if (!err)
@@ -611,5 +656,6 @@ void sdt_rec_late_release(struct sdt_recorder *r)
 	free(r->late.pending);
 	free(r->late.files);
 	free(r->late.cover);
+	free(r->late.unarmed);
 	memset(&r->late, 0, sizeof(r->late));
 }

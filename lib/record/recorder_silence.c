@@ -9,6 +9,9 @@
  *	needs		a provider file's `@sdtrace needs:` note: a runtime switch
  *	fires		a provider file's `@sdtrace fires:` note: it fires only when ...
  *	not-run		none of these: the code that fires it did not run (or its hits were lost)
+ * and, for the provider:events of a file met during the run that could not be armed (no event
+ * of the recording: sdt_recorder__unarmed()):
+ *	not-armed	why (recorder_late.c: the engine's message, e.g. the BPF maps full)
  * A fact that cannot be known (no live target: the command exited, or -a) is skipped.
  */
 #include <inttypes.h>
@@ -260,6 +263,31 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 	return say(text, size, SDT_SILENCE_NOT_RUN, "the code that fires it did not run");
 }
 
+size_t sdt_recorder__unarmed_count(const struct sdt_recorder *r)
+{
+	return r ? r->late.nunarmed : 0;
+}
+
+int sdt_recorder__unarmed(const struct sdt_recorder *r, size_t i, const char **provider,
+			  const char **name, char *text, size_t size)
+{
+	const struct unarmed_event *u;
+	const struct added *a;
+
+	if (text && size)
+		text[0] = '\0';
+	if (!r || i >= r->late.nunarmed)
+		return -ERANGE;
+	u = &r->late.unarmed[i];
+	a = &r->adds[u->add];
+	if (provider)
+		*provider = u->provider;
+	if (name)
+		*name = u->name;
+	return say(text, size, SDT_SILENCE_NOT_ARMED,
+		   "'%s' (mapped by process %d) was not armed: %s", a->f->path, (int)a->unarmed_pid, a->unarmed ? a->unarmed : "unknown");
+}
+
 const char *sdt_silence__key(int reason)
 {
 	switch (reason) {
@@ -273,6 +301,8 @@ const char *sdt_silence__key(int reason)
 		return "fires";
 	case SDT_SILENCE_NOT_RUN:
 		return "not-run";
+	case SDT_SILENCE_NOT_ARMED:
+		return "not-armed";
 	default:
 		return "";
 	}
