@@ -307,6 +307,7 @@ struct pending_map {
 	uint64_t ino;
 	unsigned char build_id[20];
 	uint8_t build_id_size;
+	uint64_t time_ns; /* the record's (CLOCK_MONOTONIC) */
 	char *filename;
 };
 
