@@ -129,20 +129,44 @@ static int create_rings(struct sdt_bpf *b)
 	return 0;
 }
 
+/*
+ * Each ring in its CPU's slot of the outer map, in one batch: the kernel waits for an RCU grace
+ * period after every update of a map of maps (maybe_wait_bpf_programs(): a program may still
+ * hold the old inner map), once per batch since Linux 6.8; one by one where batches fail.
+ */
+static int fill_rings(struct sdt_bpf *b, int outer)
+{
+	uint32_t *keys = calloc(b->ncpus, sizeof(*keys)), count = (uint32_t)b->ncpus, i;
+	int err = 0;
+
+	if (!keys)
+		return sdt_err(-ENOMEM, "out of memory");
+	for (i = 0; i < b->ncpus; i++)
+		keys[i] = i;
+	if (bpf_map_update_batch(outer, keys, b->ring_fds, &count, NULL) || count != b->ncpus) {
+		for (i = 0; !err && i < b->ncpus; i++)
+			if (bpf_map_update_elem(outer, &keys[i], &b->ring_fds[i], BPF_ANY))
+				err = sdt_err(-errno, "adding a BPF ring buffer: %s",
+					      strerror(errno));
+	}
+	free(keys);
+	return err;
+}
+
 /* After the load: each ring in its CPU's slot, and all of them read by one ring_buffer. */
 static int add_rings(struct sdt_bpf *b)
 {
 	int outer = bpf_map__fd(b->skel->maps.rings), err;
 	size_t i;
 
+	err = fill_rings(b, outer);
+	if (err)
+		return err;
 	for (i = 0; i < b->ncpus; i++) {
-		uint32_t key = (uint32_t)i;
 		int fd = b->ring_fds[i];
 
 		b->ring_ctx[i].b = b;
 		b->ring_ctx[i].ring = i;
-		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
-			return sdt_err(-errno, "adding a BPF ring buffer: %s", strerror(errno));
 		if (!b->rb) {
 			b->rb = ring_buffer__new(fd, ring_cb, &b->ring_ctx[i], NULL);
 			if (!b->rb)
