@@ -8,7 +8,8 @@
 #    recorded) and the time from main() to the first recorded hit (its time minus main's
 #    CLOCK_MONOTONIC start, an argument of every hit). Median (and max) of 10 runs. Each
 #    copy is a new inode of a build-id already known: what is measured is the MMAP2 record's
-#    way to the reader, the resolution by the target and the arming (uprobe + perf events).
+#    way to the reader, the resolution by the target and the arming (uprobe + perf events), each
+#    part's median from sdtrace -v's "late:" lines.
 # 2. What ptrace following costs the command (wall time, hyperfine when there, else the median
 #    of 5): `java -version` (the JVM takes signals: each one is a ptrace stop) and a fork loop
 #    (`sh -c 'for i in $(seq 300); do /bin/true; done'`: a fork, an exec and an exit per
@@ -84,6 +85,18 @@ read missed maxmissed win maxwin armed total <"$tmp/win"
 echo "  arming window (-a, a copy started later, a hit every $gap ns for $n ms from main's first instruction):"
 echo "    runs armed: $armed/$total; hits missed before arming: median $missed (max $maxmissed);" \
 	"main() to first recorded hit: median $win ms (max $maxwin)"
+# where the window goes: sdtrace -v's "late:" line per copy (recorder_late.c)
+python3 - "$tmp/a.err" <<'PY'
+import re, statistics, sys
+parts = [[], [], []]
+for l in open(sys.argv[1]):
+    m = re.search(r"read after ([\d.]+) ms, resolved in ([\d.]+) ms, armed in ([\d.]+) ms", l)
+    for i in range(3 if m else 0):
+        parts[i].append(float(m.group(i + 1)))
+if parts[0]:
+    print("    its parts (medians): the MMAP2 record read after %.2f ms, resolved in %.2f ms,"
+          " armed in %.2f ms" % tuple(statistics.median(p) for p in parts))
+PY
 emit "follow: late starter, hits missed before arming (median of $runs)$tag" "$missed" \
 	"sdtrace record -a -x SPIN -e %h9bench:spin; cp SPIN COPY; COPY $n $gap" "" ""
 emit "follow: late starter, main() to armed, ms (median of $runs)$tag" "$win" \
