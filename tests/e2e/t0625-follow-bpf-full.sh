@@ -12,7 +12,8 @@
 #  - its 1101 follow_ev events do not fit (1024 more): the same, with the events' numbers;
 #  - follow_many:a alone, 2000 sites of one event: armed (before: refused, a site was counted
 #    as an event), its 2000 hits recorded.
-# Under --engine=tracefs the whole library is armed: every site's hit recorded.
+# Under --engine=tracefs the whole library is armed: every site's hit recorded; with --filter it
+# is not (filters are not applied to late files yet): not-armed too, with that reason.
 # engine: tracefs (it picks the engine of each run)
 # uprobe_events is left as it was.
 . "$(dirname "$0")/lib.sh"
@@ -109,6 +110,14 @@ check_eq "tracefs: follow_many:b 2200 times" 2200 "$(hits tfs.data 'follow_many:
 check_eq "tracefs: follow_ev 1100 events, once each" 1100 \
 	"$("$SDTRACE" report -i tfs.data | grep 'follow_ev:e[0-9]*: arg1=0$' | sed 's/.*follow_ev:\(e[0-9]*\):.*/\1/' | sort -u | wc -l)"
 check "tracefs: no 0 hits line" sh -c "! grep -q '0 hits' tfs.err"
+
+# tracefs with a filter: a late file is not armed (filters are not applied to it yet): the
+# same not-armed line with that reason (before: not-mapped, the cached file's)
+rec filt tracefs "cannot arm " --filter 'arg1 >= 0'
+check_eq "tracefs --filter: exit status" 0 "$(cat filt.rc)"
+check "tracefs --filter: 0 hits: %follow_lib:call: not-armed, why" grep -q \
+	"^sdtrace: 0 hits: %follow_lib:call: not-armed: $NEW (mapped by process [0-9]*) was not armed: filters are not applied" \
+	filt.err
 
 uprobes_unchanged
 finish
