@@ -389,10 +389,11 @@ int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t firs
 	}
 	/* the plans before anything is built; the events once built (sites share them) */
 	if (b->sites_max && b->nsites + n > b->sites_max)
-		return sdt_err(-ENOSPC, "its %zu sites do not fit in the BPF engine's maps: %zu "
-					"more site plans fit (%zu of %zu are used; " LATE_ROOM "); "
-					LATE_WAYS, n, b->sites_max - b->nsites, b->nsites,
-			       b->sites_max, SDT_BPF_LATE_SITES);
+		return sdt_err(
+		    -ENOSPC,
+		    "its %zu sites do not fit in the BPF engine's maps: %zu "
+		    "more site plans fit (%zu of %zu are used; " LATE_ROOM "); " LATE_WAYS,
+		    n, b->sites_max - b->nsites, b->nsites, b->sites_max, SDT_BPF_LATE_SITES);
 	for (i = first; i < r->nadds; i++) {
 		const struct added *a = &r->adds[i];
 		char *path = link_path(a->f);
@@ -419,10 +420,11 @@ int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t firs
 		size_t nev = b->nevents - ev0;
 
 		rollback(b, from, ev0, path0);
-		return sdt_err(-ENOSPC, "its %zu events do not fit in the BPF engine's maps: %zu "
-					"more events fit (%zu of %zu are used; " LATE_ROOM "); "
-					LATE_WAYS, nev, b->events_max - b->nevents, b->nevents,
-			       b->events_max, SDT_BPF_LATE_EVENTS);
+		return sdt_err(-ENOSPC,
+			       "its %zu events do not fit in the BPF engine's maps: %zu "
+			       "more events fit (%zu of %zu are used; " LATE_ROOM "); " LATE_WAYS,
+			       nev, b->events_max - b->nevents, b->nevents, b->events_max,
+			       SDT_BPF_LATE_EVENTS);
 	}
 	for (k = from; k < b->nsites; k++)
 		b->sites[k].fast = site_fast(&b->sites[k]);

@@ -65,7 +65,7 @@ struct added {
 	ino_t ino;
 	int mapped; /* -1 unknown, 0 never seen mapped by a followed process, 1 mapped */
 	int set;    /* the rec_set arming it, -1 before the run */
-	char *unarmed;	    /* met during the run and not armed: why (owned), else NULL */
+	char *unarmed;	   /* met during the run and not armed: why (owned), else NULL */
 	pid_t unarmed_pid; /* the process it was met in */
 };
 
@@ -313,7 +313,7 @@ struct pending_map {
 
 /* A provider:event of a file met during the run that could not be armed (recorder_late.c). */
 struct unarmed_event {
-	size_t add; /* its file's index in ->adds (its reason: ->unarmed) */
+	size_t add;		     /* its file's index in ->adds (its reason: ->unarmed) */
 	const char *provider, *name; /* borrowed from the add's file */
 };
 

@@ -455,7 +455,8 @@ static int note_unarmed(struct sdt_recorder *r, size_t first, pid_t pid, const c
 /*
  * File @dev/@ino, mapped by @pid, opened as @path (its MMAP2 record's time @seen_ns, 0 at an
  * exec stop): ask the caller, arm what it adds. The set arming it (-1: none) in *@setno. A
- * failure to arm one file is told (SDT_WARN) and the file skipped: the recording goes on. -errno only for what ends it (no memory, the sink's error).
+ * failure to arm one file is told (SDT_WARN) and the file skipped: the recording goes on. -errno
+ * only for what ends it (no memory, the sink's error).
  */
 static int resolve_new(struct sdt_recorder *r, pid_t pid, const char *path, dev_t dev, ino_t ino,
 		       const unsigned char *id, size_t idn, uint64_t seen_ns, int *setno)
@@ -482,12 +483,13 @@ static int resolve_new(struct sdt_recorder *r, pid_t pid, const char *path, dev_
 		/* the arming window's parts (bench/b71-follow.sh, BENCHMARKS.md) */
 		if (seen_ns)
 			sdt_debug("late: '%s' (pid %d): its MMAP2 record read after %.3f ms, "
-				  "resolved in %.3f ms, armed in %.3f ms\n", path, (int)pid,
-				  seen_ns < t0 ? (double)(t0 - seen_ns) / 1e6 : 0.0,
+				  "resolved in %.3f ms, armed in %.3f ms\n",
+				  path, (int)pid, seen_ns < t0 ? (double)(t0 - seen_ns) / 1e6 : 0.0,
 				  (double)(t1 - t0) / 1e6, (double)(sdt_mono_ns() - t1) / 1e6);
 		else
 			sdt_debug("late: '%s' (pid %d): at its exec stop, resolved in %.3f ms, "
-				  "armed in %.3f ms\n", path, (int)pid, (double)(t1 - t0) / 1e6,
+				  "armed in %.3f ms\n",
+				  path, (int)pid, (double)(t1 - t0) / 1e6,
 				  (double)(sdt_mono_ns() - t1) / 1e6);
 		if (err == -ENOMEM || r->stop)
 			return err;

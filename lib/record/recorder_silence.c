@@ -285,7 +285,8 @@ int sdt_recorder__unarmed(const struct sdt_recorder *r, size_t i, const char **p
 	if (name)
 		*name = u->name;
 	return say(text, size, SDT_SILENCE_NOT_ARMED,
-		   "'%s' (mapped by process %d) was not armed: %s", a->f->path, (int)a->unarmed_pid, a->unarmed ? a->unarmed : "unknown");
+		   "'%s' (mapped by process %d) was not armed: %s", a->f->path, (int)a->unarmed_pid,
+		   a->unarmed ? a->unarmed : "unknown");
 }
 
 const char *sdt_silence__key(int reason)
