@@ -7,8 +7,9 @@
  *	   their children, by the program on sched_process_fork); -a follows everything.
  *	   Following files too (unless no_follow): the command traced (recorder_follow.c: its exec
  *	   stops) and a watch event per CPU x target (recorder_perf.c: MMAP2 records), as the
- *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from recorder_late.c).
- *	   The same watch events bring the mappings of record -g (following or not)
+ *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from
+ *	   recorder_late.c). The same watch events bring the mappings of record -g (following or
+ *	   not)
  *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
  *	   perf-event uprobe per site; the sink gets the descriptions
  *	4. armed: exits watched, names of the threads there now, the command released

@@ -75,8 +75,7 @@ void sdt_rec_forks_born(struct sdt_recorder *r, pid_t pid, pid_t ptid)
 	a = find(f, pid);
 	if (a)
 		drop(f, a); /* its EXIT record was lost: the pid is another process's now */
-	if (f->n >= FORKS_MAX ||
-	    sdt_grow((void **)&f->p, &cap, f->n + 1, sizeof(*f->p))) {
+	if (f->n >= FORKS_MAX || sdt_grow((void **)&f->p, &cap, f->n + 1, sizeof(*f->p))) {
 		f->unguarded++;
 		return;
 	}

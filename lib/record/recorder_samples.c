@@ -151,8 +151,15 @@ static void on_mmap(void *ctx, const struct sdt_ring_mmap *rm)
 
 struct sdt_ring_ops sdt_rec_samples_ops(struct rec_samples *sp)
 {
-	return (struct sdt_ring_ops){sp,     on_sample, sdt_rec_on_comm, on_lost,
-				     on_fork, on_mmap,   on_exit_record};
+	return (struct sdt_ring_ops){
+	    .ctx = sp,
+	    .sample = on_sample,
+	    .comm = sdt_rec_on_comm,
+	    .lost = on_lost,
+	    .fork = on_fork,
+	    .mmap = on_mmap,
+	    .exit = on_exit_record,
+	};
 }
 
 void sdt_rec_samples_release(struct rec_samples *sp)
