@@ -44,7 +44,6 @@ static void on_signal(int sig)
 static void at_exit_cleanup(void)
 {
 	struct sdt_recorder *r = active;
-
 	size_t i;
 
 	if (r) {
