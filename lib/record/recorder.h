@@ -349,7 +349,7 @@ struct fork_anchor {
 
 /* Guarding the processes the targets fork, from the FORK records (recorder_forks.c). */
 struct rec_forks {
-	bool on; /* tracefs engine, not system-wide, not following through ptrace */
+	bool on; /* tracefs, not system-wide, no ptrace, no no-swap guard (perf_event.h) */
 	bool told;
 	struct fork_anchor *p;
 	size_t n, cap;
