@@ -259,6 +259,12 @@ static int open_events(struct sdt_recorder *r)
 	int err;
 
 	r->forks.on = forks;
+	if (plan.inherit)
+		sdt_debug("fork guard: %s\n",
+			  sdt_perf_fork_guard_no_swap()
+			      ? "no-swap (inherit, PERF_SAMPLE_READ: every generation)"
+			  : forks ? "inherit_thread, and each forked process's from its FORK record"
+				  : "inherit_thread, and anchors at each fork stop");
 	err = sdt_rec_perf_open(&r->perf, &plan);
 	if (!err)
 		err = sdt_rec_filters_apply(r);
