@@ -5,9 +5,11 @@
  * kept for our error message.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -71,10 +73,9 @@ static bool rec_fits(const struct sdt_bpf_rec *h, size_t size)
 	return !h->ustack && h->nips <= SDT_BPF_STACK_MAX && (size - raw_end) / 8 >= h->nips;
 }
 
-static int ring_cb(void *ctx, void *data, size_t size)
+/* A record of ring @ring (a BPF ring's, then a fast ring's) copied out, to be merged by time. */
+static int keep(struct sdt_bpf *b, size_t ring, const void *data, size_t size)
 {
-	struct ring_ctx *rc = ctx;
-	struct sdt_bpf *b = rc->b;
 	struct pending *p;
 	/* records of any length, each kept at an 8-byte boundary (struct sdt_bpf_rec's alignment) */
 	size_t cap = b->pend_cap, off = (b->bytes_used + 7) & ~(size_t)7;
@@ -90,14 +91,59 @@ static int ring_cb(void *ctx, void *data, size_t size)
 	b->bytes_cap = cap;
 	memcpy(b->bytes + off, data, size);
 	b->bytes_used = off + size;
-	/* ring_buffer__consume() reads the rings one after the other: one run each */
-	if (!b->run_len[rc->ring])
-		b->run_start[rc->ring] = b->npend;
-	b->run_len[rc->ring]++;
+	if (ring < b->ncpus)
+		b->nrec_bpf++;
+	else
+		b->nrec_fast++;
+	/* each ring is read whole before the next: one run each */
+	if (!b->run_len[ring])
+		b->run_start[ring] = b->npend;
+	b->run_len[ring]++;
 	p = &b->pend[b->npend];
 	p->time = ((const struct sdt_bpf_rec *)data)->time_ns;
 	p->off = off;
 	b->npend++;
+	return 0;
+}
+
+/* A BPF ring's record (a wake-up word of fring_wakeup() is shorter than a head: dropped). */
+static int ring_cb(void *ctx, void *data, size_t size)
+{
+	struct ring_ctx *rc = ctx;
+
+	return keep(rc->b, rc->ring, data, size);
+}
+
+/*
+ * The fast ring of @cpu read up to its head, then its tail moved there (plan.h). The head is
+ * loaded with acquire and the tail stored with release: the producer writes a record's bytes
+ * before its head, and reuses the bytes only once the tail has passed them.
+ */
+static int drain_fring(struct sdt_bpf *b, size_t cpu)
+{
+	struct sdt_fring *r = (void *)(b->fring_map + cpu * b->fring_stride);
+	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE), tail = r->tail;
+	uint64_t size = b->ring_bytes;
+	int err;
+
+	if (head - tail > size)
+		return sdt_err(-EIO, "the fast ring of CPU %zu is corrupt: %" PRIu64
+				     " bytes waiting in a ring of %" PRIu64, cpu, head - tail, size);
+	while (tail != head) {
+		const unsigned char *at = r->data + (tail & (size - 1));
+		uint64_t len;
+
+		memcpy(&len, at, sizeof(len));
+		if (len < sizeof(struct sdt_bpf_rec) || len > SDT_FRING_REC_MAX ||
+		    ((8 + len + 7) & ~(uint64_t)7) > head - tail)
+			return sdt_err(-EIO, "the fast ring of CPU %zu is corrupt: a record of %" PRIu64
+					     " bytes at %" PRIu64, cpu, len, tail);
+		err = keep(b, b->ncpus + cpu, at + 8, (size_t)len);
+		if (err)
+			return err;
+		tail += (8 + len + 7) & ~(uint64_t)7;
+	}
+	__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -108,9 +154,9 @@ static int create_rings(struct sdt_bpf *b)
 
 	b->ring_fds = calloc(b->ncpus, sizeof(*b->ring_fds));
 	b->ring_ctx = calloc(b->ncpus, sizeof(*b->ring_ctx));
-	b->run_start = calloc(b->ncpus, sizeof(*b->run_start));
-	b->run_len = calloc(b->ncpus, sizeof(*b->run_len));
-	b->run_pos = calloc(b->ncpus, sizeof(*b->run_pos));
+	b->run_start = calloc(2 * b->ncpus, sizeof(*b->run_start));
+	b->run_len = calloc(2 * b->ncpus, sizeof(*b->run_len));
+	b->run_pos = calloc(2 * b->ncpus, sizeof(*b->run_pos));
 	if (!b->ring_fds || !b->ring_ctx || !b->run_start || !b->run_len || !b->run_pos)
 		return sdt_err(-ENOMEM, "out of memory");
 	for (i = 0; i < b->ncpus; i++)
@@ -182,6 +228,39 @@ static int add_rings(struct sdt_bpf *b)
 	return 0;
 }
 
+/*
+ * The fast rings' sizes, before the load (sdt.bpf.c): each CPU's region as large as its BPF ring,
+ * at a page boundary of the mapping; the smallest that loads when no hit is recorded.
+ */
+static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), ring = b->ring_bytes;
+	size_t ncpus = b->ncpus;
+
+	if (o->count_only || o->agg) {
+		ring = 4096;
+		ncpus = 1;
+	}
+	b->fring_stride = (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
+	b->fring_len = b->fring_stride * ncpus;
+	b->skel->rodata->fring_mask = ring - 1;
+	b->skel->rodata->fring_on = !env_on("SDTRACE_BPF_RINGBUF");
+	bpf_map__set_value_size(b->skel->maps.frings, (uint32_t)b->fring_stride);
+	bpf_map__set_max_entries(b->skel->maps.frings, (uint32_t)ncpus);
+}
+
+/* After the load: the fast rings mapped for reading (their tails written here). */
+static int map_frings(struct sdt_bpf *b)
+{
+	void *m = mmap(NULL, b->fring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       bpf_map__fd(b->skel->maps.frings), 0);
+
+	if (m == MAP_FAILED)
+		return sdt_err(-errno, "mapping the BPF fast rings: %s", strerror(errno));
+	b->fring_map = m;
+	return 0;
+}
+
 /* The aggregation maps' key and value sizes and caps, before the load (sdt.bpf.c). */
 static void size_agg_maps(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 {
@@ -249,6 +328,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 		bpf_map__set_max_entries(b->skel->maps.filters,
 					 (uint32_t)(o->nevents ? o->nevents : 1));
 	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
+	size_frings(b, o);
 	if (o->agg)
 		size_agg_maps(b, o);
 	if (!o->count_only && !o->agg) {
@@ -275,6 +355,8 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	}
 	if (!o->count_only && !o->agg) {
 		err = add_rings(b);
+		if (!err)
+			err = map_frings(b);
 		if (err)
 			goto fail;
 	}
@@ -302,6 +384,8 @@ void sdt_bpf__free(struct sdt_bpf *b)
 	sdt_bpf__detach(b);
 	bpf_link__destroy(b->fork_link);
 	ring_buffer__free(b->rb);
+	if (b->fring_map)
+		munmap(b->fring_map, b->fring_len);
 	for (i = 0; b->ring_fds && i < b->ncpus; i++)
 		if (b->ring_fds[i] >= 0)
 			close(b->ring_fds[i]);
@@ -354,7 +438,7 @@ static const struct pending *next_pending(struct sdt_bpf *b)
 	const struct pending *best = NULL;
 	size_t i, which = 0;
 
-	for (i = 0; i < b->ncpus; i++) {
+	for (i = 0; i < 2 * b->ncpus; i++) {
 		const struct pending *p;
 
 		if (b->run_pos[i] >= b->run_len[i])
@@ -373,6 +457,7 @@ static const struct pending *next_pending(struct sdt_bpf *b)
 long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx)
 {
 	const struct pending *p;
+	size_t i;
 	long n = 0;
 	int err;
 
@@ -380,11 +465,16 @@ long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx)
 		return 0;
 	b->npend = 0;
 	b->bytes_used = 0;
-	memset(b->run_len, 0, b->ncpus * sizeof(*b->run_len));
-	memset(b->run_pos, 0, b->ncpus * sizeof(*b->run_pos));
+	memset(b->run_len, 0, 2 * b->ncpus * sizeof(*b->run_len));
+	memset(b->run_pos, 0, 2 * b->ncpus * sizeof(*b->run_pos));
 	err = ring_buffer__consume(b->rb);
 	if (err < 0 && err != -EINTR)
 		return sdt_err(err, "reading the BPF ring buffers: %s", strerror(-err));
+	for (i = 0; i < b->ncpus; i++) {
+		err = drain_fring(b, i);
+		if (err)
+			return err;
+	}
 	/* each ring's records are in time order: merged, not sorted */
 	while ((p = next_pending(b))) {
 		const struct sdt_bpf_rec *h = (const void *)(b->bytes + p->off);
@@ -397,6 +487,12 @@ long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx)
 	b->npend = 0;
 	b->bytes_used = 0;
 	return n;
+}
+
+void sdt_bpf__ring_counts(const struct sdt_bpf *b, uint64_t *fast, uint64_t *bpf)
+{
+	*fast = b->nrec_fast;
+	*bpf = b->nrec_bpf;
 }
 
 int sdt_bpf__count(const struct sdt_bpf *b, uint32_t ev, uint64_t *out)

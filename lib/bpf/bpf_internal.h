@@ -35,7 +35,12 @@ struct sdt_bpf {
 	const char *method;
 	int *ring_fds;
 	struct ring_ctx *ring_ctx;
-	size_t *run_start, *run_len, *run_pos; /* per ring: its records in ->pend this drain */
+	/* per ring, the BPF rings' then the fast rings': its records in ->pend this drain */
+	size_t *run_start, *run_len, *run_pos;
+	/* the fast rings (plan.h), mapped: one region of fring_stride bytes per CPU */
+	unsigned char *fring_map;
+	size_t fring_stride, fring_len;
+	uint64_t nrec_fast, nrec_bpf; /* records read through each (sdt_bpf__ring_counts()) */
 	struct ring_buffer *rb;
 	struct bpf_link *fork_link;
 	/* perf-event uprobes (the fallback): libbpf links */

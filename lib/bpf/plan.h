@@ -114,6 +114,29 @@ struct sdt_bpf_site {
 	struct sdt_bpf_arg args[SDT_BPF_MAX_ARGS];
 };
 
+/*
+ * A fast ring (sdt.bpf.c's `frings`, one per CPU in an mmapable array): the records of the
+ * hits, written by their CPU's program (in place for `fast` sites with no filter or stack,
+ * else copied from the scratch) and read through the mapping. Each record is a __u64 length word, then the record (its head, then the
+ * raw bytes), the whole padded to 8 bytes; it starts at its position masked by the ring's size
+ * and may run on past the ring's end into the slack, so none is ever split.
+ */
+#define SDT_FRING_SLACK	  32768 /* past the ring's end: a COMM record and the largest record */
+#define SDT_FRING_REC_MAX 32640 /* one record (its head, raw bytes, stack), no length word */
+
+struct sdt_fring {
+	/* the producer's line: head written at each record, the rest its own */
+	__u64 head;	 /* bytes written (the records before it are whole) */
+	__u64 busy;	 /* a hit is writing (taken by an atomic exchange) */
+	__u64 tail_seen; /* the tail as last read: the room known without reading the reader's line */
+	__u64 wake_at;	 /* the head at which to look at the tail again (wake-ups) */
+	__u64 pad[4];
+	/* the reader's line */
+	__u64 tail; /* bytes read */
+	__u64 pad2[7];
+	__u8 data[];
+};
+
 enum sdt_bpf_rec_type {
 	SDT_BPF_REC_SAMPLE = 0,
 	SDT_BPF_REC_COMM = 1, /* the first hit of a thread: raw is its comm (16 bytes) */

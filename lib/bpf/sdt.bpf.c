@@ -169,6 +169,24 @@ struct {
 	__array(values, struct ring);
 } rings SEC(".maps");
 
+/*
+ * The fast rings (plan.h's struct sdt_fring): one region per CPU, mapped by the reader. A hit
+ * of a `fast` site writes its record here in place, with no lock and no atomic but the busy
+ * flag's exchange, where bpf_ringbuf_output() takes the ring's spin lock, copies from the
+ * scratch and commits with an atomic exchange: 80 of the 120 ns a record cost over a count
+ * (BENCHMARKS.md, b62).
+ */
+const volatile __u64 fring_mask = 4095; /* the ring's bytes - 1 (a power of two) */
+const volatile __u8 fring_on = 1;	/* 0: every record through the BPF rings (tests) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* the CPUs, set before load */
+	__uint(key_size, 4);
+	__uint(value_size, 8); /* sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK, before load */
+} frings SEC(".maps");
+
 /* the last thread whose name was sent, per CPU: most hits skip the `seen` lookup */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -272,27 +290,31 @@ static __always_inline __u64 ring_bytes(__u64 size)
 }
 
 /*
- * The first hit of thread @tid: its name goes first, so that the report can show it. The bytes
- * it took in the ring, or 0.
+ * Is this the first hit of thread @tid, whose name must go first so that the report can show it?
+ * Marked as sent by comm_sent() once it is in a ring.
  */
-static __always_inline __u64 send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cpu)
+static __always_inline int comm_due(__u32 tid)
 {
-	struct sdt_bpf_rec *h;
 	__u32 zero = 0, *last = bpf_map_lookup_elem(&last_tid, &zero);
-	__u8 one = 1;
 
 	if (last && *last == tid)
 		return 0;
 	if (last)
 		*last = tid;
-	if (bpf_map_lookup_elem(&seen, &tid))
-		return 0;
-	h = bpf_ringbuf_reserve(rb, sizeof(*h) + 16, 0);
-	if (!h) {
-		count_lost();
-		return 0;
-	}
-	h->time_ns = bpf_ktime_get_ns();
+	return !bpf_map_lookup_elem(&seen, &tid);
+}
+
+static __always_inline void comm_sent(__u32 tid)
+{
+	__u8 one = 1;
+
+	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
+}
+
+static __always_inline void comm_head(struct sdt_bpf_rec *h, __u64 time, __u32 tgid, __u32 tid,
+				      __u32 cpu)
+{
+	h->time_ns = time;
 	h->pid = tgid;
 	h->tid = tid;
 	h->event = 0;
@@ -302,9 +324,24 @@ static __always_inline __u64 send_comm(void *rb, __u32 tgid, __u32 tid, __u32 cp
 	h->nips = 0;
 	h->nregs = 0;
 	h->ustack = 0;
+}
+
+/* The thread's name into ring @rb if due (comm_due()): the bytes it took there, or 0. */
+static __always_inline __u64 send_comm(void *rb, __u64 time, __u32 tgid, __u32 tid, __u32 cpu)
+{
+	struct sdt_bpf_rec *h;
+
+	if (!comm_due(tid))
+		return 0;
+	h = bpf_ringbuf_reserve(rb, sizeof(*h) + 16, 0);
+	if (!h) {
+		count_lost();
+		return 0;
+	}
+	comm_head(h, time, tgid, tid, cpu);
 	bpf_get_current_comm((char *)(h + 1), 16);
 	bpf_ringbuf_submit(h, 0);
-	bpf_map_update_elem(&seen, &tid, &one, BPF_ANY);
+	comm_sent(tid);
 	return ring_bytes(sizeof(*h) + 16);
 }
 
@@ -958,6 +995,201 @@ static __always_inline __u32 add_ustack(struct scratch *b, __u32 end)
 	return dst + got;
 }
 
+/* The sample's head, for the records of either ring. */
+static __always_inline void sample_head(struct sdt_bpf_rec *h, __u32 tgid, __u32 tid, __u32 ev,
+					__u32 cpu)
+{
+	h->pid = tgid;
+	h->tid = tid;
+	h->event = ev;
+	h->cpu = (__u16)cpu;
+	h->type = SDT_BPF_REC_SAMPLE;
+	h->nips = 0;
+	h->nregs = 0;
+	h->ustack = 0;
+}
+
+/*
+ * The raw bytes of a `fast` site's hit: the common header's zeros, __probe_ip and its integer
+ * arguments, fetched inline (a bpf_loop() callback costs more than the fetch of such an
+ * argument; BENCHMARKS.md, b62).
+ */
+static __always_inline void fast_args(__u8 *raw, const struct sdt_bpf_site *s, const __u64 *regs,
+				      __u64 ip, __u64 bias)
+{
+	__u32 k;
+
+	*(__u64 *)raw = 0;
+	*(__u64 *)(raw + SDT_BPF_IP_OFF) = ip;
+#pragma unroll
+	for (k = 0; k < SDT_BPF_FAST_ARGS; k++) {
+		const struct sdt_bpf_arg *a = &s->args[k];
+
+		if (k < s->nargs && a->fetch != SDT_BPF_NONE)
+			put(raw, a->dst, a->size, fetch(regs, a, bias));
+	}
+}
+
+/* A record of @raw raw bytes in a fast ring, its length word and padding included. */
+static __always_inline __u64 fring_bytes(__u64 raw)
+{
+	return (8 + sizeof(struct sdt_bpf_rec) + raw + 7) & ~7ull;
+}
+
+/*
+ * The reader is woken (a word through the CPU's BPF ring, BPF_RB_FORCE_WAKEUP; its reader
+ * drains the fast rings with the BPF rings) as ring_wakeup() wakes it: once when a quarter of
+ * the ring waits, and at every record once half waits, which slows the traced program to the
+ * reader's pace instead of losing records (t1800). The reader's tail is read only at the head
+ * wake_at says: most hits touch no line the reader writes.
+ */
+static __always_inline void fring_wakeup(struct sdt_fring *r, struct scratch *b, __u64 head,
+					 __u32 cpu)
+{
+	__u64 tail, word = 0;
+	void *rb;
+
+	if (head < r->wake_at)
+		return;
+	tail = *(volatile __u64 *)&r->tail;
+	r->tail_seen = tail;
+	if (head - tail < wakeup_bytes) {
+		r->wake_at = tail + wakeup_bytes;
+		return;
+	}
+	r->wake_at = head - tail < 2 * wakeup_bytes ? tail + 2 * wakeup_bytes : head;
+	rb = bpf_map_lookup_elem(&rings, &cpu);
+	if (rb && !bpf_ringbuf_output(rb, &word, sizeof(word), BPF_RB_FORCE_WAKEUP))
+		b->waiting += ring_bytes(sizeof(word));
+}
+
+enum { FRING_BUSY, FRING_TAKEN, FRING_FULL };
+
+/*
+ * CPU @cpu's fast ring taken for records of @need bytes and a COMM record (fring_comm()):
+ * FRING_TAKEN (*rp set; give it back with fring_give()), FRING_FULL (the loss counted), or
+ * FRING_BUSY: taken by a hit this one preempted (a preemptible kernel), which this one must not
+ * wait for; it takes the BPF ring instead. The reader's tail is read only when the room known
+ * from the last read is short.
+ */
+static __always_inline int fring_take(struct sdt_fring **rp, __u32 cpu, __u64 need)
+{
+	struct sdt_fring *r = bpf_map_lookup_elem(&frings, &cpu);
+	__u64 head;
+
+	if (!r || __sync_lock_test_and_set(&r->busy, 1))
+		return FRING_BUSY;
+	need += fring_bytes(16);
+	head = r->head;
+	if (head + need - r->tail_seen > fring_mask + 1) {
+		r->tail_seen = *(volatile __u64 *)&r->tail;
+		if (head + need - r->tail_seen > fring_mask + 1) {
+			count_lost();
+			asm volatile("" ::: "memory");
+			r->busy = 0;
+			return FRING_FULL;
+		}
+	}
+	*rp = r;
+	return FRING_TAKEN;
+}
+
+/* The thread's name at @head if due (comm_due()): the head after it. */
+static __always_inline __u64 fring_comm(struct sdt_fring *r, __u64 head, __u64 time, __u32 tgid,
+					__u32 tid, __u32 cpu)
+{
+	struct sdt_bpf_rec *h;
+	__u8 *at;
+
+	if (!comm_due(tid))
+		return head;
+	at = r->data + (head & fring_mask);
+	*(__u64 *)at = sizeof(*h) + 16;
+	h = (struct sdt_bpf_rec *)(at + 8);
+	comm_head(h, time, tgid, tid, cpu);
+	bpf_get_current_comm((char *)(h + 1), 16);
+	comm_sent(tid);
+	return head + fring_bytes(16);
+}
+
+/*
+ * The records before @head published, the reader woken if due, the ring given back. The head is
+ * stored after the records' bytes, which x86_64 (the only architecture whose registers the
+ * program reads) makes visible in that order; the barriers keep the compiler from reordering.
+ */
+static __always_inline void fring_give(struct sdt_fring *r, struct scratch *b, __u64 head,
+				       __u32 cpu)
+{
+	asm volatile("" ::: "memory");
+	r->head = head;
+	fring_wakeup(r, b, head, cpu);
+	asm volatile("" ::: "memory");
+	r->busy = 0;
+}
+
+/*
+ * A hit of a `fast` site with no filter and no stack, written in place into its CPU's fast ring
+ * (plan.h): the thread's name first if due, then the sample, each record at its own position,
+ * timed once the ring is taken (so that each ring's records are in time order). 1: done
+ * (recorded, or counted as lost), 0: the ring was busy.
+ */
+static __always_inline int fast_hit(const struct sdt_bpf_site *s, struct scratch *b, __u32 tgid,
+				    __u32 tid, __u32 cpu, __u64 ip, __u64 bias)
+{
+	__u64 head, n, raw = s->fixed_end, time;
+	struct sdt_bpf_rec *h;
+	struct sdt_fring *r;
+	__u8 *at;
+	int k;
+
+	if (raw > SDT_BPF_FIXED_LIM)
+		return 0;
+	n = fring_bytes(raw);
+	k = fring_take(&r, cpu, n);
+	if (k != FRING_TAKEN)
+		return k == FRING_FULL;
+	time = bpf_ktime_get_ns();
+	head = fring_comm(r, r->head, time, tgid, tid, cpu);
+	at = r->data + (head & fring_mask);
+	*(__u64 *)at = sizeof(*h) + raw;
+	h = (struct sdt_bpf_rec *)(at + 8);
+	h->time_ns = time;
+	sample_head(h, tgid, tid, s->event, cpu);
+	h->raw_size = (__u32)raw;
+	fast_args((__u8 *)(h + 1), s, b->regs, ip, bias);
+	if (s->room != SDT_BPF_REG_NONE)
+		put((__u8 *)(h + 1), s->room, 4, (1u << 16) | (__u32)raw);
+	fring_give(r, b, head + n, cpu);
+	return 1;
+}
+
+/*
+ * The record built in the scratch (@size bytes from its head; time_ns not yet set) copied into
+ * its CPU's fast ring, after the thread's name if due. 1: done (recorded, or counted as lost),
+ * 0: the ring was busy.
+ */
+static __always_inline int fring_copy(struct scratch *b, __u32 size, __u32 tgid, __u32 tid,
+				      __u32 cpu)
+{
+	struct sdt_fring *r;
+	__u64 head;
+	__u8 *at;
+	int k;
+
+	if (size > SDT_FRING_REC_MAX)
+		return 0;
+	k = fring_take(&r, cpu, (8 + size + 7) & ~7u);
+	if (k != FRING_TAKEN)
+		return k == FRING_FULL;
+	b->h.time_ns = bpf_ktime_get_ns();
+	head = fring_comm(r, r->head, b->h.time_ns, tgid, tid, cpu);
+	at = r->data + (head & fring_mask);
+	*(__u64 *)at = size;
+	bpf_probe_read_kernel(at + 8, size, b);
+	fring_give(r, b, head + ((8 + size + 7) & ~7u), cpu);
+	return 1;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -993,16 +1225,10 @@ int sdt_hit(void *ctx)
 	copy_regs(b->regs, ctx);
 	ip = b->regs[16];
 	bias = ip - s->address;
-	b->h.pid = tgid;
-	b->h.tid = tid;
-	b->h.event = s->event;
-	b->h.cpu = (__u16)cpu;
-	b->h.type = SDT_BPF_REC_SAMPLE;
-	b->h.nips = 0;
-	b->h.nregs = 0;
-	b->h.ustack = 0;
-	*(__u64 *)b->raw = 0;
-	*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
+	if (fring_on && s->fast && !f && !max_stack && !stack_user &&
+	    fast_hit(s, b, tgid, tid, cpu, ip, bias))
+		return 0;
+	sample_head(&b->h, tgid, tid, s->event, cpu);
 	end = s->fixed_end;
 	if (end > SDT_BPF_FIXED_LIM)
 		return 0;
@@ -1012,20 +1238,10 @@ int sdt_hit(void *ctx)
 	hs.end = end;
 	hs.cut = 0;
 	if (s->fast) {
-		/*
-		 * integers only, a few: inline (a bpf_loop() callback costs more than the fetch of
-		 * such an argument; BENCHMARKS.md, b62)
-		 */
-		__u32 k;
-
-#pragma unroll
-		for (k = 0; k < SDT_BPF_FAST_ARGS; k++) {
-			const struct sdt_bpf_arg *a = &s->args[k];
-
-			if (k < s->nargs && a->fetch != SDT_BPF_NONE)
-				put(b->raw, a->dst, a->size, fetch(b->regs, a, bias));
-		}
+		fast_args(b->raw, s, b->regs, ip, bias);
 	} else {
+		*(__u64 *)b->raw = 0;
+		*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
 		bpf_loop(s->nargs < SDT_BPF_MAX_ARGS ? s->nargs : SDT_BPF_MAX_ARGS, one_arg, &hs,
 			 0);
 	}
@@ -1040,17 +1256,6 @@ int sdt_hit(void *ctx)
 			return count_hit(s->event);
 	}
 	/*
-	 * Timed only now: a hit the filter drops, or one counted or aggregated (aggregate() takes
-	 * its own), reads no clock (about 70 ns on this VM's kvm-clock)
-	 */
-	b->h.time_ns = bpf_ktime_get_ns();
-	rb = bpf_map_lookup_elem(&rings, &cpu);
-	if (!rb) {
-		count_lost();
-		return 0;
-	}
-	b->waiting += send_comm(rb, tgid, tid, cpu);
-	/*
 	 * The room field, as tracefs's: empty at the end of the string that was cut (the reader
 	 * marks it truncated), else one byte long (its bytes are never read)
 	 */
@@ -1063,6 +1268,19 @@ int sdt_hit(void *ctx)
 		end = add_stack(ctx, b, end);
 	else if (stack_user)
 		end = add_ustack(b, end);
+	/*
+	 * Timed only now: a hit the filter drops, or one counted or aggregated (aggregate() takes
+	 * its own), reads no clock (about 23 ns here)
+	 */
+	if (fring_on && fring_copy(b, sizeof(b->h) + end, tgid, tid, cpu))
+		return 0;
+	b->h.time_ns = bpf_ktime_get_ns();
+	rb = bpf_map_lookup_elem(&rings, &cpu);
+	if (!rb) {
+		count_lost();
+		return 0;
+	}
+	b->waiting += send_comm(rb, b->h.time_ns, tgid, tid, cpu);
 	flags = ring_wakeup(rb, b, sizeof(b->h) + end);
 	if (bpf_ringbuf_output(rb, b, sizeof(b->h) + end, flags))
 		count_lost();

@@ -93,8 +93,18 @@ int sdt_bpf__epoll_fd(const struct sdt_bpf *b);
  * fit the record). A negative return stops.
  */
 typedef int (*sdt_bpf_rec_fn)(void *ctx, const struct sdt_bpf_rec *h, const void *raw);
-/* Every record the rings hold now, merged in time order. The count, or the first error. */
+/*
+ * Every record the rings hold now, merged in time order: the fast rings (plan.h) and the BPF
+ * ring buffers. The count, or the first error.
+ */
 long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);
+/*
+ * The records read so far through the fast rings (*fast) and through the BPF ring buffers
+ * (*bpf: the hits of other sites, and those that found their CPU's fast ring busy).
+ * SDTRACE_BPF_RINGBUF=1 at open sends every record through the BPF ring buffers (tests,
+ * benchmarks).
+ */
+void sdt_bpf__ring_counts(const struct sdt_bpf *b, uint64_t *fast, uint64_t *bpf);
 /* Event @ev's hits, summed over CPUs (counting mode). */
 int sdt_bpf__count(const struct sdt_bpf *b, uint32_t ev, uint64_t *out);
 /*

@@ -21,6 +21,7 @@
  * Every kernel object is a file descriptor: a SIGKILL leaves nothing behind.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,6 +456,13 @@ static int finish(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	sdt_bpf__detach(b->bpf);
 	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 	err = drain(r, ops);
+	if (!err && !r->o.count_only && !b->agg.ev) {
+		uint64_t fast, bpf;
+
+		sdt_bpf__ring_counts(b->bpf, &fast, &bpf);
+		sdt_debug("bpf: %" PRIu64 " records through the fast rings, %" PRIu64
+			  " through the BPF ring buffers\n", fast, bpf);
+	}
 	if (!err && !r->o.count_only)
 		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
 	for (i = 0; !err && i < ncpus; i++) {
