@@ -130,7 +130,9 @@ struct sdt_fring {
 	__u64 busy;	 /* a hit is writing (taken by an atomic exchange) */
 	__u64 tail_seen; /* the tail as last read: the room known without reading the reader's line */
 	__u64 wake_at;	 /* the head at which to look at the tail again (wake-ups) */
-	__u64 pad[4];
+	__u32 last_tid;	 /* the thread of the last record: its name was sent */
+	__u32 pad0;
+	__u64 pad[3];
 	/* the reader's line */
 	__u64 tail; /* bytes read */
 	__u64 pad2[7];

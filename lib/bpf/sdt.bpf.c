@@ -293,15 +293,21 @@ static __always_inline __u64 ring_bytes(__u64 size)
  * Is this the first hit of thread @tid, whose name must go first so that the report can show it?
  * Marked as sent by comm_sent() once it is in a ring.
  */
-static __always_inline int comm_due(__u32 tid)
+static __always_inline int comm_due_at(__u32 *last, __u32 tid)
 {
-	__u32 zero = 0, *last = bpf_map_lookup_elem(&last_tid, &zero);
-
 	if (last && *last == tid)
 		return 0;
 	if (last)
 		*last = tid;
 	return !bpf_map_lookup_elem(&seen, &tid);
+}
+
+/* comm_due_at() with the CPU's last thread of the BPF rings (a fast ring keeps its own) */
+static __always_inline int comm_due(__u32 tid)
+{
+	__u32 zero = 0;
+
+	return comm_due_at(bpf_map_lookup_elem(&last_tid, &zero), tid);
 }
 
 static __always_inline void comm_sent(__u32 tid)
@@ -377,15 +383,63 @@ static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size
 	return BPF_RB_NO_WAKEUP;
 }
 
+/*
+ * The register at byte @off of struct pt_regs, read from the context itself: a load at a constant
+ * offset in each case, as the verifier wants. Cheaper than copy_regs() for the few arguments of
+ * a `fast` site.
+ */
+/* one load from the context at constant offset @off (clang would merge the cases' loads) */
+#define CTX_LOAD(ctx, off)                                                                 \
+	({                                                                                 \
+		__u64 v_;                                                                  \
+		asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v_) : "r"(ctx));       \
+		v_;                                                                        \
+	})
+
+static __always_inline __u64 live_reg(const void *ctx, __u16 off)
+{
+	switch (off) {
+	case 0: return CTX_LOAD(ctx, 0); /* r15 */
+	case 8: return CTX_LOAD(ctx, 8); /* r14 */
+	case 16: return CTX_LOAD(ctx, 16); /* r13 */
+	case 24: return CTX_LOAD(ctx, 24); /* r12 */
+	case 32: return CTX_LOAD(ctx, 32); /* bp */
+	case 40: return CTX_LOAD(ctx, 40); /* bx */
+	case 48: return CTX_LOAD(ctx, 48); /* r11 */
+	case 56: return CTX_LOAD(ctx, 56); /* r10 */
+	case 64: return CTX_LOAD(ctx, 64); /* r9 */
+	case 72: return CTX_LOAD(ctx, 72); /* r8 */
+	case 80: return CTX_LOAD(ctx, 80); /* ax */
+	case 88: return CTX_LOAD(ctx, 88); /* cx */
+	case 96: return CTX_LOAD(ctx, 96); /* dx */
+	case 104: return CTX_LOAD(ctx, 104); /* si */
+	case 112: return CTX_LOAD(ctx, 112); /* di */
+	case 120: return CTX_LOAD(ctx, 120); /* orig_ax */
+	case 128: return CTX_LOAD(ctx, 128); /* ip */
+	case 136: return CTX_LOAD(ctx, 136); /* cs */
+	case 144: return CTX_LOAD(ctx, 144); /* flags */
+	case 152: return CTX_LOAD(ctx, 152); /* sp */
+	case 160: return CTX_LOAD(ctx, 160); /* ss */
+	}
+	return 0;
+}
+
+/* A register of the hit: from the copy (@live 0: __u64[32]) or the context (@live 1). */
+static __always_inline __u64 reg_of(const void *src, int live, __u16 off)
+{
+	return live ? live_reg(src, off) : reg(src, off);
+}
+
 /* The user address a memory operand reads (MEM, GLOBAL, INDEXED, TLS); 0 for the others. */
-static __always_inline __u64 addr_of(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+static __always_inline __u64 addr_in(const void *ctx, int live, const struct sdt_bpf_arg *a,
+				     __u64 bias)
 {
 	struct task_struct *task;
 	__u64 addr;
 
 	switch (a->fetch) {
 	case SDT_BPF_MEM:
-		return reg(ctx, a->reg) + a->disp;
+		return reg_of(ctx, live, a->reg) + a->disp;
 	case SDT_BPF_GLOBAL:
 		return (__u64)a->disp + bias;
 	case SDT_BPF_INDEXED:
@@ -393,9 +447,9 @@ static __always_inline __u64 addr_of(const __u64 *ctx, const struct sdt_bpf_arg 
 		if (a->flags & SDT_BPF_REBASE)
 			addr += bias;
 		if (a->reg != SDT_BPF_REG_NONE)
-			addr += reg(ctx, a->reg);
+			addr += reg_of(ctx, live, a->reg);
 		if (a->index != SDT_BPF_REG_NONE)
-			addr += reg(ctx, a->index) * a->scale;
+			addr += reg_of(ctx, live, a->index) * a->scale;
 		return addr;
 	case SDT_BPF_TLS:
 		task = (struct task_struct *)bpf_get_current_task();
@@ -404,17 +458,29 @@ static __always_inline __u64 addr_of(const __u64 *ctx, const struct sdt_bpf_arg 
 	return 0;
 }
 
-static __always_inline __u64 fetch(const __u64 *ctx, const struct sdt_bpf_arg *a, __u64 bias)
+/* An argument's value, its registers read as addr_in() reads them. */
+static __always_inline __u64 fetch_in(const void *ctx, int live, const struct sdt_bpf_arg *a,
+				      __u64 bias)
 {
 	switch (a->fetch) {
 	case SDT_BPF_REG:
-		return reg(ctx, a->reg) >> (a->shift & 63);
+		return reg_of(ctx, live, a->reg) >> (a->shift & 63);
 	case SDT_BPF_CONST:
 		return (__u64)a->disp;
 	case SDT_BPF_LADDR:
 		return (__u64)a->disp + bias;
 	}
-	return rd(addr_of(ctx, a, bias), a->size);
+	return rd(addr_in(ctx, live, a, bias), a->size);
+}
+
+static __always_inline __u64 addr_of(const __u64 *regs, const struct sdt_bpf_arg *a, __u64 bias)
+{
+	return addr_in(regs, 0, a, bias);
+}
+
+static __always_inline __u64 fetch(const __u64 *regs, const struct sdt_bpf_arg *a, __u64 bias)
+{
+	return fetch_in(regs, 0, a, bias);
 }
 
 static __always_inline void put(__u8 *raw, __u16 dst, __u8 size, __u64 v)
@@ -1012,10 +1078,10 @@ static __always_inline void sample_head(struct sdt_bpf_rec *h, __u32 tgid, __u32
 /*
  * The raw bytes of a `fast` site's hit: the common header's zeros, __probe_ip and its integer
  * arguments, fetched inline (a bpf_loop() callback costs more than the fetch of such an
- * argument; BENCHMARKS.md, b62).
+ * argument; BENCHMARKS.md, b62), their registers from @src as reg_of() reads them.
  */
-static __always_inline void fast_args(__u8 *raw, const struct sdt_bpf_site *s, const __u64 *regs,
-				      __u64 ip, __u64 bias)
+static __always_inline void fast_args(__u8 *raw, const struct sdt_bpf_site *s, const void *src,
+				      int live, __u64 ip, __u64 bias)
 {
 	__u32 k;
 
@@ -1026,7 +1092,7 @@ static __always_inline void fast_args(__u8 *raw, const struct sdt_bpf_site *s, c
 		const struct sdt_bpf_arg *a = &s->args[k];
 
 		if (k < s->nargs && a->fetch != SDT_BPF_NONE)
-			put(raw, a->dst, a->size, fetch(regs, a, bias));
+			put(raw, a->dst, a->size, fetch_in(src, live, a, bias));
 	}
 }
 
@@ -1043,10 +1109,11 @@ static __always_inline __u64 fring_bytes(__u64 raw)
  * reader's pace instead of losing records (t1800). The reader's tail is read only at the head
  * wake_at says: most hits touch no line the reader writes.
  */
-static __always_inline void fring_wakeup(struct sdt_fring *r, struct scratch *b, __u64 head,
-					 __u32 cpu)
+static __always_inline void fring_wakeup(struct sdt_fring *r, __u64 head, __u32 cpu)
 {
 	__u64 tail, word = 0;
+	__u32 zero = 0;
+	struct scratch *b;
 	void *rb;
 
 	if (head < r->wake_at)
@@ -1059,7 +1126,10 @@ static __always_inline void fring_wakeup(struct sdt_fring *r, struct scratch *b,
 	}
 	r->wake_at = head - tail < 2 * wakeup_bytes ? tail + 2 * wakeup_bytes : head;
 	rb = bpf_map_lookup_elem(&rings, &cpu);
-	if (rb && !bpf_ringbuf_output(rb, &word, sizeof(word), BPF_RB_FORCE_WAKEUP))
+	if (!rb || bpf_ringbuf_output(rb, &word, sizeof(word), BPF_RB_FORCE_WAKEUP))
+		return;
+	b = bpf_map_lookup_elem(&scratch, &zero);
+	if (b)
 		b->waiting += ring_bytes(sizeof(word));
 }
 
@@ -1101,7 +1171,7 @@ static __always_inline __u64 fring_comm(struct sdt_fring *r, __u64 head, __u64 t
 	struct sdt_bpf_rec *h;
 	__u8 *at;
 
-	if (!comm_due(tid))
+	if (!comm_due_at(&r->last_tid, tid))
 		return head;
 	at = r->data + (head & fring_mask);
 	*(__u64 *)at = sizeof(*h) + 16;
@@ -1117,12 +1187,11 @@ static __always_inline __u64 fring_comm(struct sdt_fring *r, __u64 head, __u64 t
  * stored after the records' bytes, which x86_64 (the only architecture whose registers the
  * program reads) makes visible in that order; the barriers keep the compiler from reordering.
  */
-static __always_inline void fring_give(struct sdt_fring *r, struct scratch *b, __u64 head,
-				       __u32 cpu)
+static __always_inline void fring_give(struct sdt_fring *r, __u64 head, __u32 cpu)
 {
 	asm volatile("" ::: "memory");
 	r->head = head;
-	fring_wakeup(r, b, head, cpu);
+	fring_wakeup(r, head, cpu);
 	asm volatile("" ::: "memory");
 	r->busy = 0;
 }
@@ -1130,13 +1199,14 @@ static __always_inline void fring_give(struct sdt_fring *r, struct scratch *b, _
 /*
  * A hit of a `fast` site with no filter and no stack, written in place into its CPU's fast ring
  * (plan.h): the thread's name first if due, then the sample, each record at its own position,
- * timed once the ring is taken (so that each ring's records are in time order). 1: done
- * (recorded, or counted as lost), 0: the ring was busy.
+ * timed once the ring is taken (so that each ring's records are in time order), its registers
+ * read from the context (no copy_regs()). 1: done (recorded, or counted as lost), 0: the ring
+ * was busy.
  */
-static __always_inline int fast_hit(const struct sdt_bpf_site *s, struct scratch *b, __u32 tgid,
-				    __u32 tid, __u32 cpu, __u64 ip, __u64 bias)
+static __always_inline int fast_hit(void *ctx, const struct sdt_bpf_site *s, __u32 tgid,
+				    __u32 tid, __u32 cpu)
 {
-	__u64 head, n, raw = s->fixed_end, time;
+	__u64 ip = ((const struct regs *)ctx)->ip, head, n, raw = s->fixed_end, time;
 	struct sdt_bpf_rec *h;
 	struct sdt_fring *r;
 	__u8 *at;
@@ -1156,10 +1226,10 @@ static __always_inline int fast_hit(const struct sdt_bpf_site *s, struct scratch
 	h->time_ns = time;
 	sample_head(h, tgid, tid, s->event, cpu);
 	h->raw_size = (__u32)raw;
-	fast_args((__u8 *)(h + 1), s, b->regs, ip, bias);
+	fast_args((__u8 *)(h + 1), s, ctx, 1, ip, ip - s->address);
 	if (s->room != SDT_BPF_REG_NONE)
 		put((__u8 *)(h + 1), s->room, 4, (1u << 16) | (__u32)raw);
-	fring_give(r, b, head + n, cpu);
+	fring_give(r, head + n, cpu);
 	return 1;
 }
 
@@ -1186,7 +1256,7 @@ static __always_inline int fring_copy(struct scratch *b, __u32 size, __u32 tgid,
 	at = r->data + (head & fring_mask);
 	*(__u64 *)at = size;
 	bpf_probe_read_kernel(at + 8, size, b);
-	fring_give(r, b, head + ((8 + size + 7) & ~7u), cpu);
+	fring_give(r, head + ((8 + size + 7) & ~7u), cpu);
 	return 1;
 }
 
@@ -1219,15 +1289,15 @@ int sdt_hit(void *ctx)
 	if (count_only && !f)
 		return count_hit(s->event);
 	cpu = bpf_get_smp_processor_id();
+	if (fring_on && s->fast && !f && !max_stack && !stack_user &&
+	    fast_hit(ctx, s, tgid, tid, cpu))
+		return 0;
 	b = bpf_map_lookup_elem(&scratch, &zero);
 	if (!b)
 		return 0;
 	copy_regs(b->regs, ctx);
 	ip = b->regs[16];
 	bias = ip - s->address;
-	if (fring_on && s->fast && !f && !max_stack && !stack_user &&
-	    fast_hit(s, b, tgid, tid, cpu, ip, bias))
-		return 0;
 	sample_head(&b->h, tgid, tid, s->event, cpu);
 	end = s->fixed_end;
 	if (end > SDT_BPF_FIXED_LIM)
@@ -1238,7 +1308,7 @@ int sdt_hit(void *ctx)
 	hs.end = end;
 	hs.cut = 0;
 	if (s->fast) {
-		fast_args(b->raw, s, b->regs, ip, bias);
+		fast_args(b->raw, s, b->regs, 0, ip, bias);
 	} else {
 		*(__u64 *)b->raw = 0;
 		*(__u64 *)(b->raw + SDT_BPF_IP_OFF) = ip;
