@@ -229,6 +229,20 @@ static int add_rings(struct sdt_bpf *b)
 }
 
 /*
+ * Which records go into the fast rings: all (2), unless SDTRACE_BPF_RINGBUF says "copied" (1:
+ * only those written in place; the others through the BPF rings, as a preempted hit's go) or
+ * anything else but 0 (none). For tests and benchmarks.
+ */
+static uint8_t fring_mode(void)
+{
+	const char *v = getenv("SDTRACE_BPF_RINGBUF");
+
+	if (!env_on("SDTRACE_BPF_RINGBUF"))
+		return 2;
+	return strcmp(v, "copied") ? 0 : 1;
+}
+
+/*
  * The fast rings' sizes, before the load (sdt.bpf.c): each CPU's region as large as its BPF ring,
  * at a page boundary of the mapping; the smallest that loads when no hit is recorded.
  */
@@ -244,7 +258,7 @@ static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 	b->fring_stride = (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
 	b->fring_len = b->fring_stride * ncpus;
 	b->skel->rodata->fring_mask = ring - 1;
-	b->skel->rodata->fring_on = !env_on("SDTRACE_BPF_RINGBUF");
+	b->skel->rodata->fring_mode = fring_mode();
 	bpf_map__set_value_size(b->skel->maps.frings, (uint32_t)b->fring_stride);
 	bpf_map__set_max_entries(b->skel->maps.frings, (uint32_t)ncpus);
 }

@@ -3,7 +3,8 @@
  * The one BPF program of every SDT site (lib/bpf/README.md). Its attach cookie is the site's
  * index in `sites`, whose entry is the site's fetch plan (plan.h): the event number, the note's
  * address, and per argument what to fetch and where to put it. A hit is counted (stat) or
- * written to its CPU's ring buffer as one record shaped like a tracefs uprobe sample.
+ * written to its CPU's fast ring (plan.h; its BPF ring buffer when that one is busy) as one
+ * record shaped like a tracefs uprobe sample.
  *
  * Compiled with clang -target bpf; libbpf's usdt.bpf.h works the same way (a cookie, a spec map),
  * this one adds globals through the load bias, indexed addresses, thread-local variables, strings
@@ -161,7 +162,10 @@ struct ring {
 	__uint(max_entries, 1 << 22);
 };
 
-/* one ring buffer per CPU (the user side creates them) */
+/*
+ * one ring buffer per CPU (the user side creates them): the fast rings' wake-up words, and the
+ * records of the hits that found their CPU's fast ring busy (or with SDTRACE_BPF_RINGBUF=1)
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, 1);
@@ -170,14 +174,15 @@ struct {
 } rings SEC(".maps");
 
 /*
- * The fast rings (plan.h's struct sdt_fring): one region per CPU, mapped by the reader. A hit
- * of a `fast` site writes its record here in place, with no lock and no atomic but the busy
- * flag's exchange, where bpf_ringbuf_output() takes the ring's spin lock, copies from the
- * scratch and commits with an atomic exchange: 80 of the 120 ns a record cost over a count
- * (BENCHMARKS.md, b62).
+ * The fast rings (plan.h's struct sdt_fring): one region per CPU, mapped by the reader. Every
+ * record goes here, a `fast` site's written in place, the others copied from the scratch, with
+ * no lock and no atomic but the busy flag's exchange, where bpf_ringbuf_output() takes the
+ * ring's spin lock, copies from the scratch and commits with an atomic exchange: 81 of the 150
+ * ns a record cost over a count here (BENCHMARKS.md, session 15).
  */
 const volatile __u64 fring_mask = 4095; /* the ring's bytes - 1 (a power of two) */
-const volatile __u8 fring_on = 1;	/* 0: every record through the BPF rings (tests) */
+/* 2: every record into the fast rings; 1: those written in place; 0: none (tests, benchmarks) */
+const volatile __u8 fring_mode = 2;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -384,11 +389,9 @@ static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size
 }
 
 /*
- * The register at byte @off of struct pt_regs, read from the context itself: a load at a constant
- * offset in each case, as the verifier wants. Cheaper than copy_regs() for the few arguments of
- * a `fast` site.
+ * One load from the context at the constant offset @off, in asm: clang merges the loads of
+ * live_reg()'s cases into one at a variable offset, which the verifier refuses for the context.
  */
-/* one load from the context at constant offset @off (clang would merge the cases' loads) */
 #define CTX_LOAD(ctx, off)                                                                 \
 	({                                                                                 \
 		__u64 v_;                                                                  \
@@ -396,6 +399,10 @@ static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size
 		v_;                                                                        \
 	})
 
+/*
+ * The register at byte @off of struct pt_regs, read from the context itself. Cheaper than
+ * copy_regs() for the few arguments of a `fast` site.
+ */
 static __always_inline __u64 live_reg(const void *ctx, __u16 off)
 {
 	switch (off) {
@@ -1138,8 +1145,8 @@ enum { FRING_BUSY, FRING_TAKEN, FRING_FULL };
 /*
  * CPU @cpu's fast ring taken for records of @need bytes and a COMM record (fring_comm()):
  * FRING_TAKEN (*rp set; give it back with fring_give()), FRING_FULL (the loss counted), or
- * FRING_BUSY: taken by a hit this one preempted (a preemptible kernel), which this one must not
- * wait for; it takes the BPF ring instead. The reader's tail is read only when the room known
+ * FRING_BUSY: held by a hit of another task that was preempted on this CPU while writing (a
+ * preemptible kernel), which this one must not wait for; it takes the BPF ring instead. The reader's tail is read only when the room known
  * from the last read is short.
  */
 static __always_inline int fring_take(struct sdt_fring **rp, __u32 cpu, __u64 need)
@@ -1289,7 +1296,7 @@ int sdt_hit(void *ctx)
 	if (count_only && !f)
 		return count_hit(s->event);
 	cpu = bpf_get_smp_processor_id();
-	if (fring_on && s->fast && !f && !max_stack && !stack_user &&
+	if (fring_mode && s->fast && !f && !max_stack && !stack_user &&
 	    fast_hit(ctx, s, tgid, tid, cpu))
 		return 0;
 	b = bpf_map_lookup_elem(&scratch, &zero);
@@ -1342,7 +1349,7 @@ int sdt_hit(void *ctx)
 	 * Timed only now: a hit the filter drops, or one counted or aggregated (aggregate() takes
 	 * its own), reads no clock (about 23 ns here)
 	 */
-	if (fring_on && fring_copy(b, sizeof(b->h) + end, tgid, tid, cpu))
+	if (fring_mode == 2 && fring_copy(b, sizeof(b->h) + end, tgid, tid, cpu))
 		return 0;
 	b->h.time_ns = bpf_ktime_get_ns();
 	rb = bpf_map_lookup_elem(&rings, &cpu);

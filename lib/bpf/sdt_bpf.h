@@ -101,8 +101,8 @@ long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);
 /*
  * The records read so far through the fast rings (*fast) and through the BPF ring buffers
  * (*bpf: the hits of other sites, and those that found their CPU's fast ring busy).
- * SDTRACE_BPF_RINGBUF=1 at open sends every record through the BPF ring buffers (tests,
- * benchmarks).
+ * SDTRACE_BPF_RINGBUF=1 at open sends every record through the BPF ring buffers, =copied those
+ * of the sites not written in place (tests, benchmarks).
  */
 void sdt_bpf__ring_counts(const struct sdt_bpf *b, uint64_t *fast, uint64_t *bpf);
 /* Event @ev's hits, summed over CPUs (counting mode). */
