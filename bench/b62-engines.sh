@@ -5,6 +5,8 @@
 #   record, 1 M hits, 1 and 4 args:
 #     sdtrace record --engine=bpf -x LOOP -e %h9bench:tickA -o F -- LOOP 1000000 A 0 OUT
 #     sdtrace record --engine=tracefs ...                                 (today's engine)
+#     SDTRACE_BPF_RINGBUF=1 sdtrace record --engine=bpf ...  (the BPF ring buffers, not the fast
+#                                                             rings: the engine before session 15)
 #     perf record -e sdt_h9bench:tickA -o F -- LOOP ...                  (probe added once)
 #     bpftrace -e 'usdt:LOOP:h9bench:tickA { printf("%d ...\n", arg0, ...); }' -c 'LOOP ...'
 #   stat, the same hits: sdtrace stat --engine=bpf / --engine=tracefs, bpftrace count(), perf stat
@@ -44,6 +46,10 @@ round() {
 		-o "$tmp/p.data" -- "$loop" $n "$a" 0 "$tmp/out" "$t" >/dev/null 2>"$tmp/p.err"
 	loop_ns "$tmp/out" >>"$tmp/$k.perf"
 	[ "$t" = 1 ] || return 0
+	env SDTRACE_BPF_RINGBUF=1 "$SDTRACE" --cache-dir "$sc" record --engine=bpf -x "$loop" \
+		-e "%h9bench:tick$a" -o "$tmp/b.data" -- "$loop" $n "$a" 0 "$tmp/out" >/dev/null \
+		2>"$tmp/b.err"
+	loop_ns "$tmp/out" >>"$tmp/$k.bpfrb"
 	S record --engine=tracefs -x "$loop" -e "%h9bench:tick$a" -o "$tmp/t.data" -- \
 		"$loop" $n "$a" 0 "$tmp/out" >/dev/null 2>"$tmp/t.err"
 	loop_ns "$tmp/out" >>"$tmp/$k.tracefs"
@@ -87,6 +93,11 @@ for a in 1 4; do
 		"sdtrace record --engine=tracefs" "$t ns" "$(ratio "$b" "$t")" ""
 	emit "bpf engine: record vs its own stat, $a arg(s)" "$b ns" "sdtrace stat --engine=bpf" \
 		"$bs ns" "$(ratio "$b" "$bs")" "<= 1.15"
+	rb=$(cost $k bpfrb $n)
+	emit "bpf engine: record cost per hit, $a arg(s), fast rings vs the BPF ring buffers" "$b ns" \
+		"SDTRACE_BPF_RINGBUF=1 sdtrace record --engine=bpf" "$rb ns" "$(ratio "$b" "$rb")" ""
+	emit "bpf engine through the BPF ring buffers: record vs stat, $a arg(s)" "$rb ns" \
+		"sdtrace stat --engine=bpf" "$bs ns" "$(ratio "$rb" "$bs")" ""
 	emit "bpf engine: stat cost per hit, $a arg(s), vs perf stat" "$bs ns" \
 		"perf stat -e sdt_h9bench:tick$a -- LOOP" "$ps ns" "$(ratio "$bs" "$ps")" ""
 	emit "bpf engine: stat cost per hit, $a arg(s), vs the tracefs engine's stat" "$bs ns" \
