@@ -149,6 +149,17 @@ struct {
 	__type(value, __u8);
 } tgids SEC(".maps");
 
+/*
+ * The last process that passed the filter, per CPU: most hits skip the `tgids` lookup (a hash:
+ * 15-20 ns). Safe because no entry of `tgids` is ever removed during a run.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} last_tgid SEC(".maps");
+
 /* threads whose name was sent */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -1267,6 +1278,20 @@ static __always_inline int fring_copy(struct scratch *b, __u32 size, __u32 tgid,
 	return 1;
 }
 
+/* Is process @tgid followed (filter: in `tgids`)? */
+static __always_inline int followed(__u32 tgid)
+{
+	__u32 zero = 0, *last = bpf_map_lookup_elem(&last_tgid, &zero);
+
+	if (last && *last == tgid)
+		return 1;
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	if (last)
+		*last = tgid;
+	return 1;
+}
+
 SEC("uprobe")
 int sdt_hit(void *ctx)
 {
@@ -1279,7 +1304,7 @@ int sdt_hit(void *ctx)
 	struct scratch *b;
 	void *rb;
 
-	if (filter && !bpf_map_lookup_elem(&tgids, &tgid))
+	if (filter && !followed(tgid))
 		return 0;
 	idx = (__u32)bpf_get_attach_cookie(ctx);
 	s = bpf_map_lookup_elem(&sites, &idx);
