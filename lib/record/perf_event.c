@@ -152,13 +152,13 @@ bool sdt_perf_fork_guard_no_swap(void)
 	return known > 0;
 }
 
-int sdt_perf_open_fork_guard(pid_t pid, bool *no_swap)
+int sdt_perf_open_fork_guard(pid_t pid)
 {
 	struct perf_event_attr attr;
 	int fd, e;
 
-	e = no_swap_wanted() ? open_no_swap(pid, &fd) : 0;
-	*no_swap = e > 0;
+	/* asked of the kernel once (a kernel before 6.12 refuses it: no EINVAL per guard) */
+	e = sdt_perf_fork_guard_no_swap() ? open_no_swap(pid, &fd) : 0;
 	if (e > 0)
 		return fd;
 	if (e < 0)

@@ -65,9 +65,10 @@ int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
  * the forked child's events, they are freed as "not exiting", no event is left for the child's
  * mm, and uprobe_apply() removes the breakpoints from it: the child's hits stop for good.
  * Two forms, the first the kernel takes:
- *  - since 6.12, the no-swap guard (*@no_swap set): inherit and PERF_SAMPLE_READ, which the
- *    kernel counts in each context holding it (list_add_event(): ctx->nr_no_switch_fast) and
- *    never swaps such a context (the fast path of perf_event_context_sched_out()). Inherited
+ *  - since 6.12 (sdt_perf_fork_guard_no_swap(), asked once), the no-swap guard: inherit and
+ *    PERF_SAMPLE_READ, which the kernel counts in each context holding it (list_add_event():
+ *    ctx->nr_no_switch_fast) and never swaps such a context (the fast path of
+ *    perf_event_context_sched_out()). Inherited
  *    into every process and thread below the task, it keeps all of them off the swap, however
  *    deep and however soon they fork. Disabled: it never samples.
  *  - before (EINVAL there), or with SDTRACE_FORK_GUARD=thread: inherit_thread, which clears the
@@ -76,7 +77,7 @@ int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
  *    (recorder_forks.c guards them from their FORK records).
  * fd (O_CLOEXEC) or -errno with the message set.
  */
-int sdt_perf_open_fork_guard(pid_t pid, bool *no_swap);
+int sdt_perf_open_fork_guard(pid_t pid);
 /* Does this kernel take the no-swap guard (above)? Asked once, on this process. */
 bool sdt_perf_fork_guard_no_swap(void);
 int sdt_perf_set_output(int fd, int out_fd);

@@ -50,8 +50,7 @@ static void drop(struct rec_forks *f, struct fork_anchor *a)
 /* The guard, then the anchors of every set @ptid has: 0, -ESRCH (gone) or -errno. */
 static int guard_and_anchor(struct sdt_recorder *r, struct fork_anchor *a, pid_t ptid)
 {
-	bool no_swap;
-	int fd = sdt_perf_open_fork_guard(a->pid, &no_swap);
+	int fd = sdt_perf_open_fork_guard(a->pid);
 
 	if (fd < 0)
 		return fd;

@@ -225,14 +225,13 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
 static int open_fork_guards(struct rec_perf *p, const struct perf_plan *plan)
 {
 	const struct rec_targets *t = plan->targets;
-	bool no_swap;
 	size_t i;
 	int fd, err;
 
 	for (i = 0; i < t->ntids; i++) {
 		if (t->tids[i] <= 0)
 			continue;
-		fd = sdt_perf_open_fork_guard(t->tids[i], &no_swap);
+		fd = sdt_perf_open_fork_guard(t->tids[i]);
 		if (fd == -ESRCH && plan->skip_gone)
 			continue;
 		if (fd < 0)
