@@ -71,6 +71,16 @@ _passed=0
 _failed=0
 _cleanups=""
 
+# wait_grep FILE REGEX [SECONDS]: wait (10 s by default) until FILE has a line matching REGEX
+wait_grep() {
+	_wn=0
+	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$_wn" -lt "$((${3:-10} * 10))" ]; do
+		sleep 0.1
+		_wn=$((_wn + 1))
+	done
+	grep -Eq "$2" "$1"
+}
+
 # Run a command at exit (LIFO), also when the test fails or is interrupted.
 at_exit() { _cleanups="$*; $_cleanups"; }
 _on_exit() {

@@ -16,15 +16,6 @@ cd "$T" || exit 1
 uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
 for f in "$L" "$F"; do "$SDTRACE" cache add "$f" >/dev/null 2>&1 || fail "cache add" "cannot cache $f"; done
 
-# wait_grep FILE REGEX: wait (10 s) until FILE has a line matching REGEX
-wait_grep() {
-	n=0
-	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	grep -Eq "$2" "$1"
-}
 calls() { "$SDTRACE" report -i "$1" | grep -c 'follow_lib:call: arg1=[0-2]$'; }
 # place_lib: the library appears at new/lib.so whole (a rename): prog-follow polls for the path
 # and would dlopen() a file cp is still writing

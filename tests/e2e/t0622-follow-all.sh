@@ -11,14 +11,6 @@ need_file "$F"
 cd "$T" || exit 1
 uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
 
-wait_grep() {
-	n=0
-	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	grep -Eq "$2" "$1"
-}
 
 $FOREGROUND "$SDTRACE" -v record -o all.data -x "$F" -e '%follow:tick' -a >all.out 2>all.err &
 sd=$!

@@ -29,15 +29,6 @@ for f in "$L" "$F"; do "$SDTRACE" cache add "$f" >/dev/null 2>&1 || fail "cache 
 "$SDTRACE" stat --engine=bpf -e '%follow:first' -- "$F" 1 >/dev/null 2>bpf-probe.err ||
 	skip "the BPF engine does not run here: $(cat bpf-probe.err)"
 
-# wait_grep FILE REGEX: wait (20 s) until FILE has a line matching REGEX
-wait_grep() {
-	_wn=0
-	while ! grep -Eq "$2" "$1" 2>/dev/null && [ "$_wn" -lt 200 ]; do
-		sleep 0.1
-		_wn=$((_wn + 1))
-	done
-	grep -Eq "$2" "$1"
-}
 # hits DATA REGEX: the records of DATA whose report line matches REGEX
 hits() { "$SDTRACE" report -i "$1" | grep -c "$2"; }
 # rec NAME ENGINE WAIT-REGEX SPEC...: record prog-follow 3 with the library appearing (a rename:
@@ -53,9 +44,9 @@ rec() {
 	$FOREGROUND "$SDTRACE" -v record --engine="$_re" -o "$_rn.data" "$@" -e '%follow_lib:*' \
 		-e '%follow:tick' -- "$F" 3 "$T/new/lib.so" "$T/go" >"$_rn.out" 2>"$_rn.err" &
 	sd=$!
-	wait_grep "$_rn.err" "debug: armed: every probe placed and enabled"
+	wait_grep "$_rn.err" "debug: armed: every probe placed and enabled" 20
 	cp "$L" new/.lib.so.part && mv new/.lib.so.part new/lib.so
-	if ! wait_grep "$_rn.err" "$_rw"; then
+	if ! wait_grep "$_rn.err" "$_rw" 20; then
 		echo "program:"; cat "$_rn.out"; echo "sdtrace:"; cat "$_rn.err"
 	fi
 	touch go
