@@ -127,8 +127,10 @@ static int drain_fring(struct sdt_bpf *b, size_t cpu)
 	int err;
 
 	if (head - tail > size)
-		return sdt_err(-EIO, "the fast ring of CPU %zu is corrupt: %" PRIu64
-				     " bytes waiting in a ring of %" PRIu64, cpu, head - tail, size);
+		return sdt_err(-EIO,
+			       "the fast ring of CPU %zu is corrupt: %" PRIu64
+			       " bytes waiting in a ring of %" PRIu64,
+			       cpu, head - tail, size);
 	while (tail != head) {
 		const unsigned char *at = r->data + (tail & (size - 1));
 		uint64_t len;
@@ -136,8 +138,10 @@ static int drain_fring(struct sdt_bpf *b, size_t cpu)
 		memcpy(&len, at, sizeof(len));
 		if (len < sizeof(struct sdt_bpf_rec) || len > SDT_FRING_REC_MAX ||
 		    ((8 + len + 7) & ~(uint64_t)7) > head - tail)
-			return sdt_err(-EIO, "the fast ring of CPU %zu is corrupt: a record of %" PRIu64
-					     " bytes at %" PRIu64, cpu, len, tail);
+			return sdt_err(-EIO,
+				       "the fast ring of CPU %zu is corrupt: a record of %" PRIu64
+				       " bytes at %" PRIu64,
+				       cpu, len, tail);
 		err = keep(b, b->ncpus + cpu, at + 8, (size_t)len);
 		if (err)
 			return err;
@@ -255,7 +259,8 @@ static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 		ring = 4096;
 		ncpus = 1;
 	}
-	b->fring_stride = (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
+	b->fring_stride =
+	    (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
 	b->fring_len = b->fring_stride * ncpus;
 	b->skel->rodata->fring_mask = ring - 1;
 	b->skel->rodata->fring_mode = fring_mode();

@@ -117,9 +117,10 @@ struct sdt_bpf_site {
 /*
  * A fast ring (sdt.bpf.c's `frings`, one per CPU in an mmapable array): the records of the
  * hits, written by their CPU's program (in place for `fast` sites with no filter or stack,
- * else copied from the scratch) and read through the mapping. Each record is a __u64 length word, then the record (its head, then the
- * raw bytes), the whole padded to 8 bytes; it starts at its position masked by the ring's size
- * and may run on past the ring's end into the slack, so none is ever split.
+ * else copied from the scratch) and read through the mapping. Each record is a __u64 length word,
+ * then the record (its head, then the raw bytes), the whole padded to 8 bytes; it starts at its
+ * position masked by the ring's size and may run on past the ring's end into the slack, so none is
+ * ever split.
  */
 #define SDT_FRING_SLACK	  32768 /* past the ring's end: a COMM record and the largest record */
 #define SDT_FRING_REC_MAX 32640 /* one record (its head, raw bytes, stack), no length word */
@@ -128,7 +129,7 @@ struct sdt_fring {
 	/* the producer's line: head written at each record, the rest its own */
 	__u64 head;	 /* bytes written (the records before it are whole) */
 	__u64 busy;	 /* a hit is writing (taken by an atomic exchange) */
-	__u64 tail_seen; /* the tail as last read: the room known without reading the reader's line */
+	__u64 tail_seen; /* the tail last read: the room known without the reader's line */
 	__u64 wake_at;	 /* the head at which to look at the tail again (wake-ups) */
 	__u32 last_tid;	 /* the thread of the last record: its name was sent */
 	__u32 pad0;

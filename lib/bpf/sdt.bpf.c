@@ -403,11 +403,11 @@ static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size
  * One load from the context at the constant offset @off, in asm: clang merges the loads of
  * live_reg()'s cases into one at a variable offset, which the verifier refuses for the context.
  */
-#define CTX_LOAD(ctx, off)                                                                 \
-	({                                                                                 \
-		__u64 v_;                                                                  \
-		asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v_) : "r"(ctx));       \
-		v_;                                                                        \
+#define CTX_LOAD(ctx, off)                                                                         \
+	({                                                                                         \
+		__u64 v_;                                                                          \
+		asm volatile("%0 = *(u64 *)(%1 + " #off ")" : "=r"(v_) : "r"(ctx));                \
+		v_;                                                                                \
 	})
 
 /*
@@ -417,27 +417,48 @@ static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size
 static __always_inline __u64 live_reg(const void *ctx, __u16 off)
 {
 	switch (off) {
-	case 0: return CTX_LOAD(ctx, 0); /* r15 */
-	case 8: return CTX_LOAD(ctx, 8); /* r14 */
-	case 16: return CTX_LOAD(ctx, 16); /* r13 */
-	case 24: return CTX_LOAD(ctx, 24); /* r12 */
-	case 32: return CTX_LOAD(ctx, 32); /* bp */
-	case 40: return CTX_LOAD(ctx, 40); /* bx */
-	case 48: return CTX_LOAD(ctx, 48); /* r11 */
-	case 56: return CTX_LOAD(ctx, 56); /* r10 */
-	case 64: return CTX_LOAD(ctx, 64); /* r9 */
-	case 72: return CTX_LOAD(ctx, 72); /* r8 */
-	case 80: return CTX_LOAD(ctx, 80); /* ax */
-	case 88: return CTX_LOAD(ctx, 88); /* cx */
-	case 96: return CTX_LOAD(ctx, 96); /* dx */
-	case 104: return CTX_LOAD(ctx, 104); /* si */
-	case 112: return CTX_LOAD(ctx, 112); /* di */
-	case 120: return CTX_LOAD(ctx, 120); /* orig_ax */
-	case 128: return CTX_LOAD(ctx, 128); /* ip */
-	case 136: return CTX_LOAD(ctx, 136); /* cs */
-	case 144: return CTX_LOAD(ctx, 144); /* flags */
-	case 152: return CTX_LOAD(ctx, 152); /* sp */
-	case 160: return CTX_LOAD(ctx, 160); /* ss */
+	case 0:
+		return CTX_LOAD(ctx, 0); /* r15 */
+	case 8:
+		return CTX_LOAD(ctx, 8); /* r14 */
+	case 16:
+		return CTX_LOAD(ctx, 16); /* r13 */
+	case 24:
+		return CTX_LOAD(ctx, 24); /* r12 */
+	case 32:
+		return CTX_LOAD(ctx, 32); /* bp */
+	case 40:
+		return CTX_LOAD(ctx, 40); /* bx */
+	case 48:
+		return CTX_LOAD(ctx, 48); /* r11 */
+	case 56:
+		return CTX_LOAD(ctx, 56); /* r10 */
+	case 64:
+		return CTX_LOAD(ctx, 64); /* r9 */
+	case 72:
+		return CTX_LOAD(ctx, 72); /* r8 */
+	case 80:
+		return CTX_LOAD(ctx, 80); /* ax */
+	case 88:
+		return CTX_LOAD(ctx, 88); /* cx */
+	case 96:
+		return CTX_LOAD(ctx, 96); /* dx */
+	case 104:
+		return CTX_LOAD(ctx, 104); /* si */
+	case 112:
+		return CTX_LOAD(ctx, 112); /* di */
+	case 120:
+		return CTX_LOAD(ctx, 120); /* orig_ax */
+	case 128:
+		return CTX_LOAD(ctx, 128); /* ip */
+	case 136:
+		return CTX_LOAD(ctx, 136); /* cs */
+	case 144:
+		return CTX_LOAD(ctx, 144); /* flags */
+	case 152:
+		return CTX_LOAD(ctx, 152); /* sp */
+	case 160:
+		return CTX_LOAD(ctx, 160); /* ss */
 	}
 	return 0;
 }
@@ -1157,8 +1178,8 @@ enum { FRING_BUSY, FRING_TAKEN, FRING_FULL };
  * CPU @cpu's fast ring taken for records of @need bytes and a COMM record (fring_comm()):
  * FRING_TAKEN (*rp set; give it back with fring_give()), FRING_FULL (the loss counted), or
  * FRING_BUSY: held by a hit of another task that was preempted on this CPU while writing (a
- * preemptible kernel), which this one must not wait for; it takes the BPF ring instead. The reader's tail is read only when the room known
- * from the last read is short.
+ * preemptible kernel), which this one must not wait for; it takes the BPF ring instead. The
+ * reader's tail is read only when the room known from the last read is short.
  */
 static __always_inline int fring_take(struct sdt_fring **rp, __u32 cpu, __u64 need)
 {
@@ -1221,8 +1242,8 @@ static __always_inline void fring_give(struct sdt_fring *r, __u64 head, __u32 cp
  * read from the context (no copy_regs()). 1: done (recorded, or counted as lost), 0: the ring
  * was busy.
  */
-static __always_inline int fast_hit(void *ctx, const struct sdt_bpf_site *s, __u32 tgid,
-				    __u32 tid, __u32 cpu)
+static __always_inline int fast_hit(void *ctx, const struct sdt_bpf_site *s, __u32 tgid, __u32 tid,
+				    __u32 cpu)
 {
 	__u64 ip = ((const struct regs *)ctx)->ip, head, n, raw = s->fixed_end, time;
 	struct sdt_bpf_rec *h;

@@ -461,7 +461,8 @@ static int finish(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 
 		sdt_bpf__ring_counts(b->bpf, &fast, &bpf);
 		sdt_debug("bpf: %" PRIu64 " records through the fast rings, %" PRIu64
-			  " through the BPF ring buffers\n", fast, bpf);
+			  " through the BPF ring buffers\n",
+			  fast, bpf);
 	}
 	if (!err && !r->o.count_only)
 		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
