@@ -248,9 +248,10 @@ static uint8_t fring_mode(void)
 
 /*
  * The fast rings' sizes, before the load (sdt.bpf.c): each CPU's region as large as its BPF ring,
- * at a page boundary of the mapping; the smallest that loads when no hit is recorded.
+ * at a page boundary of the mapping; the smallest that loads when no hit is recorded. A region
+ * is one map value, whose size the kernel takes as 32 bits.
  */
-static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
+static int size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), ring = b->ring_bytes;
 	size_t ncpus = b->ncpus;
@@ -259,6 +260,9 @@ static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 		ring = 4096;
 		ncpus = 1;
 	}
+	if (ring > (1ul << 31))
+		return sdt_err(-E2BIG, "a ring of %zu bytes per CPU: the BPF engine's are at most "
+				       "2 GiB (-m 524288)", ring);
 	b->fring_stride =
 	    (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
 	b->fring_len = b->fring_stride * ncpus;
@@ -266,6 +270,7 @@ static void size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 	b->skel->rodata->fring_mode = fring_mode();
 	bpf_map__set_value_size(b->skel->maps.frings, (uint32_t)b->fring_stride);
 	bpf_map__set_max_entries(b->skel->maps.frings, (uint32_t)ncpus);
+	return 0;
 }
 
 /* After the load: the fast rings mapped for reading (their tails written here). */
@@ -347,7 +352,9 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 		bpf_map__set_max_entries(b->skel->maps.filters,
 					 (uint32_t)(o->nevents ? o->nevents : 1));
 	bpf_map__set_max_entries(b->skel->maps.rings, (uint32_t)b->ncpus);
-	size_frings(b, o);
+	err = size_frings(b, o);
+	if (err)
+		goto fail;
 	if (o->agg)
 		size_agg_maps(b, o);
 	if (!o->count_only && !o->agg) {
