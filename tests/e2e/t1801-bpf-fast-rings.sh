@@ -7,7 +7,8 @@
 #   - the same events with the same values, each thread's in the order it fired them, every
 #     thread named; record -v says which rings carried how many records;
 #   - a reader that stops: a 4 KiB ring fills, the losses are counted, and the hits recorded
-#     plus those lost are every hit fired.
+#     plus those lost are every hit fired;
+#   - a ring larger than a fast ring's region can be (2 GiB a CPU) is refused with the limit.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 need_cmd python3
@@ -185,6 +186,12 @@ set -- $("$SDTRACE" report -i stopped.data --stats | awk '$2 == "total" { t = $1
 check "stopped: the full ring lost hits, counted ($2 lost)" test "${2:-0}" -gt 0
 check_eq "stopped: recorded + lost = the 20000 hits fired" 20000 "$((${1:-0} + ${2:-0}))"
 check "stopped: the loss is said" grep -qi 'lost' stopped.err
+
+# a ring too large for a fast ring's region (one map value, 32 bits of size): refused, said
+"$SDTRACE" record --engine=bpf -m 1048576 -o big.data -x ./fr -e '%fr:fast' -- ./fr 1 0 \
+	>/dev/null 2>big.err
+check_eq "-m 1048576 (4 GiB a CPU): an error" 1 $?
+check "  ... that names the limit" grep -q 'at most 2 GiB' big.err
 
 uprobes_unchanged
 finish
