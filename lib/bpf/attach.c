@@ -5,6 +5,8 @@
  * older kernels one perf-event uprobe per site through libbpf. Detaching closes the links.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -101,12 +103,61 @@ int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets
 	return err;
 }
 
+#define CLOSE_THREADS 16
+
+/* Every step-th fd of @fds from first: one thread's share of close_links(). */
+struct closer {
+	const int *fds;
+	size_t n, first, step;
+};
+
+static void *close_some(void *arg)
+{
+	const struct closer *c = arg;
+	size_t i;
+
+	for (i = c->first; i < c->n; i += c->step)
+		close(c->fds[i]);
+	return NULL;
+}
+
+/*
+ * The uprobe_multi links closed, several at once: closing one returns only after an RCU Tasks
+ * Trace grace period (the kernel's uprobe_unregister_sync(), about 20-50 ms here), and waits
+ * made at the same time end with the same grace period, so N links closed from N threads take
+ * about one (8 links: 388 ms one after the other; BENCHMARKS.md, session 15). The threads block
+ * every signal (the recorder's own are handled by the calling thread); a thread that cannot be
+ * started leaves its share to the caller.
+ */
+static void close_links(const int *fds, size_t n)
+{
+	struct closer c[CLOSE_THREADS];
+	pthread_t th[CLOSE_THREADS];
+	bool started[CLOSE_THREADS] = {false};
+	size_t k, nth = n < CLOSE_THREADS ? n : CLOSE_THREADS;
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (k = 0; k < nth; k++) {
+		c[k] = (struct closer){.fds = fds, .n = n, .first = k, .step = nth};
+		if (k)
+			started[k] = !pthread_create(&th[k], NULL, close_some, &c[k]);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (k = 0; k < nth; k++)
+		if (!started[k])
+			close_some(&c[k]);
+	for (k = 1; k < nth; k++)
+		if (started[k])
+			pthread_join(th[k], NULL);
+}
+
 void sdt_bpf__detach(struct sdt_bpf *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->nlink_fds; i++)
-		close(b->link_fds[i]);
+	close_links(b->link_fds, b->nlink_fds);
 	b->nlink_fds = 0;
 	for (i = 0; i < b->nlinks; i++)
 		bpf_link__destroy(b->links[i]);
