@@ -13,7 +13,7 @@
 #   2 threads x 1 M hits, 1 arg: bpf record vs perf record (the per-CPU rings: the ratio holds?)
 #   events lost and bytes per event of the bpf engine's recordings (report --stats, file size)
 #   arm and remove the 531 libjvm.so sites: the bpf engine's own times (sdtrace -v: "attached",
-#   "detached"), and the whole command for both engines
+#   "detached"), and the whole command for both engines; remove the links of 8 binaries
 # Targets: bpf record <= 0.7x perf record and <= 1.15x bpf stat; bpf stat <= 1.0x bpftrace
 # count(); 0 lost; arm and remove <= 20 ms each.
 . "$(dirname "$0")/common.sh"
@@ -156,3 +156,19 @@ if [ -e "$jvm" ]; then
 else
 	echo "  $jvm missing: no arm/remove figures"
 fi
+
+# remove the links of 8 binaries (8 copies of LOOP, one uprobe_multi link each): closed from
+# threads at once (lib/bpf/attach.c), one RCU Tasks Trace grace period rather than eight
+xs=""
+for i in 1 2 3 4 5 6 7 8; do
+	cp "$loop" "$tmp/c$i"
+	xs="$xs -x $tmp/c$i"
+done
+for i in $(seq $runs); do
+	# shellcheck disable=SC2086
+	S -v record --engine=bpf $xs -e '%h9bench:tick1' -o "$tmp/m.data" -- true >/dev/null \
+		2>"$tmp/m.err"
+	sed -n 's/.*bpf: detached in \([0-9.]*\) ms.*/\1/p' "$tmp/m.err" >>"$tmp/m.rm"
+done
+emit "bpf engine: remove the links of 8 binaries (8 uprobe_multi links)" \
+	"$(median <"$tmp/m.rm") ms" "" "" "" ""
