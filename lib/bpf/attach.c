@@ -2,7 +2,8 @@
 /*
  * Placing the program on a file's sites: one uprobe_multi link for the whole file (Linux 6.6:
  * every site, its semaphore's ref_ctr offset and its cookie in one bpf(BPF_LINK_CREATE)), or on
- * older kernels one perf-event uprobe per site through libbpf. Detaching closes the links.
+ * older kernels one perf-event uprobe per site through libbpf. Detaching closes the links (the
+ * uprobe_multi ones at once, close_links()).
  */
 #include <errno.h>
 #include <pthread.h>
