@@ -138,6 +138,10 @@ static void close_links(const int *fds, size_t n)
 	size_t k, nth = n < CLOSE_THREADS ? n : CLOSE_THREADS;
 	sigset_t all, old;
 
+	if (n < 2) {
+		close_some(&(struct closer){.fds = fds, .n = n, .first = 0, .step = 1});
+		return;
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (k = 0; k < nth; k++) {
