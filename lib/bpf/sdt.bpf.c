@@ -188,7 +188,7 @@ struct {
  * The fast rings (plan.h's struct sdt_fring): one region per CPU, mapped by the reader. Every
  * record goes here, a `fast` site's written in place, the others copied from the scratch, with
  * no lock and no atomic but the busy flag's exchange, where bpf_ringbuf_output() takes the
- * ring's spin lock, copies from the scratch and commits with an atomic exchange: 81 of the 150
+ * ring's spin lock, copies from the scratch and commits with an atomic exchange: 81 of the 118
  * ns a record cost over a count here (BENCHMARKS.md, session 15).
  */
 const volatile __u64 fring_mask = 4095; /* the ring's bytes - 1 (a power of two) */
