@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "record/event_format.h"
+#include "record/tracefs/event_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include "scan/types.h"
 #include "record/engine.h"
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /* No command yet: no pid, no pipes. */

@@ -20,8 +20,8 @@
 #include <sys/ioctl.h>
 
 #include "record/recorder.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 static int set_why(struct rec_filters *fl, size_t ev, const char *why)

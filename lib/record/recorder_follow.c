@@ -29,7 +29,7 @@
 
 #include "record/perf_event.h"
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 #define TRACE_OPTIONS                                                                         \

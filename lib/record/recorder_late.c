@@ -29,7 +29,7 @@
 
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "scan/file.h"
 #include "util/internal.h"
 

@@ -12,7 +12,7 @@
 #include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu, uint32_t set)

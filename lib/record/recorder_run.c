@@ -16,8 +16,8 @@
 #include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/tracefs.h"
-#include "record/uprobe.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /* How the semaphores are enabled, decided once before anything starts. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 

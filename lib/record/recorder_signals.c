@@ -11,7 +11,7 @@
 
 #include "record/perf_event.h"
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /*

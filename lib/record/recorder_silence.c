@@ -23,9 +23,9 @@
 #include "scan/file.h"
 #include "sdtrace/types.h"
 #include "sdtrace/trace.h"
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "record/recorder.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /* Does process @pid map the file (@dev, @ino)? 1, 0, or -errno (no /proc/PID/maps). */

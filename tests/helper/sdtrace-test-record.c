@@ -29,8 +29,8 @@
 
 #include "sdtrace/record.h"
 #include "sdtrace/sdtrace.h"
-#include "record/tracefs.h"
-#include "record/uprobe.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe.h"
 #include "trace/trace_event.h"
 
 #define MAX_EVENTS 4096

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "sdtrace/sdtrace.h"
 
 static struct sdt_trace_event_desc *d; /* filt:req(s32 delta, string query) */

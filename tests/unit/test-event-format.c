@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "record/event_format.h"
+#include "record/tracefs/event_format.h"
 #include "util/internal.h"
 
 /* What kernel 6.18 prints for a uprobe with a u64, an s8, a :string and an x64 argument. */

@@ -20,8 +20,8 @@
 
 #include "scan/file.h"
 #include "util/internal.h"
-#include "record/tracefs.h"
-#include "record/uprobe.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe.h"
 
 static const char *skip_reason;
 

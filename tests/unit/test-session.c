@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "record/session.h"
+#include "record/tracefs/session.h"
 
 static bool parse(const char *s, struct sdt_session_id *id)
 {

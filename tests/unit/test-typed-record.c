@@ -19,7 +19,7 @@
 #include "scan/file.h"
 #include "util/internal.h"
 #include "trace/trace_file.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 
 struct arg_init {
 	const char *spec;

@@ -16,7 +16,7 @@
 
 #include "scan/file.h"
 #include "util/internal.h"
-#include "record/uprobe.h"
+#include "record/tracefs/uprobe.h"
 
 #define LONG40 "a123456789b123456789c123456789d123456789"
 

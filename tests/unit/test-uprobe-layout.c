@@ -15,8 +15,8 @@
 
 #include "scan/file.h"
 #include "util/internal.h"
-#include "record/uprobe.h"
-#include "record/uprobe_layout.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_layout.h"
 
 static void share_types(void **state)
 {

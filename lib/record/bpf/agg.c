@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bpf/sdt_bpf.h"
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "record/recorder.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"

@@ -15,7 +15,7 @@
 #include "scan/types.h"
 #include "record/arg_begin.h"
 #include "record/engine.h"
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "record/recorder.h"
 #include "trace/decode_float.h"
 #include "trace/trace_event.h"

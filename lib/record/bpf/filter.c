@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "trace/filter.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"

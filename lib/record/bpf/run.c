@@ -30,7 +30,7 @@
 
 #include "bpf/sdt_bpf.h"
 #include "scan/file.h"
-#include "record/engine_bpf.h"
+#include "record/bpf/engine.h"
 #include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"

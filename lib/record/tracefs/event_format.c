@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "record/event_format.h"
+#include "record/tracefs/event_format.h"
 #include "util/internal.h"
 
 /* A raw record is at most one perf record: 64 KiB. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record/session.h"
+#include "record/tracefs/session.h"
 #include "util/internal.h"
 
 #define GROUP_PREFIX "sdtrace_"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "record/tracefs.h"
+#include "record/tracefs/tracefs.h"
 
 /* The kernel's WRITE_BUFSIZE for dynamic event commands: one write holds at most this much. */
 #define UPROBE_WRITE_MAX 4000

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record/session.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/session.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 int sdt_uprobe_set__new(const struct sdt_uprobe_set_opts *opts, struct sdt_uprobe_set **out)

@@ -61,7 +61,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "record/session.h"
+#include "record/tracefs/session.h"
 #include "sdtrace/types.h"
 #include "trace/trace_event.h"
 

@@ -11,8 +11,8 @@
 
 #include "scan/file.h"
 #include "record/arg_begin.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "trace/decode_float.h"
 #include "util/internal.h"
 #include "scan/find.h"

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/tracefs.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 /* Sets whose events may exist in the kernel; walked without a lock by the emergency path. */

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "scan/file.h"
-#include "record/uprobe.h"
-#include "record/uprobe_layout.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_layout.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 /*

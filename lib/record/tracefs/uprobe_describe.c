@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/event_format.h"
-#include "record/tracefs.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/event_format.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe_set.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "record/uprobe_layout.h"
+#include "record/tracefs/uprobe_layout.h"
 
 #define MAX_OPEN 256 /* trace events still tried for each new event (the most recent ones) */
 

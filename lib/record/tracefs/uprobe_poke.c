@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "scan/file.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 struct sem {

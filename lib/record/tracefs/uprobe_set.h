@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "record/uprobe.h"
-#include "record/uprobe_layout.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_layout.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 

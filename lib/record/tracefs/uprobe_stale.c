@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/session.h"
-#include "record/tracefs.h"
-#include "record/uprobe.h"
-#include "record/uprobe_set.h"
+#include "record/tracefs/session.h"
+#include "record/tracefs/tracefs.h"
+#include "record/tracefs/uprobe.h"
+#include "record/tracefs/uprobe_set.h"
 #include "util/internal.h"
 
 #define GROUP_PREFIX "sdtrace_"
