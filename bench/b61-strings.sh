@@ -1,6 +1,6 @@
 #!/bin/sh
 # Issue 16: what the room of long strings (a `_sdt_room=$comm` field after the strings of an
-# event, lib/record/uprobe_defs.c; a string the kernel's :string gives nothing of, 4096 bytes and
+# event, lib/record/tracefs/uprobe_defs.c; a string the kernel's :string gives nothing of, 4096 bytes and
 # more, takes it) costs the common case: a short string (54-59 bytes, a query__start's
 # "SELECT ... aid = I;") at 200,000 hits (1,000,000 with FULL=1; RUNS=N runs, default 3 or 5):
 #   sdtrace record -x LOOP -e '%h9bench:tickS(q:string, n:s32)' -o F -- LOOP N s 0 OUT

@@ -168,7 +168,7 @@ struct sdt_bpf_rec {
 /*
  * A filter in the program (include/sdtrace/filter.h): its tests on integer arguments, the
  * process, the thread and the CPU, in postfix, read from the `filters` map at the event's index
- * (engine_bpf_filter.c compiles them). Each TEST or CONST pushes a bit, NOT flips the top one,
+ * (lib/record/bpf/filter.c compiles them). Each TEST or CONST pushes a bit, NOT flips the top one,
  * AND and OR take two; the event passes when the last bit is 1. A string (a recorded string
  * argument, or the thread's comm) is compared with one of the filter's literals: equal, starts
  * with, ends with (a glob `P*` or `*S`), not empty, or present (`*`); a missing string fails

@@ -377,7 +377,7 @@ static __always_inline __u64 send_comm(void *rb, __u64 time, __u32 tgid, __u32 t
  * b->waiting (this CPU's ring bytes written since the last answer, plus that answer: never less
  * than what waits, as only the reader takes bytes out) reaches the next threshold, and a reader
  * already woken is not woken again below twice wakeup_bytes. The reader drains every 100 ms
- * unwoken too (engine_bpf.c's loop).
+ * unwoken too (the recorder's loop, lib/record/recorder_run.c).
  */
 static __always_inline __u64 ring_wakeup(void *rb, struct scratch *b, __u64 size)
 {

@@ -2,7 +2,7 @@
 /*
  * The BPF engine's kernel side: the one program (sdt.bpf.c, embedded as a skeleton), its maps,
  * the links that place it on the sites, and the per-CPU ring buffers it writes to. The recorder
- * (lib/record/engine_bpf.c) decides what to probe; this stage loads, attaches, reads and counts.
+ * (lib/record/bpf/) decides what to probe; this stage loads, attaches, reads and counts.
  *
  * Everything lives in file descriptors: sdt_bpf__free() (or the death of the process, even by
  * SIGKILL) detaches every link and frees every map. Nothing is written to tracefs.

@@ -6,7 +6,6 @@
 #include "scan/types.h"
 #include "record/engine.h"
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder **out)
@@ -176,13 +175,7 @@ uint64_t sdt_recorder__count(const struct sdt_recorder *r, size_t event)
 
 const struct sdt_trace_event_desc *sdt_recorder__event(const struct sdt_recorder *r, size_t event)
 {
-	const struct sdt_uprobe_set *set;
-	size_t local;
-
-	if (r->bpf)
-		return sdt_rec_bpf_event(r->bpf, event);
-	set = event < r->samples.nevents ? sdt_rec_event_set(r, event, &local) : NULL;
-	return set ? sdt_uprobe_set__event(set, local) : NULL;
+	return r->eng && event < r->samples.nevents ? r->eng->event(r, event) : NULL;
 }
 
 uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r)
@@ -215,22 +208,19 @@ size_t sdt_recorder__late_file_count(const struct sdt_recorder *r)
 	return r->late.armed_files;
 }
 
-int sdt_recorder__remove_stale(char **names)
-{
-	return sdt_uprobe_remove_stale(names);
-}
-
 void sdt_recorder__free(struct sdt_recorder *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
-	for (i = 1; i < r->nsets; i++)
-		sdt_uprobe_set__free(r->sets[i].set);
+	if (r->eng && r->eng->free)
+		r->eng->free(r);
+	for (i = 0; i < r->nsets; i++) {
+		free(r->sets[i].tps);
+		free(r->sets[i].ev_tp);
+	}
 	free(r->sets);
-	sdt_uprobe_set__free(r->set);
-	sdt_rec_bpf_free(r->bpf);
 	sdt_rec_late_release(r);
 	sdt_rec_forks_release(r);
 	free(r->follow.t);

@@ -39,7 +39,7 @@
 #include "record/ring.h"
 #include "util/internal.h"
 
-struct sdt_uprobe_set;
+struct sdt_engine_ops;
 
 /* Default data pages per CPU ring. */
 #define SDT_RING_PAGES_DEFAULT 1024
@@ -49,8 +49,8 @@ struct sdt_uprobe_set;
 /* Tag of an epoll entry: rings are 0..nrings-1, process exits PID_TAG + i, ptrace stops. */
 #define PID_TAG	   (1ull << 32)
 #define FOLLOW_TAG (1ull << 33)
-/* The BPF engine's rings (one epoll fd for all of them: lib/bpf). */
-#define BPF_RING_TAG (1ull << 34)
+/* An engine's own rings (engine.h's ->load; the BPF engine: one epoll fd for all of them). */
+#define REC_ENGINE_TAG (1ull << 34)
 
 /* The set number (and event) of a watch event or a fork guard in rec_perf (not a uprobe's). */
 #define REC_WATCH_FD UINT32_MAX
@@ -70,17 +70,30 @@ struct added {
 };
 
 /*
- * One batch of uprobes: the sets armed before the start (sets[0]), then one per file armed during
- * the run (recorder_late.c), each with a tracefs group of its own, created in one write and
- * removed on every path like the first. Events are numbered across sets: base + the set's own.
- * Under the BPF engine a set has no uprobe set (->set NULL): its sites are plans and links of
- * the one program (engine_bpf.c), which follows the processes by tgid, so no thread gets events.
+ * A kernel tracepoint whose perf events carry a set's hits (the tracefs engine's uprobe events):
+ * its id, and the set's event it carries, or where its records say which (shared by several).
+ */
+struct rec_tp {
+	uint64_t tp_id;
+	int32_t demux_offset; /* offset in the raw record of the u16 event number, or -1 */
+	uint32_t event;	      /* the set's event, when demux_offset < 0 */
+};
+
+/*
+ * One batch of probes, armed at once: the sets armed before the start (sets[0]), then one per
+ * file armed during the run (recorder_late.c). Events are numbered across sets: base + the set's
+ * own. An engine whose hits come through perf events on tracepoints gives their ids (->tps: the
+ * core opens, anchors and reads the perf events); the BPF engine's sets have none: its program
+ * follows the processes by tgid, so no thread gets events.
  */
 struct rec_set {
-	struct sdt_uprobe_set *set;
+	void *eng; /* the engine's (the tracefs engine: its uprobe set), freed by its ->free */
 	uint32_t base;
 	size_t nevents;
 	bool system_wide; /* its perf events are per CPU (pid -1), not on threads */
+	struct rec_tp *tps; /* owned */
+	size_t ntps;
+	uint64_t *ev_tp; /* per event of the set, the tp_id of its tracepoint (owned) */
 };
 
 /* A tracefs event id, and the index of that tracefs event in the set. */
@@ -166,14 +179,15 @@ struct rec_perf {
 
 /* What sdt_rec_perf_open() opens, and how. */
 struct perf_plan {
-	const struct sdt_uprobe_set *set; /* its tracefs events, created */
+	const struct rec_tp *tps; /* the tracepoints of sets[0] (none: watch events only) */
+	size_t ntps;
 	const struct rec_targets *targets;
 	bool counting;	     /* counters only: no samples, no rings */
 	bool inherit;	     /* follow new threads and children (all but system-wide) */
 	bool enable_on_exec; /* a command: the events start at its exec */
 	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
 	bool watch;	     /* following: a watch event per CPU x target owns the ring */
-	bool watch_only;     /* the watch events alone (the BPF engine's: no set, no guards) */
+	bool watch_only;     /* the watch events alone (no tracepoint, no guards) */
 	size_t ring_pages;
 	int epfd; /* each ring goes in, tagged with its index */
 	uint16_t callchain; /* the deepest user stack (0: none) */
@@ -237,12 +251,17 @@ struct rec_filters {
 };
 
 /*
- * Stage 3b, after the perf events are opened and before they are enabled: each event's filter
- * (opts.filter_for) in the kernel's event filter language, set on the perf events of its tracefs
- * event; what the kernel cannot take is evaluated on the decoded samples instead. 0 or -errno
- * (-ENOTSUP when counting, which sees no samples, meets a filter the kernel cannot take).
+ * For an engine that places the filters itself (the tracefs engine's, on its perf events): each
+ * of the @n events of sets[0] gets its filter from opts.filter_for (r->filters.of). 0 or -ENOMEM.
  */
-int sdt_rec_filters_apply(struct sdt_recorder *r);
+int sdt_rec_filters_prepare(struct sdt_recorder *r, size_t n);
+/* Event @ev's filter runs here, not in the kernel, because of @why. 0 or -ENOMEM. */
+int sdt_rec_filters_refuse(struct rec_filters *fl, size_t ev, const char *why);
+/*
+ * The decoder and per-event filters for the filters refused (sdt_rec_filters_refuse()). 0 or
+ * -errno (-ENOTSUP when counting, which sees no samples).
+ */
+int sdt_rec_filters_user_side(struct sdt_recorder *r);
 /* How an engine with its own filters (the BPF program's) takes them. */
 struct rec_filter_engine {
 	/*
@@ -331,13 +350,8 @@ struct rec_late {
 	size_t armed_files; /* files armed during the run */
 	struct unarmed_event *unarmed; /* the provider:events of files that could not be armed */
 	size_t nunarmed, unarmed_cap;
-	int sem_poke;	    /* poke the semaphores of late sets too */
+	int sem_poke;	    /* 1: poke sets[0]'s semaphores at the command's exec; 2: done */
 	bool ref_ctr;	    /* the late sets' semaphore method, as the first set's */
-	/*
-	 * The engine's arming of adds [first, nadds) (NULL: tracefs, arm_adds()); it appends their
-	 * rec_set. The BPF engine's (engine_bpf.c): plans and a link. 0 or -errno with the message.
-	 */
-	int (*arm)(struct sdt_recorder *r, size_t first);
 };
 
 /* A process forked without ptrace, and its guard and anchors (recorder_forks.c). */
@@ -362,7 +376,8 @@ struct sdt_recorder {
 	bool counting; /* counters, no rings: count_only with few events */
 	struct added *adds;
 	size_t nadds;
-	struct sdt_uprobe_set *set; /* sets[0].set */
+	const struct sdt_engine_ops *eng; /* once resolved (engine.c) */
+	void *engine_data;		  /* the engine's state (its ->free frees it) */
 	struct rec_set *sets;
 	size_t nsets, sets_cap;
 	const char *sem_method;
@@ -382,9 +397,7 @@ struct sdt_recorder {
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
-	const char *engine;  /* "bpf" or "tracefs", once resolved (engine.c) */
 	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
-	struct rec_bpf *bpf; /* the BPF engine's events and program (engine_bpf.c) */
 };
 
 /* recorder_silence.c */
@@ -446,8 +459,8 @@ void sdt_rec_child_init(struct rec_child *c);
 int sdt_rec_child_start(struct rec_child *c, char *const *argv, const struct rec_signals *sig,
 			bool traceme);
 void sdt_rec_child_reap(struct rec_child *c, bool block);
-/* Let it exec; with @poke (not NULL), poke that set's semaphores at its exec stop. */
-int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke);
+/* Let it exec; with @poke (not NULL), call it at its exec stop (the semaphores raised). */
+int sdt_rec_child_release(struct rec_child *c, int (*poke)(void *ctx, pid_t pid), void *ctx);
 /* The end: one never released exits unrun, one running is sent SIGTERM if @kill_it; reaped. */
 void sdt_rec_child_end(struct rec_child *c, bool kill_it);
 /* recorder_targets.c */
@@ -489,9 +502,9 @@ int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct rec_set *set
  * another task holds it and frees it when that task exits, the filter then finds no event for
  * the process and uprobe_apply() takes its breakpoints away. 0, -ESRCH (gone), or -errno.
  */
-int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int **fds, size_t *n,
+int sdt_rec_perf_open_anchors(const struct rec_set *set, pid_t pid, int **fds, size_t *n,
 			      size_t *cap);
-int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
+int sdt_rec_perf_open_late(struct rec_perf *p, const struct rec_set *set, uint32_t setno,
 			   const pid_t *tids, size_t ntids, bool inherit, bool counting);
 /* After the last drain: hits the rings never got, as losses to @ops->lost. */
 int sdt_rec_perf_account_losses(struct rec_perf *p, const struct sdt_ring_ops *ops);
@@ -505,15 +518,15 @@ void sdt_rec_perf_release(struct rec_perf *p);
  * The set holding event @event (numbered across the sets: base + the set's own) and its index
  * in that set in *@local; NULL past the end (or before the run).
  */
-static inline const struct sdt_uprobe_set *sdt_rec_event_set(const struct sdt_recorder *r,
-							      size_t event, size_t *local)
+static inline const struct rec_set *sdt_rec_event_set(const struct sdt_recorder *r, size_t event,
+						       size_t *local)
 {
 	size_t i;
 
 	for (i = 0; i < r->nsets; i++) {
 		if (event >= r->sets[i].base && event - r->sets[i].base < r->sets[i].nevents) {
 			*local = event - r->sets[i].base;
-			return r->sets[i].set;
+			return &r->sets[i];
 		}
 	}
 	return NULL;

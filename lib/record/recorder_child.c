@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /* No command yet: no pid, no pipes. */
@@ -106,10 +105,10 @@ void sdt_rec_child_reap(struct rec_child *c, bool block)
 
 /*
  * Traced (PTRACE_TRACEME), the child stops with SIGTRAP once its exec is done: the new image is
- * mapped and has not run; poke @set's semaphores then, and let it go. Signals it got before are
+ * mapped and has not run; @poke its semaphores then, and let it go. Signals it got before are
  * passed on. 0 or -errno.
  */
-static int poke_at_exec(struct rec_child *c, struct sdt_uprobe_set *set)
+static int poke_at_exec(struct rec_child *c, int (*poke)(void *ctx, pid_t pid), void *ctx)
 {
 	int err, st;
 
@@ -129,14 +128,14 @@ static int poke_at_exec(struct rec_child *c, struct sdt_uprobe_set *set)
 			ptrace(PTRACE_CONT, c->pid, NULL, (void *)(long)WSTOPSIG(st));
 			continue;
 		}
-		err = sdt_uprobe_set__poke(set, c->pid);
+		err = poke(ctx, c->pid);
 		ptrace(PTRACE_DETACH, c->pid, NULL, NULL);
 		return err < 0 ? err : 0;
 	}
 }
 
 /* Let the command exec; with @poke, catch it at its exec stop and enable the semaphores. */
-int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke)
+int sdt_rec_child_release(struct rec_child *c, int (*poke)(void *ctx, pid_t pid), void *ctx)
 {
 	int e = 0, err = 0;
 	ssize_t n;
@@ -148,7 +147,7 @@ int sdt_rec_child_release(struct rec_child *c, struct sdt_uprobe_set *poke)
 		return sdt_err(-EIO, "cannot release '%s'", c->argv[0]);
 	c->released = true;
 	if (poke) {
-		err = poke_at_exec(c, poke);
+		err = poke_at_exec(c, poke, ctx);
 		if (err)
 			return err;
 	}

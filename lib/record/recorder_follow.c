@@ -27,9 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/engine.h"
 #include "record/perf_event.h"
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 #define TRACE_OPTIONS                                                                         \
@@ -177,7 +177,7 @@ static int on_stop(struct sdt_recorder *r, pid_t tid, int st)
 		if (!err && tid == r->child.pid && r->late.sem_poke == 1) {
 			/* the command's own exec: its semaphores (as without following) */
 			r->late.sem_poke = 2;
-			err = sdt_uprobe_set__poke(r->set, tid);
+			err = r->eng->poke(r, tid);
 			if (err > 0)
 				err = 0;
 		}

@@ -27,9 +27,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "record/engine.h"
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/tracefs/uprobe.h"
 #include "scan/file.h"
 #include "util/internal.h"
 
@@ -211,12 +211,12 @@ int sdt_rec_late_anchor(struct sdt_recorder *r, pid_t parent, pid_t child, int *
 	for (s = 0; s < r->nsets && !err; s++) {
 		const struct rec_set *rs = &r->sets[s];
 
-		if (rs->system_wide || !rs->set)
+		if (rs->system_wide || !rs->ntps)
 			continue;
 		/* the first set is on every followed task (inherited from the command) */
 		if (s > 0 && !covered(r, parent, (uint32_t)s))
 			continue;
-		err = sdt_rec_perf_open_anchors(rs->set, child, fds, n, cap);
+		err = sdt_rec_perf_open_anchors(rs, child, fds, n, cap);
 	}
 	return err == -ENOMEM ? err : 0;
 }
@@ -266,14 +266,14 @@ static int give_events(struct sdt_recorder *r, uint32_t setno, pid_t pid, bool o
 	size_t n, i;
 	int err;
 
-	/* the BPF engine's sets (no uprobe set): its program follows the processes by tgid */
-	if (setno == 0 || rs->system_wide || !rs->set)
+	/* sets without tracepoints (the BPF engine's): its program follows the processes by tgid */
+	if (setno == 0 || rs->system_wide || !rs->ntps)
 		return 0;
 	n = one_thread ? (tids[0] = pid, 1) : threads_of(pid, tids, ARRAY_SIZE(tids));
 	for (i = 0; i < n; i++) {
 		if (covered(r, tids[i], setno))
 			continue;
-		err = sdt_rec_perf_open_late(&r->perf, rs->set, setno, &tids[i], 1, true,
+		err = sdt_rec_perf_open_late(&r->perf, rs, setno, &tids[i], 1, true,
 					     r->counting);
 		if (!err)
 			err = cover_add(r, tids[i], setno);
@@ -298,7 +298,7 @@ static int cmp_map(const void *a, const void *b)
 int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
 {
 	const struct rec_set *rs = &(*sp->sets)[setno];
-	size_t nkev = sdt_uprobe_set__kernel_event_count(rs->set), total, i, cap = sp->map_cap;
+	size_t nkev = rs->ntps, total, i, cap = sp->map_cap;
 	uint64_t *counts;
 
 	total = rs->base + rs->nevents;
@@ -312,7 +312,7 @@ int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
 		return sdt_err(-ENOMEM, "out of memory");
 	sp->map_cap = cap;
 	for (i = 0; i < nkev; i++) {
-		sp->map[sp->nkev + i].id = sdt_uprobe_set__kernel_event(rs->set, i)->tp_id;
+		sp->map[sp->nkev + i].id = rs->tps[i].tp_id;
 		sp->map[sp->nkev + i].event = (uint32_t)i;
 		sp->map[sp->nkev + i].set = setno;
 	}
@@ -342,65 +342,43 @@ static void adds_armed(struct sdt_recorder *r, size_t first, int setno)
 }
 
 /*
- * Adds [@first, nadds) came from on_file: their set, created, its events in the rings; under
- * another engine, its late.arm (the BPF engine's: plans and a link): only this step differs.
+ * Adds [@first, nadds) came from on_file: the engine arms them as a set of their own (tracefs:
+ * a new group of uprobes; BPF: plans and a link); here its events go to the sample map and the
+ * sink, and system-wide into the rings (followed threads get them in give_events()).
  */
 static int arm_adds(struct sdt_recorder *r, size_t first, int *setno)
 {
-	struct sdt_uprobe_set_opts so = {
-	    .use_ref_ctr = r->late.ref_ctr,
-	    .no_args = r->o.count_only,
-	    .share = !r->o.count_only,
-	    .index_base = (uint32_t)r->samples.nevents,
-	};
-	size_t cap = r->sets_cap, i;
-	struct rec_set *rs;
-	int err;
+	size_t cap = r->sets_cap, nsets = r->nsets, i;
+	const struct rec_set *rs;
+	int err, e2;
 
-	/* recorder_filter.c places the filters of the first set only (its events, its fds) */
+	/* the filters are placed for the first set only (its events, its fds) */
 	if (r->o.filter_for)
 		return sdt_err(-ENOTSUP, "filters are not applied to files armed during the run yet "
 					 "(name the file with -x to arm it at the start)");
-	if (r->late.arm) {
-		err = r->late.arm(r, first);
-		if (err)
-			return err;
-		*setno = (int)r->nsets - 1;
-		adds_armed(r, first, *setno);
-		r->late.armed_files++;
-		return 0;
-	}
 	if (sdt_grow((void **)&r->sets, &cap, r->nsets + 1, sizeof(*r->sets)))
 		return sdt_err(-ENOMEM, "out of memory");
 	r->sets_cap = cap;
-	rs = &r->sets[r->nsets];
-	memset(rs, 0, sizeof(*rs));
-	err = sdt_uprobe_set__new(&so, &rs->set);
-	for (i = first; !err && i < r->nadds; i++)
-		err = sdt_uprobe_set__add_typed(rs->set, r->adds[i].f, r->adds[i].sites,
-						r->adds[i].n, r->adds[i].types);
-	if (!err)
-		err = sdt_uprobe_set__create(rs->set);
-	if (err) {
-		sdt_uprobe_set__free(rs->set);
-		rs->set = NULL;
+	err = r->eng->arm_late(r, first);
+	if (r->nsets == nsets)
 		return err;
+	/* a set appended keeps its events, even when arming it failed after (no hit, and why) */
+	*setno = (int)r->nsets - 1;
+	rs = &r->sets[*setno];
+	if (!err)
+		adds_armed(r, first, *setno);
+	e2 = sdt_rec_samples_add_set(&r->samples, (uint32_t)*setno);
+	for (i = 0; !e2 && i < rs->nevents && r->sink->on_event_desc; i++) {
+		e2 = r->sink->on_event_desc(r->sink->ctx, r->eng->event(r, rs->base + i));
+		if (e2 > 0)
+			e2 = 0;
 	}
-	rs->base = so.index_base;
-	rs->nevents = sdt_uprobe_set__event_count(rs->set);
-	rs->system_wide = r->o.system_wide;
-	*setno = (int)r->nsets++;
-	adds_armed(r, first, *setno);
-	err = sdt_rec_samples_add_set(&r->samples, (uint32_t)*setno);
-	for (i = 0; !err && i < rs->nevents && r->sink->on_event_desc; i++) {
-		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(rs->set, i));
-		if (err > 0)
-			err = 0;
-	}
-	if (!err && rs->system_wide) {
+	if (!err)
+		err = e2;
+	if (!err && rs->system_wide && rs->ntps) {
 		pid_t all = -1;
 
-		err = sdt_rec_perf_open_late(&r->perf, rs->set, (uint32_t)*setno, &all, 1, false,
+		err = sdt_rec_perf_open_late(&r->perf, rs, (uint32_t)*setno, &all, 1, false,
 					     r->counting);
 	}
 	if (!err)

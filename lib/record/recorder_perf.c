@@ -12,7 +12,6 @@
 #include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu, uint32_t set)
@@ -66,7 +65,7 @@ static void open_one(struct open_job *j, size_t i)
 {
 	const struct perf_plan *pl = j->plan;
 	size_t e = i % j->nkev, t = (i / j->nkev) % j->ntids, c = i / j->nkev / j->ntids;
-	const struct sdt_uprobe_kevent *d = sdt_uprobe_set__kernel_event(pl->set, e);
+	const struct rec_tp *d = &pl->tps[e];
 	struct sdt_perf_open_opts po = {
 	    .tp_id = d->tp_id,
 	    .sample = !pl->counting,
@@ -256,7 +255,7 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
 
 	p->callchain = plan->callchain;
 	p->stack_user = plan->stack_user;
-	j.nkev = plan->watch_only ? 0 : sdt_uprobe_set__kernel_event_count(plan->set);
+	j.nkev = plan->watch_only ? 0 : plan->ntps;
 	j.ntids = plan->targets->ntids;
 	err = sdt_online_cpus(&cpus, &ncpus);
 	if (err)
@@ -297,15 +296,15 @@ out:
 	return err;
 }
 
-int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int **fds, size_t *n,
+int sdt_rec_perf_open_anchors(const struct rec_set *set, pid_t pid, int **fds, size_t *n,
 			      size_t *cap)
 {
-	size_t nkev = sdt_uprobe_set__kernel_event_count(set), e;
+	size_t nkev = set->ntps, e;
 	int fd;
 
 	for (e = 0; e < nkev; e++) {
 		struct sdt_perf_open_opts po = {
-		    .tp_id = sdt_uprobe_set__kernel_event(set, e)->tp_id,
+		    .tp_id = set->tps[e].tp_id,
 		};
 
 		if (sdt_grow((void **)fds, cap, *n + 1, sizeof(**fds)))
@@ -318,11 +317,11 @@ int sdt_rec_perf_open_anchors(const struct sdt_uprobe_set *set, pid_t pid, int *
 	return 0;
 }
 
-int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set, uint32_t setno,
+int sdt_rec_perf_open_late(struct rec_perf *p, const struct rec_set *set, uint32_t setno,
 			   const pid_t *tids, size_t ntids, bool inherit, bool counting)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t nkev = sdt_uprobe_set__kernel_event_count(set), c, t, e, nw = 0;
+	size_t nkev = set->ntps, c, t, e, nw = 0;
 	int cpus[4096], err;
 
 	/* the CPUs: those of the watch rings (every online CPU at the start) */
@@ -333,7 +332,7 @@ int sdt_rec_perf_open_late(struct rec_perf *p, const struct sdt_uprobe_set *set,
 		for (t = 0; t < ntids; t++) {
 			for (e = 0; e < nkev; e++) {
 				struct sdt_perf_open_opts po = {
-				    .tp_id = sdt_uprobe_set__kernel_event(set, e)->tp_id,
+				    .tp_id = set->tps[e].tp_id,
 				    .sample = !counting,
 				    .inherit = inherit,
 				    .wakeup_bytes = (uint32_t)(p->ring_pages * page / 4),
@@ -449,7 +448,7 @@ int sdt_rec_perf_read_counts(const struct rec_perf *p, const struct rec_set *set
 		err = sdt_perf_read_count(p->fds[i], &v);
 		if (err)
 			return err;
-		ev = rs->base + sdt_uprobe_set__kernel_event(rs->set, p->fd_event[i])->event;
+		ev = rs->base + rs->tps[p->fd_event[i]].event;
 		if (ev < nevents)
 			counts[ev] += v;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sdt_recorder__run(): the stages of a recording (recorder.h) and the loop that reads the rings.
+ * sdt_recorder__run(): the stages of a recording (recorder.h), for every engine (engine.h), and
+ * the one loop that reads the rings.
  *
  * The reader sleeps in epoll until a ring passes its watermark (a quarter of the ring), a target
  * exits, a signal or the duration ends; between wake-ups the rings are drained on a clock too.
@@ -16,15 +17,7 @@
 #include "record/perf_event.h"
 #include "record/recorder.h"
 #include "record/ring.h"
-#include "record/tracefs/tracefs.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
-
-/* How the semaphores are enabled, decided once before anything starts. */
-struct sem_plan {
-	bool ref_ctr; /* (ref_ctr_offset) in the definitions: the kernel counts */
-	bool poke;    /* by hand, through /proc/PID/mem */
-};
 
 /* A command to start (the other targets: -p processes, or the whole system)? */
 static bool has_command(const struct sdt_recorder *r)
@@ -37,6 +30,19 @@ static uint64_t now_ms(void)
 	return sdt_mono_ns() / 1000000u;
 }
 
+/*
+ * Every ring: the perf rings first (the watch rings' mappings come before the samples that need
+ * them), then the engine's own. 0 or -errno.
+ */
+static int drain(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+{
+	int err = sdt_rec_perf_drain(&r->perf, ops);
+
+	if (!err && r->eng->drain)
+		err = r->eng->drain(r, ops);
+	return err;
+}
+
 /* What epoll_pwait() returned: drain the rings, or note that a target exited. 0 or -errno. */
 static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int n,
 		      const struct sdt_ring_ops *ops)
@@ -46,21 +52,21 @@ static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int
 	for (i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 
-		if (tag == FOLLOW_TAG) {
+		err = 0;
+		if (tag == REC_ENGINE_TAG) {
+			err = drain(r, ops);
+		} else if (tag == FOLLOW_TAG) {
 			err = sdt_rec_follow_wakeup(r);
-			if (err < 0)
-				return err;
 		} else if (tag < PID_TAG) {
-			if (tag >= r->perf.nrings)
-				continue;
 			/* all of them, merged in time order (ring.c) */
-			err = sdt_rec_perf_drain(&r->perf, ops);
-			if (err < 0)
-				return err;
+			if (tag < r->perf.nrings)
+				err = sdt_rec_perf_drain(&r->perf, ops);
 		} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
 			   r->child.pid) {
 			sdt_rec_child_reap(&r->child, true);
 		}
+		if (err < 0)
+			return err;
 	}
 	return 0;
 }
@@ -83,11 +89,10 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
 		if (now >= next_drain) {
 			/* the watch ring's records too, when counting and following */
-			err = sdt_rec_perf_drain(&r->perf, ops);
+			err = drain(r, ops);
 			if (!err && r->counting && r->sink->on_drained)
-				/* live counts for the sink (stat --interval) */
-				err = sdt_rec_perf_read_counts(&r->perf, r->sets, r->samples.counts,
-							       r->samples.nevents);
+				/* live counts for the sink (stat --interval, --serve, top) */
+				err = r->eng->read_counts(r);
 			if (err < 0)
 				return err;
 			if (r->sink->on_drained)
@@ -119,161 +124,75 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	return 0;
 }
 
-/* The kernel's counter (ref_ctr_offset) when it has one and may, else by hand. 0 or -errno. */
-static int plan_semaphores(const struct sdt_recorder *r, struct sem_plan *sp)
-{
-	int ref = sdt_tracefs_has_ref_ctr();
-
-	if (ref < 0)
-		return ref;
-	sp->poke = false;
-	switch (r->o.semaphore) {
-	case SDT_SEMAPHORE_REFCTR:
-		if (!ref)
-			return sdt_err(-EOPNOTSUPP, "this kernel's uprobes do not take "
-						    "ref_ctr_offset (tracefs README): use the poke "
-						    "method for semaphores");
-		break;
-	case SDT_SEMAPHORE_POKE:
-		ref = 0;
-		sp->poke = true;
-		break;
-	default:
-		sp->poke = !ref && !r->o.system_wide;
-		break;
-	}
-	sp->ref_ctr = ref > 0;
-	return 0;
-}
-
 /*
- * Stage 0, nothing in the kernel yet: the definitions of every site added (checked: names,
- * types), shared events when counting many, the semaphore method to report.
+ * Stage 1: the epoll set, what the engine needs before the targets, and the targets: the command
+ * started stopped, the -p processes, or -1. The threads are kept when the engine's hits come
+ * through perf events on them, or when watch events follow them (files met, -g's mappings).
  */
-static int build_set(struct sdt_recorder *r, const struct sem_plan *sp)
+static int start_targets(struct sdt_recorder *r)
 {
-	struct sdt_uprobe_set_opts so = {
-	    .use_ref_ctr = sp->ref_ctr,
-	    /* a filter needs the arguments, also when counting */
-	    .no_args = r->o.count_only && !r->o.filter_for,
-	    /* a shared event's fields are wider than the arguments: no kernel filter on them */
-	    .share = !r->o.count_only && !r->o.filter_for};
-	size_t i;
-	int err;
-
-	err = sdt_uprobe_set__new(&so, &r->set);
-	if (err)
-		return err;
-	for (i = 0; i < r->nadds; i++) {
-		err = sdt_uprobe_set__add_typed(r->set, r->adds[i].f, r->adds[i].sites,
-						r->adds[i].n, r->adds[i].types);
-		if (err)
-			return err;
-	}
-	r->counting = r->o.count_only;
-	if (r->counting && sdt_uprobe_set__event_count(r->set) > COUNTERS_MAX_EVENTS) {
-		err = sdt_uprobe_set__share(r->set);
-		if (err)
-			return err;
-		r->counting = false;
-	}
-	r->sem_method = !sdt_uprobe_set__semaphore_count(r->set) ? "none"
-			: sp->ref_ctr				 ? "refctr"
-			: sp->poke				 ? "poke"
-								 : "none";
-	r->sets = calloc(1, sizeof(*r->sets));
-	if (!r->sets)
-		return sdt_err(-ENOMEM, "out of memory");
-	r->sets_cap = r->nsets = 1;
-	r->sets[0].set = r->set;
-	r->sets[0].nevents = sdt_uprobe_set__event_count(r->set);
-	r->late.ref_ctr = sp->ref_ctr;
-	r->late.sem_poke = sp->poke ? 1 : 0;
-	return sdt_rec_late_init(r);
-}
-
-/* Stage 1: the epoll set, and the targets: the command started stopped, the -p threads, or -1. */
-static int start_targets(struct sdt_recorder *r, const struct sem_plan *sp)
-{
+	const struct sdt_engine_ops *eng = r->eng;
+	bool threads = eng->per_thread || r->late.on || r->o.call_graph;
 	size_t i;
 	int err = 0;
 
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
+	if (eng->load && (err = eng->load(r)))
+		return err;
 	if (has_command(r)) {
-		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, sp->poke && !r->late.on);
+		/* traced alone (no following) to be poked at its exec stop */
+		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig,
+					  r->late.sem_poke && !r->late.on);
 		if (!err && r->late.on)
 			err = sdt_rec_follow_start(r);
-		if (err)
-			return err;
-		return sdt_rec_targets_add_tid(&r->targets, r->child.pid);
+		if (!err && eng->follow)
+			err = eng->follow(r, r->child.pid);
+		if (!err && threads)
+			err = sdt_rec_targets_add_tid(&r->targets, r->child.pid);
+		return err;
 	}
-	for (i = 0; i < r->o.npids && !err; i++)
-		err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
-	if (!r->o.npids)
+	for (i = 0; i < r->o.npids && !err; i++) {
+		if (eng->follow)
+			err = eng->follow(r, r->o.pids[i]);
+		if (!err && threads)
+			err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
+	}
+	if (!err && threads && !r->o.npids)
 		err = sdt_rec_targets_add_tid(&r->targets, -1);
 	return err;
 }
 
-/* Stage 2: the uprobes, in one batch; from here on, every path removes them. */
-static int create_probes(struct sdt_recorder *r)
+/*
+ * Stages 2 and 3: the probes in the kernel, the sample map, the hits routed to the rings; the
+ * sink learns the events.
+ */
+static int place(struct sdt_recorder *r)
 {
-	int err;
-
-	if (sdt_uprobe_set__event_count(r->set)) {
-		err = sdt_uprobe_set__create(r->set);
-		if (err)
-			return err;
-	}
-	return sdt_rec_samples_init(&r->samples, r, r->sink);
-}
-
-/* Stage 3: the perf events per CPU x target x event, a ring per CPU; the sink learns the events. */
-static int open_events(struct sdt_recorder *r)
-{
-	/*
-	 * without ptrace and before 6.12, the processes they fork are guarded from their FORK
-	 * records (recorder_forks.c); since, the targets' no-swap guards cover every generation
-	 */
-	bool forks = !r->o.system_wide && !r->follow.on && !sdt_perf_fork_guard_no_swap();
-	struct perf_plan plan = {
-	    .set = r->set,
-	    .targets = &r->targets,
-	    .counting = r->counting,
-	    .inherit = !r->o.system_wide,
-	    .enable_on_exec = r->child.pid > 0,
-	    .skip_gone = r->o.npids > 0,
-	    .watch = r->late.on || forks,
-	    .ring_pages = r->o.ring_pages,
-	    .epfd = r->epfd,
-	    .callchain = r->o.call_graph == SDT_CALL_GRAPH_FP
-			     ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127)
-			     : 0,
-	    .stack_user = r->o.call_graph == SDT_CALL_GRAPH_DWARF
-			      ? (r->o.stack_user_bytes ? r->o.stack_user_bytes
-						       : SDT_STACK_USER_DEFAULT)
-			      : 0,
-	};
 	size_t i;
-	int err;
+	int err = 0;
 
-	r->forks.on = forks;
-	if (plan.inherit)
-		sdt_debug("fork guard: %s\n",
-			  sdt_perf_fork_guard_no_swap()
-			      ? "no-swap (inherit, PERF_SAMPLE_READ: every generation)"
-			  : forks ? "inherit_thread, and each forked process's from its FORK record"
-				  : "inherit_thread, and anchors at each fork stop");
-	err = sdt_rec_perf_open(&r->perf, &plan);
+	if (r->eng->create)
+		err = r->eng->create(r);
 	if (!err)
-		err = sdt_rec_filters_apply(r);
+		err = sdt_rec_samples_init(&r->samples, r, r->sink);
+	if (!err)
+		err = r->eng->open(r);
 	for (i = 0; !err && i < r->samples.nevents && r->sink->on_event_desc; i++) {
-		err = r->sink->on_event_desc(r->sink->ctx, sdt_uprobe_set__event(r->set, i));
+		err = r->sink->on_event_desc(r->sink->ctx, r->eng->event(r, i));
 		if (err > 0)
 			err = 0;
 	}
 	return err;
+}
+
+/* The engine's ->poke as the command's exec-stop callback. */
+static int poke_child(void *ctx, pid_t pid)
+{
+	struct sdt_recorder *r = ctx;
+
+	return r->eng->poke(r, pid);
 }
 
 /*
@@ -281,8 +200,9 @@ static int open_events(struct sdt_recorder *r)
  * sink told; then the command released, unless a stop came meanwhile: *@go says whether the
  * recording goes on.
  */
-static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
+static int arm(struct sdt_recorder *r, bool *go)
 {
+	bool poke = r->late.sem_poke && r->eng->poke;
 	size_t i;
 	int err;
 
@@ -293,8 +213,8 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 			return err;
 	} else {
 		err = sdt_rec_perf_enable(&r->perf);
-		for (i = 0; !err && sp->poke && i < r->o.npids; i++) {
-			err = sdt_uprobe_set__poke(r->set, r->o.pids[i]);
+		for (i = 0; !err && poke && i < r->o.npids; i++) {
+			err = r->eng->poke(r, r->o.pids[i]);
 			if (err > 0)
 				err = 0;
 		}
@@ -315,7 +235,7 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 		return 0; /* asked to stop while arming: the command never runs */
 	if (has_command(r)) {
 		/* following, the semaphores are poked at the exec stop (recorder_follow.c) */
-		err = sdt_rec_child_release(&r->child, sp->poke && !r->late.on ? r->set : NULL);
+		err = sdt_rec_child_release(&r->child, poke && !r->late.on ? poke_child : NULL, r);
 		if (err)
 			return err;
 	}
@@ -324,7 +244,7 @@ static int arm(struct sdt_recorder *r, const struct sem_plan *sp, bool *go)
 }
 
 /*
- * Stage 5: the recording, then with every event disabled, the last of the rings (and the
+ * Stage 5: the recording, then with every probe stopped, the last of the rings (and the
  * losses never reported) or the counters, and the sink's last drain before the slow teardown.
  */
 static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
@@ -336,14 +256,17 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 	/* while the probes are still armed and the semaphores raised: see recorder_silence.c */
 	if (!err)
 		err = sdt_rec_facts_gather(r);
+	if (r->eng->stop)
+		r->eng->stop(r);
 	sdt_rec_perf_disable(&r->perf);
 	if (!err)
-		err = sdt_rec_perf_drain(&r->perf, ops);
-	if (!err && !r->counting)
-		err = sdt_rec_perf_account_losses(&r->perf, ops);
+		err = drain(r, ops);
+	if (!err && !r->counting && r->eng->losses)
+		err = r->eng->losses(r, ops);
 	if (!err && r->counting)
-		err = sdt_rec_perf_read_counts(&r->perf, r->sets, r->samples.counts,
-					       r->samples.nevents);
+		err = r->eng->read_counts(r);
+	if (!err && r->eng->finish)
+		err = r->eng->finish(r);
 	/* Before the teardown, which the kernel makes slow (a grace period per event). */
 	if (!err && r->sink->on_drained)
 		r->sink->on_drained(r->sink->ctx);
@@ -351,14 +274,13 @@ static int record(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 }
 
 /*
- * Stage 6, on every path: events closed, semaphores restored, uprobes removed, the command
- * ended and reaped, the signals given back. Returns @err, or the removal's error; the message
- * is the first error's.
+ * Stage 6, on every path: events closed, the engine's probes removed, the command ended and
+ * reaped, the signals given back. Returns @err, or the removal's error; the message is the first
+ * error's.
  */
 static int teardown(struct sdt_recorder *r, int err)
 {
 	char msg[1024];
-	size_t i;
 	int e2;
 
 	if (err)
@@ -367,21 +289,10 @@ static int teardown(struct sdt_recorder *r, int err)
 	sdt_rec_follow_end(r);
 	sdt_rec_forks_release(r);
 	sdt_rec_perf_close(&r->perf);
-	if (r->set)
-		sdt_uprobe_set__unpoke(r->set);
-	for (i = 0; i < r->nsets; i++) {
-		e2 = sdt_uprobe_set__remove(r->sets[i].set);
-		if (e2 && !err) {
-			err = e2;
-			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
-		}
-	}
-	if (!r->nsets && r->set) {
-		e2 = sdt_uprobe_set__remove(r->set);
-		if (e2 && !err) {
-			err = e2;
-			snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
-		}
+	e2 = r->eng->teardown ? r->eng->teardown(r) : 0;
+	if (e2 && !err) {
+		err = e2;
+		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
 	}
 	sdt_rec_child_end(&r->child, err || r->stop);
 	sdt_rec_targets_close(&r->targets);
@@ -400,7 +311,6 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 {
 	static const struct sdt_recorder_sink no_sink;
 	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
-	struct sem_plan sp = {0};
 	bool go = false;
 	int err;
 
@@ -417,27 +327,18 @@ int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_sink *si
 	    (r->o.stack_user_bytes % 8 || r->o.stack_user_bytes > SDT_STACK_USER_MAX))
 		return sdt_err(-EINVAL, "stack_user_bytes %u: a multiple of 8 up to %u expected",
 			       r->o.stack_user_bytes, SDT_STACK_USER_MAX);
-	if (sdt_rec_engine_is_bpf(r))
-		return sdt_rec_bpf_run(r, r->sink);
-	if (r->o.agg_for)
-		return sdt_err(-ENOTSUP, "aggregation in the kernel (--by, --latency) needs the BPF "
-					 "engine: the tracefs engine has no per-thread pairing or "
-					 "string keys in the kernel (record, then report --by or "
-					 "--latency, works with either)");
-	err = plan_semaphores(r, &sp);
-	if (err)
-		return err;
+	sdt_rec_engine(r);
 	sdt_rec_signals_install(r);
 	r->running = true;
-	err = build_set(r, &sp);
+	err = r->eng->build(r);
 	if (!err)
-		err = start_targets(r, &sp);
+		err = sdt_rec_late_init(r);
 	if (!err)
-		err = create_probes(r);
+		err = start_targets(r);
 	if (!err)
-		err = open_events(r);
+		err = place(r);
 	if (!err)
-		err = arm(r, &sp, &go);
+		err = arm(r, &go);
 	if (!err && go)
 		err = record(r, &ops);
 	return teardown(r, err);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
 
@@ -33,7 +32,7 @@ static const struct tpmap *lookup(const struct rec_samples *sp, uint64_t id)
 static int on_sample(void *ctx, struct sdt_trace_sample *s)
 {
 	struct rec_samples *sp = ctx;
-	const struct sdt_uprobe_kevent *kv;
+	const struct rec_tp *kv;
 	const struct rec_set *rs;
 	const struct tpmap *m;
 	uint16_t type, demux;
@@ -46,7 +45,7 @@ static int on_sample(void *ctx, struct sdt_trace_sample *s)
 	if (!m)
 		return 0;
 	rs = &(*sp->sets)[m->set];
-	kv = sdt_uprobe_set__kernel_event(rs->set, m->event);
+	kv = &rs->tps[m->event];
 	if (kv->demux_offset < 0) {
 		ev = kv->event;
 	} else {
@@ -54,8 +53,7 @@ static int on_sample(void *ctx, struct sdt_trace_sample *s)
 		if (s->raw_size < (uint32_t)kv->demux_offset + sizeof(demux))
 			return 0;
 		memcpy(&demux, (const uint8_t *)s->raw + kv->demux_offset, sizeof(demux));
-		if (demux >= rs->nevents ||
-		    sdt_uprobe_set__event(rs->set, demux)->tp_id != kv->tp_id)
+		if (demux >= rs->nevents || rs->ev_tp[demux] != kv->tp_id)
 			return 0;
 		ev = demux;
 	}
@@ -78,7 +76,7 @@ static void on_lost(void *ctx, uint32_t cpu, uint64_t count)
 		sp->sink->on_lost(sp->sink->ctx, cpu, count);
 }
 
-/* The map from tracefs event ids of the created sets[0], and a counter per event. */
+/* The map from the tracepoint ids of the created sets[0], and a counter per event. */
 int sdt_rec_samples_init(struct rec_samples *sp, struct sdt_recorder *r,
 			 const struct sdt_recorder_sink *sink)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/engine.h"
 #include "record/perf_event.h"
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /*
@@ -53,7 +53,7 @@ static void at_exit_cleanup(void)
 		for (i = 0; i < r->follow.n; i++)
 			sdt_perf_close_all(r->follow.t[i].anchors, r->follow.t[i].nanchors);
 	}
-	sdt_uprobe_emergency_remove();
+	sdt_rec_engines_at_exit();
 }
 
 static void register_atexit(void)

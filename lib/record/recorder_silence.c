@@ -23,9 +23,8 @@
 #include "scan/file.h"
 #include "sdtrace/types.h"
 #include "sdtrace/trace.h"
-#include "record/bpf/engine.h"
+#include "record/engine.h"
 #include "record/recorder.h"
-#include "record/tracefs/uprobe.h"
 #include "util/internal.h"
 
 /* Does process @pid map the file (@dev, @ino)? 1, 0, or -errno (no /proc/PID/maps). */
@@ -115,15 +114,12 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 	memset(f->sem, -1, n ? n : 1);
 	gather_mapped(r);
 	for (e = 0; e < n; e++) {
-		const struct sdt_uprobe_set *set;
 		bool read_one = false;
-		size_t le;
 
 		if (r->samples.counts && r->samples.counts[e])
 			continue; /* hit: nothing to explain */
-		/* the BPF engine has the kernel raise every semaphore (its links' ref_ctr offsets) */
-		set = r->bpf ? NULL : sdt_rec_event_set(r, e, &le);
-		if (!set || !sdt_uprobe_set__event_has_semaphore(set, le))
+		/* an engine without ->has_semaphore has the kernel raise every one (BPF: ref_ctr) */
+		if (!r->eng->has_semaphore || !r->eng->has_semaphore(r, e))
 			continue;
 		for (i = 0; i < r->targets.nwatch; i++) {
 			pid_t pid = r->targets.watch[i].pid;
@@ -131,7 +127,7 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 
 			if (r->targets.watch[i].done)
 				continue;
-			st = sdt_uprobe_set__semaphore_state(set, le, pid);
+			st = r->eng->semaphore(r, e, pid);
 			if (st == 1) {
 				f->sem[e] = 1;
 				break;
@@ -145,7 +141,7 @@ int sdt_rec_facts_gather(struct sdt_recorder *r)
 		/* poking reaches what is mapped at the start: a library loaded later (or a set armed
 		 * during the run) is not poked */
 		if (f->sem[e] < 0 && r->sem_method && !strcmp(r->sem_method, "poke") &&
-		    !sdt_uprobe_set__event_poked(set, le))
+		    !r->eng->poked(r, e))
 			f->sem[e] = 0;
 	}
 	return 0;
@@ -161,18 +157,11 @@ void sdt_rec_facts_release(struct rec_facts *f)
 /* The index in r->adds of event @e's file, or r->nadds. */
 static size_t event_add(const struct sdt_recorder *r, size_t e)
 {
-	const struct sdt_uprobe_set *set;
-	const struct sdt_file *file;
-	size_t a, le;
+	const struct sdt_file *file = r->eng->event_file(r, e);
+	size_t a;
 
-	if (r->bpf) {
-		file = e < r->bpf->nevents ? r->bpf->ev_file[e] : NULL;
-	} else {
-		set = sdt_rec_event_set(r, e, &le);
-		if (!set)
-			return r->nadds;
-		file = sdt_uprobe_set__event_file(set, le);
-	}
+	if (!file)
+		return r->nadds;
 
 	for (a = 0; a < r->nadds; a++)
 		if (r->adds[a].f == file)
@@ -198,13 +187,8 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 			  char *text, size_t size)
 {
 	/* the recorder's fields, not its accessors: recorder.c calls this file (layers) */
-	size_t le;
-	const struct sdt_uprobe_set *set =
-	    !r->bpf && event < r->samples.nevents ? sdt_rec_event_set(r, event, &le) : NULL;
 	const struct sdt_trace_event_desc *d =
-	    r->bpf ? (event < r->bpf->nevents ? &r->bpf->events[event] : NULL)
-	    : set  ? sdt_uprobe_set__event(set, le)
-		   : NULL;
+	    r->eng && event < r->samples.nevents ? r->eng->event(r, event) : NULL;
 	uint64_t hits;
 	bool poke = r->sem_method && !strcmp(r->sem_method, "poke");
 	const char *provider, *name, *note, *origin;

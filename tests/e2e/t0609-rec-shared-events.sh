@@ -1,5 +1,5 @@
 #!/bin/sh
-# record packs its events into as few tracefs events as the kernel allows (lib/record/uprobe_layout.h):
+# record packs its events into as few tracefs events as the kernel allows (lib/record/tracefs/uprobe_layout.h):
 #  - the 10 events of prog-sizes go into one tracefs event, each line numbered (ev=\N:u16),
 #    every value still exact (t0600 checks all values of every program; here the structure);
 #  - twelve events of different layouts in one tracefs event, every value under its event;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A library dlopen()ed during the recording with more sites than the BPF engine's maps keep room
-# for (engine_bpf.h: 4096 site plans and 1024 events past the start's): libprog-follow-many.so
+# for (lib/record/bpf/engine.h: 4096 site plans and 1024 events past the start's): libprog-follow-many.so
 # (gen-many-sites.sh: follow_many:a 2000 sites, follow_many:b 2200, follow_ev:e0..e1099 one
 # each, follow_lib:call). As t0621, prog-follow waits for a copy of it to appear, dlopen()s it
 # and calls into it (another inode than the cached file: armed late). Under --engine=bpf:

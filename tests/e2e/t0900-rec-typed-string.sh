@@ -65,7 +65,7 @@ EOF
 	sh -c "grep -F ' $P:' $TRACEFS/uprobe_events >lines; exec $P $N" >typed.out 2>typed.err
 check_eq "typed spec: record exits 0" 0 $?
 if tracefs_engine; then
-# the two events share one tracefs event (lib/record/uprobe_layout.h): slots a1 (string), a2 (u64)
+# the two events share one tracefs event (lib/record/tracefs/uprobe_layout.h): slots a1 (string), a2 (u64)
 check_eq "typed spec: both events in one tracefs event" 1 \
 	"$(sed 's/ .*//' lines | sort -u | wc -l)"
 check "typed spec: message's pointer is read as a string, its length as a register" \

@@ -77,7 +77,7 @@ for mode in plain profile; do
 	"$SDTRACE" report -i $mode.data >$mode.txt 2>&1
 done
 if tracefs_engine; then
-# the four events share one tracefs event (lib/record/uprobe_layout.h): slots of two strings and a u64
+# the four events share one tracefs event (lib/record/tracefs/uprobe_layout.h): slots of two strings and a u64
 check_eq "uprobe lines: the events share one tracefs event" 1 \
 	"$(sed 's/ .*//' plain.lines | sort -u | wc -l)"
 check "uprobe lines: function__entry's pointers are read as strings, lineno from a register" \

@@ -2,7 +2,7 @@
 # Strings the kernel does not hand back whole, and text that is not ASCII, on real uprobes
 # (tests/progs/prog-longstr, which prints each string it passes in hex: the ground truth).
 # A :string fetch gives nothing from 4096 bytes on: such a string takes the room of the $comm field
-# sdtrace puts after the strings (lib/record/uprobe_defs.c), so a string of 4096, 4097 or 10000
+# sdtrace puts after the strings (lib/record/tracefs/uprobe_defs.c), so a string of 4096, 4097 or 10000
 # bytes is its first bytes (as many as the thread's name has: 12 for prog-longstr), byte for byte,
 # marked truncated with "4096+ bytes"; one of 4095 bytes is cut by the kernel at the end of the
 # page a hit's fields share, a prefix of the truth, marked "N+ bytes" with N one more than it

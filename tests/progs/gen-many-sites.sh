@@ -1,6 +1,6 @@
 #!/bin/sh
 # Write the C source of libprog-follow-many.so to OUT: a library prog-follow dlopen()s with more
-# SDT sites than the BPF engine's maps keep room for (engine_bpf.h: 4096 site plans, 1024 events
+# SDT sites than the BPF engine's maps keep room for (lib/record/bpf/engine.h: 4096 site plans, 1024 events
 # for the files met during the run; tests/e2e/t0626):
 #	follow_lib_call(i)        follow_lib:call arg1=i; the first call (i == 0) also fires
 #	  follow_many:a arg1=0    2000 sites (one event)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A filter compiled for the BPF program (lib/record/engine_bpf_filter.c): the steps it writes
+ * A filter compiled for the BPF program (lib/record/bpf/filter.c): the steps it writes
  * for string tests (a recorded string, comm; equal, TEXT*, *TEXT, *, negations), what it decides
  * at compile time, and what it refuses with the reason (other globs, long literals, a fifth
  * literal). The program's evaluation of these steps is checked end to end by t1906.

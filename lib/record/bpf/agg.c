@@ -301,26 +301,33 @@ void sdt_rec_bpf_agg_release(struct rec_agg *ag)
 
 int sdt_recorder__agg_refresh(struct sdt_recorder *r)
 {
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
+
 	/* after the run the program is gone: the rows are its last */
-	if (!r->bpf || !r->bpf->agg.ev || !r->bpf->bpf)
+	if (!b || !b->agg.ev || !b->bpf)
 		return 0;
-	return sdt_rec_bpf_agg_read(r->bpf);
+	return sdt_rec_bpf_agg_read(b);
 }
 
 size_t sdt_recorder__agg_count(const struct sdt_recorder *r)
 {
-	return r->bpf ? r->bpf->agg.nrows : 0;
+	const struct rec_bpf *b = sdt_rec_bpf_of(r);
+
+	return b ? b->agg.nrows : 0;
 }
 
 const struct sdt_agg_row *sdt_recorder__agg_row(const struct sdt_recorder *r, size_t i)
 {
-	return r->bpf && i < r->bpf->agg.nrows ? &r->bpf->agg.rows[i] : NULL;
+	const struct rec_bpf *b = sdt_rec_bpf_of(r);
+
+	return b && i < b->agg.nrows ? &b->agg.rows[i] : NULL;
 }
 
 void sdt_recorder__agg_drops(const struct sdt_recorder *r, uint64_t *keys, uint64_t *starts,
 			     uint64_t *unmatched)
 {
-	const uint64_t *d = r->bpf ? r->bpf->agg.drops : NULL;
+	const struct rec_bpf *b = sdt_rec_bpf_of(r);
+	const uint64_t *d = b ? b->agg.drops : NULL;
 
 	if (keys)
 		*keys = d ? d[SDT_BPF_DROP_KEYS] : 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The BPF engine's state (engine_bpf.c runs it, engine_bpf_build.c builds it). */
+/* The BPF engine's state (run.c: its operations; build.c builds its events and plans). */
 #ifndef SDT_RECORD_ENGINE_BPF_H
 #define SDT_RECORD_ENGINE_BPF_H
 
@@ -9,6 +9,7 @@
 
 #include "bpf/plan.h"
 #include "record/engine.h"
+#include "record/recorder.h"
 #include "sdtrace/record.h"
 
 struct sdt_bpf;
@@ -30,7 +31,7 @@ struct bpf_site_of {
 	size_t path; /* index into ->paths */
 };
 
-/* Aggregating (engine_bpf_agg.c): where each position's value goes in a key. */
+/* Aggregating (agg.c): where each position's value goes in a key. */
 struct agg_layout {
 	size_t n;
 	bool str[SDT_BPF_KEY_PARTS];
@@ -71,7 +72,23 @@ struct rec_bpf {
 	struct rec_agg agg;
 	struct sdt_bpf_filter *filters; /* per event, in the program (n == 0: none there) */
 	bool any_filter;
+	bool count_only; /* opts.count_only as the caller gave it (the run changes it) */
 };
+
+extern const struct sdt_engine_ops sdt_engine_bpf;
+
+/* @r's BPF engine state (r->engine_data), or NULL: another engine, or none yet. */
+static inline struct rec_bpf *sdt_rec_bpf_of(const struct sdt_recorder *r)
+{
+	return r->eng && r->eng->id == SDT_ENGINE_BPF ? r->engine_data : NULL;
+}
+
+/* Can the BPF engine place every site added to @r? 0, or -EOPNOTSUPP with the reason. */
+int sdt_rec_bpf_supported(const struct sdt_recorder *r);
+/* Event @event of a BPF recording (NULL: none, or past the end). */
+const struct sdt_trace_event_desc *sdt_rec_bpf_event(const struct rec_bpf *b, size_t event);
+/* What the BPF engine keeps until sdt_recorder__free(): the descriptions. */
+void sdt_rec_bpf_free(struct rec_bpf *b);
 
 /* The events and plans of every site added to @r. 0 or -errno. */
 int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
@@ -85,7 +102,7 @@ int sdt_rec_bpf_build(struct rec_bpf *b, const struct sdt_recorder *r);
 int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t first);
 
 /*
- * Aggregating (engine_bpf_agg.c): each event's role and keys from r->o.agg_for, the sites'
+ * Aggregating (agg.c): each event's role and keys from r->o.agg_for, the sites'
  * plans completed, the maps' key sizes. 0 or -errno with the message.
  */
 int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r);
@@ -94,7 +111,7 @@ int sdt_rec_bpf_agg_read(struct rec_bpf *b);
 
 struct sdt_filter;
 /*
- * Filter @f of event @d for the program (engine_bpf_filter.c): 0 and *out, or -ENOTSUP with the
+ * Filter @f of event @d for the program (filter.c): 0 and *out, or -ENOTSUP with the
  * reason as the message (the caller evaluates it in user space).
  */
 int sdt_rec_bpf_filter_compile(const struct sdt_filter *f, const struct sdt_trace_event_desc *d,

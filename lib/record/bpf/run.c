@@ -1,23 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The BPF engine's run: the stages of recorder.h with lib/bpf/ in place of tracefs and perf.
- *	0. the events and plans (engine_bpf_build.c)
- *	1. the program loaded, its maps sized; the plans written
- *	2. the targets: the command started stopped, or the -p processes, followed by tgid (and
- *	   their children, by the program on sched_process_fork); -a follows everything.
- *	   Following files too (unless no_follow): the command traced (recorder_follow.c: its exec
- *	   stops) and a watch event per CPU x target (recorder_perf.c: MMAP2 records), as the
- *	   tracefs engine does; a file met is armed by arm_late() (r->late.arm, from
- *	   recorder_late.c). The same watch events bring the mappings of record -g (following or
- *	   not)
- *	3. one link per binary (uprobe_multi, semaphores through its ref_ctr offsets), else a
- *	   perf-event uprobe per site; the sink gets the descriptions
- *	4. armed: exits watched, names of the threads there now, the command released
- *	5. the rings read until the end (records -> the sink, as recorder_samples.c does for perf;
- *	   the watch rings first: their mappings -> recorder_late.c, which arms new files (new
- *	   plans, a link), and with -g -> the sink, before the samples that need them)
- *	6. links closed (the late files' too), a last drain, the losses and counters read,
- *	   everything freed; on every path
+ * The BPF engine's operations (engine.h): lib/bpf/ in place of tracefs and perf events.
+ *	build    the events and plans (build.c), the filters into the program, aggregation
+ *	load     the program loaded, its maps sized; the plans and filters written; its rings in
+ *	         the recorder's epoll set
+ *	follow   a target's tgid to the program (and its children, by the program on
+ *	         sched_process_fork); -a follows everything
+ *	open     the watch events when following files or with -g (recorder_perf.c: MMAP2
+ *	         records, as under tracefs), then one link per binary (uprobe_multi,
+ *	         semaphores through its ref_ctr offsets), else a perf-event uprobe per site
+ *	drain    the program's rings (records -> the sink, as recorder_samples.c does for perf),
+ *	         after the watch rings: a mapping comes before the samples that need it
+ *	arm_late a file met during the run: its plans into the maps, a link of its own
+ *	stop     links closed (the late files' too); then a last drain, the losses, the counters
  * Every kernel object is a file descriptor: a SIGKILL leaves nothing behind.
  */
 #include <errno.h>
@@ -36,11 +31,6 @@
 #include "record/ring.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
-
-static uint64_t now_ms(void)
-{
-	return sdt_mono_ns() / 1000000u;
-}
 
 static double now_us(void)
 {
@@ -95,92 +85,25 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 	return sp->sink->on_sample ? sp->sink->on_sample(sp->sink->ctx, &s) : 0;
 }
 
-/*
- * The watch rings first: a file is mapped before its code hits a probe, so its MAPPING record
- * (-g) comes before the samples that need it (the reader symbolizes with what it read so far).
- */
-static int drain(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+/* The program's rings: after the watch rings (r->perf), drained by the core first. */
+static int bpf_drain(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
-	int err = sdt_rec_perf_drain(&r->perf, ops);
-	long n;
+	long n = sdt_bpf__drain(sdt_rec_bpf_of(r)->bpf, on_rec, r);
 
-	if (err)
-		return err;
-	n = sdt_bpf__drain(r->bpf->bpf, on_rec, r);
+	(void)ops;
 	return n < 0 ? (int)n : 0;
 }
 
 /* Counting: the per-CPU counters added up into the recorder's counts (as tracefs's reads). */
-static int read_counts(struct sdt_recorder *r)
+static int bpf_read_counts(struct sdt_recorder *r)
 {
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < r->bpf->nevents; i++)
-		err = sdt_bpf__count(r->bpf->bpf, (uint32_t)i, &r->samples.counts[i]);
+	for (i = 0; !err && i < b->nevents; i++)
+		err = sdt_bpf__count(b->bpf, (uint32_t)i, &r->samples.counts[i]);
 	return err;
-}
-
-/* Read the rings until a stop, the duration, or the targets' exit (recorder_run.c's loop). */
-static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
-{
-	uint64_t deadline = r->o.duration_ms ? now_ms() + r->o.duration_ms : 0;
-	uint64_t tick = r->o.drain_interval_ms ? r->o.drain_interval_ms : 100;
-	uint64_t next_drain = now_ms() + tick;
-	struct epoll_event evs[64];
-	int n, i, err;
-
-	while (!r->stop) {
-		uint64_t now = now_ms(), until = next_drain;
-
-		if (deadline && now >= deadline)
-			break;
-		if (now >= next_drain) {
-			err = drain(r, ops);
-			/* live counts for the sink (stat --interval, --serve, top) */
-			if (!err && r->o.count_only && r->sink->on_drained)
-				err = read_counts(r);
-			if (err < 0)
-				return err;
-			if (r->sink->on_drained)
-				r->sink->on_drained(r->sink->ctx);
-			next_drain = now + tick;
-			until = next_drain;
-		}
-		if (deadline && deadline < until)
-			until = deadline;
-		n = epoll_pwait(r->epfd, evs, (int)ARRAY_SIZE(evs), (int)(until - now),
-				&r->sig.waitmask);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return sdt_err(-errno, "epoll_wait: %s", strerror(errno));
-		for (i = 0; i < n; i++) {
-			uint64_t tag = evs[i].data.u64;
-
-			err = 0;
-			if (tag == BPF_RING_TAG) {
-				err = drain(r, ops);
-			} else if (tag == FOLLOW_TAG) {
-				err = sdt_rec_follow_wakeup(r);
-			} else if (tag < PID_TAG) {
-				/* the watch rings: mappings queued for sdt_rec_late_pending() */
-				err = sdt_rec_perf_drain(&r->perf, ops);
-			} else if (sdt_rec_targets_exited(&r->targets, r->epfd, tag - PID_TAG) ==
-				   r->child.pid) {
-				sdt_rec_child_reap(&r->child, true);
-			}
-			if (err < 0)
-				return err;
-		}
-		/* the files met: armed now, out of the drain */
-		err = sdt_rec_late_pending(r);
-		if (err < 0)
-			return err;
-		if (sdt_rec_targets_all_exited(&r->targets))
-			break;
-	}
-	return 0;
 }
 
 /*
@@ -192,34 +115,99 @@ static bool watching(const struct sdt_recorder *r)
 	return r->late.on || r->o.call_graph;
 }
 
-/*
- * The recorder's watch events (recorder_perf.c), the tracefs engine's discovery of the files
- * mapped (MMAP2; FORK too: a forked process's inherited mappings, recorder_maps.c), in rings of
- * their own (tags below PID_TAG); no uprobe event, no fork guard.
- */
-static int open_watch(struct sdt_recorder *r)
+/* Filter @f of event @ev in the program (rec_filter_engine.in_kernel). */
+static int filter_in_program(void *ctx, size_t ev, const struct sdt_filter *f,
+			     const struct sdt_trace_event_desc *d)
 {
-	struct perf_plan plan = {
-	    .targets = &r->targets,
-	    .inherit = !r->o.system_wide,
-	    .enable_on_exec = r->child.pid > 0,
-	    .skip_gone = r->o.npids > 0,
-	    .watch = true,
-	    .watch_only = true,
-	    .epfd = r->epfd,
-	};
+	struct rec_bpf *b = ctx;
+	int err;
 
-	if (!watching(r))
-		return 0;
-	r->samples.r = r;
-	r->samples.sets = (const struct rec_set *const *)&r->sets;
-	return sdt_rec_perf_open(&r->perf, &plan);
+	if (!b->filters && !(b->filters = calloc(b->nevents, sizeof(*b->filters))))
+		return sdt_err(-ENOMEM, "out of memory");
+	err = sdt_rec_bpf_filter_compile(f, d, &b->filters[ev]);
+	if (err) {
+		memset(&b->filters[ev], 0, sizeof(b->filters[ev]));
+		return err;
+	}
+	b->any_filter = true;
+	sdt_debug("bpf: %%%s:%s: the filter '%s' in the program (%u steps)\n", d->provider, d->name,
+		  sdt_filter__text(f), b->filters[ev].n);
+	return 0;
 }
 
-/* Stage 1 and 2: loaded, plans written, targets started and followed. */
-static int load_and_start(struct sdt_recorder *r)
+/*
+ * Every event's filter into the program where it can go. Counting (@want_count: plain stat),
+ * the hits cross the ring buffers only when some filter must run here; aggregating, none can.
+ */
+static int filters_plan(struct sdt_recorder *r, bool want_count)
 {
-	struct rec_bpf *b = r->bpf;
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
+	struct rec_filter_engine eng = {
+	    .in_kernel = filter_in_program,
+	    .ctx = b,
+	    .no_user = r->o.agg_for ? "aggregation in the kernel sees no event to evaluate it "
+				      "on: record with the filter, then report --by or --latency"
+				    : NULL,
+	};
+	size_t i;
+	int err;
+
+	err = sdt_rec_filters_apply_here(r, b->events, b->nevents, &eng);
+	if (err || !want_count)
+		return err;
+	for (i = 0; i < r->filters.nevents; i++)
+		if (r->filters.place[i] == SDT_FILTER_USER)
+			return 0;
+	r->o.count_only = true;
+	return 0;
+}
+
+/*
+ * Stage 0: the events and plans, the filters, aggregation; one set for the start's events (no
+ * tracepoint: rec_set), then one per file met.
+ */
+static int bpf_build(struct sdt_recorder *r)
+{
+	struct rec_bpf *b = calloc(1, sizeof(*b));
+	bool want_count;
+	int err;
+
+	if (!b)
+		return sdt_err(-ENOMEM, "out of memory");
+	r->engine_data = b;
+	/*
+	 * Counting with a filter, the sites are planned with their arguments, which the filter
+	 * reads; counting stays in the kernel unless a filter must run here (filters_plan()), and
+	 * then the hits cross the ring buffers to be evaluated and counted here (as the tracefs
+	 * engine does past its counters). Aggregating counts too: no rings, the counters read at
+	 * the end. opts.count_only is the caller's again at the teardown.
+	 */
+	b->count_only = r->o.count_only;
+	want_count = r->o.count_only && r->o.filter_for && !r->o.agg_for;
+	if (want_count)
+		r->o.count_only = false;
+	if (r->o.agg_for)
+		r->o.count_only = true;
+	err = sdt_rec_bpf_build(b, r);
+	if (!err)
+		err = filters_plan(r, want_count);
+	if (!err && r->o.agg_for)
+		err = sdt_rec_bpf_agg_plan(b, r);
+	if (err)
+		return err;
+	r->sets = calloc(1, sizeof(*r->sets));
+	if (!r->sets)
+		return sdt_err(-ENOMEM, "out of memory");
+	r->sets_cap = r->nsets = 1;
+	r->sets[0].nevents = b->nevents;
+	r->counting = r->o.count_only;
+	return 0;
+}
+
+/* Stage 1: loaded, plans and filters written, the rings in the epoll set. */
+static int bpf_load(struct sdt_recorder *r)
+{
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 	size_t late_sites = r->late.on ? SDT_BPF_LATE_SITES : 0;
 	size_t late_events = r->late.on ? SDT_BPF_LATE_EVENTS : 0;
@@ -259,44 +247,27 @@ static int load_and_start(struct sdt_recorder *r)
 	sdt_debug("bpf: program loaded, %zu site plans and %zu events (room for %zu and %zu) in "
 		  "%.3f ms\n", b->nsites, b->nevents, b->sites_max, b->events_max,
 		  (now_us() - t0) / 1e3);
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (r->epfd < 0)
-		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
 	if (sdt_bpf__epoll_fd(b->bpf) >= 0) {
-		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = BPF_RING_TAG};
+		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = REC_ENGINE_TAG};
 
 		if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, sdt_bpf__epoll_fd(b->bpf), &ev))
 			return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
 	}
-	if (r->o.argv && r->o.argv[0]) {
-		err = sdt_rec_child_start(&r->child, r->o.argv, &r->sig, false);
-		if (!err && r->late.on)
-			err = sdt_rec_follow_start(r);
-		if (!err)
-			err = sdt_bpf__follow(b->bpf, r->child.pid);
-		if (!err && watching(r))
-			err = sdt_rec_targets_add_tid(&r->targets, r->child.pid);
-	} else {
-		for (i = 0; !err && i < r->o.npids; i++) {
-			err = sdt_bpf__follow(b->bpf, r->o.pids[i]);
-			if (!err && watching(r))
-				err = sdt_rec_targets_add_process(&r->targets, r->o.pids[i]);
-		}
-		if (!err && watching(r) && !r->o.npids)
-			err = sdt_rec_targets_add_tid(&r->targets, -1);
-	}
-	if (!err)
-		err = open_watch(r);
-	return err;
+	return 0;
+}
+
+static int bpf_follow(struct sdt_recorder *r, pid_t pid)
+{
+	return sdt_bpf__follow(sdt_rec_bpf_of(r)->bpf, pid);
 }
 
 /*
- * Stage 3: one link per binary: the sites of each path from @first on (those linked before
- * are not looked at again), with semaphores and cookies.
+ * One link per binary: the sites of each path from @first on (those linked before are not
+ * looked at again), with semaphores and cookies.
  */
 static int attach(struct sdt_recorder *r, size_t first)
 {
-	struct rec_bpf *b = r->bpf;
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
 	uint64_t *off = NULL, *ref = NULL, *cookie = NULL;
 	size_t p, k, n;
 	double t0;
@@ -348,16 +319,38 @@ out:
 }
 
 /*
- * r->late.arm: adds [@first, nadds) came from opts.on_file during the run: their sites planned
- * and linked now (one uprobe_multi link per file, semaphores through ref_ctr offsets), their
- * events told to the sink, a rec_set of their own (->set NULL) appended. 0 or -errno with the
- * message (the maps full: their headroom, SDT_BPF_LATE_SITES and SDT_BPF_LATE_EVENTS, used up).
+ * Stage 3: the recorder's watch events (recorder_perf.c), the tracefs engine's discovery of the
+ * files mapped (MMAP2; FORK too: a forked process's inherited mappings, recorder_maps.c), in
+ * rings of their own (tags below PID_TAG), no tracepoint, no fork guard; then the links.
  */
-static int arm_late(struct sdt_recorder *r, size_t first)
+static int bpf_open(struct sdt_recorder *r)
 {
-	struct rec_bpf *b = r->bpf;
-	size_t ev0 = b->nevents, site0 = b->nsites, path0 = b->npaths, cap = r->sets_cap, i;
-	uint64_t *counts;
+	struct perf_plan plan = {
+	    .targets = &r->targets,
+	    .inherit = !r->o.system_wide,
+	    .enable_on_exec = r->child.pid > 0,
+	    .skip_gone = r->o.npids > 0,
+	    .watch = true,
+	    .watch_only = true,
+	    .epfd = r->epfd,
+	};
+	int err = 0;
+
+	if (watching(r))
+		err = sdt_rec_perf_open(&r->perf, &plan);
+	return err ? err : attach(r, 0);
+}
+
+/*
+ * Adds [@first, nadds) came from opts.on_file during the run: their sites planned and linked
+ * now (one uprobe_multi link per file, semaphores through ref_ctr offsets), a rec_set of their
+ * own (no tracepoint) appended. 0 or -errno with the message (the maps full: their headroom,
+ * SDT_BPF_LATE_SITES and SDT_BPF_LATE_EVENTS, used up).
+ */
+static int bpf_arm_late(struct sdt_recorder *r, size_t first)
+{
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
+	size_t ev0 = b->nevents, site0 = b->nsites, path0 = b->npaths, i;
 	struct rec_set *rs;
 	int err;
 
@@ -365,28 +358,10 @@ static int arm_late(struct sdt_recorder *r, size_t first)
 		return sdt_err(-ENOTSUP, "aggregation in the kernel is not applied to files armed "
 					 "during the run yet (name the file with -x to arm it at the "
 					 "start)");
-	if (sdt_grow((void **)&r->sets, &cap, r->nsets + 1, sizeof(*r->sets)))
-		return sdt_err(-ENOMEM, "out of memory");
-	r->sets_cap = cap;
 	err = sdt_rec_bpf_add(b, r, first);
-	if (err)
-		return err;
-	counts = sdt_reallocarray(r->samples.counts, b->nevents ? b->nevents : 1, sizeof(*counts));
-	if (!counts)
-		return sdt_err(-ENOMEM, "out of memory");
-	r->samples.counts = counts;
-	for (i = ev0; i < b->nevents; i++)
-		counts[i] = 0;
-	r->samples.nevents = b->nevents;
 	/* the plans before the link: a hit may come as soon as it exists */
 	for (i = site0; !err && i < b->nsites; i++)
 		err = sdt_bpf__set_site(b->bpf, (uint32_t)i, &b->sites[i]);
-	/* the sink knows the events before their first record (read after this returns) */
-	for (i = ev0; !err && i < b->nevents && r->sink->on_event_desc; i++) {
-		err = r->sink->on_event_desc(r->sink->ctx, &b->events[i]);
-		if (err > 0)
-			err = 0;
-	}
 	if (err)
 		return err;
 	rs = &r->sets[r->nsets++];
@@ -398,74 +373,24 @@ static int arm_late(struct sdt_recorder *r, size_t first)
 	return attach(r, path0);
 }
 
-/* Stage 4: the sink told, exits watched, names synthesized, the command released. */
-static int arm(struct sdt_recorder *r, bool *go)
+/* The end: no more hits (every link closed) before the last drain. */
+static void bpf_stop(struct sdt_recorder *r)
 {
-	struct rec_bpf *b = r->bpf;
-	size_t i;
-	int err = 0;
+	double t0 = now_us();
 
-	*go = false;
-	for (i = 0; i < b->nevents && r->sink->on_event_desc; i++) {
-		err = r->sink->on_event_desc(r->sink->ctx, &b->events[i]);
-		if (err < 0)
-			return err;
-	}
-	if (r->child.pid > 0)
-		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->child.pid);
-	else /* the watch events (a command's start at its exec) */
-		err = sdt_rec_perf_enable(&r->perf);
-	for (i = 0; !err && i < r->o.npids; i++)
-		err = sdt_rec_targets_watch(&r->targets, r->epfd, r->o.pids[i]);
-	if (err)
-		return err;
-	sdt_rec_comms_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
-	if (r->o.call_graph)
-		sdt_rec_maps_synthesize(&r->samples, r->o.pids, r->o.npids, r->o.system_wide);
-	r->armed_ns = sdt_mono_ns(); /* the recording's time (sdt_recorder__elapsed_ns) */
-	sdt_debug("armed: every probe placed and enabled%s\n",
-		  r->child.pid > 0 ? " (the command's at its exec)" : "");
-	if (r->sink->on_armed)
-		r->sink->on_armed(r->sink->ctx);
-	if (r->stop)
-		return 0;
-	if (r->child.pid > 0) {
-		err = sdt_rec_child_release(&r->child, NULL);
-		if (err)
-			return err;
-	}
-	*go = true;
-	return 0;
+	sdt_bpf__detach(sdt_rec_bpf_of(r)->bpf);
+	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
 }
 
-/* Stage 5's end: no more hits, the last records, the losses per CPU, the counters. */
-static int finish(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
+/* After the last drain: the losses per CPU. */
+static int bpf_losses(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 {
-	struct rec_bpf *b = r->bpf;
 	uint64_t *lost = NULL;
 	size_t ncpus = 0, i;
-	double t0;
 	int err;
 
-	r->ended_ns = sdt_mono_ns();
-	/* while the targets are still there: which of them map each file (recorder_silence.c) */
-	err = sdt_rec_facts_gather(r);
-	if (err)
-		return err;
-	t0 = now_us();
-	sdt_bpf__detach(b->bpf);
-	sdt_debug("bpf: detached in %.3f ms\n", (now_us() - t0) / 1e3);
-	err = drain(r, ops);
-	if (!err && !r->o.count_only && !b->agg.ev) {
-		uint64_t fast, bpf;
-
-		sdt_bpf__ring_counts(b->bpf, &fast, &bpf);
-		sdt_debug("bpf: %" PRIu64 " records through the fast rings, %" PRIu64
-			  " through the BPF ring buffers\n",
-			  fast, bpf);
-	}
-	if (!err && !r->o.count_only)
-		err = sdt_bpf__lost(b->bpf, &lost, &ncpus);
+	(void)ops;
+	err = sdt_bpf__lost(sdt_rec_bpf_of(r)->bpf, &lost, &ncpus);
 	for (i = 0; !err && i < ncpus; i++) {
 		if (!lost[i])
 			continue;
@@ -474,148 +399,72 @@ static int finish(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 			r->sink->on_lost(r->sink->ctx, (uint32_t)i, lost[i]);
 	}
 	free(lost);
-	if (!err && r->o.count_only)
-		err = read_counts(r);
-	if (!err && b->agg.ev)
-		err = sdt_rec_bpf_agg_read(b);
-	if (!err && r->sink->on_drained)
-		r->sink->on_drained(r->sink->ctx);
 	return err;
 }
 
-static int teardown(struct sdt_recorder *r, int err)
+/* After the counts: the rings' use said, the aggregated rows read. */
+static int bpf_finish(struct sdt_recorder *r)
 {
-	char msg[1024];
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
 
-	if (err)
-		snprintf(msg, sizeof(msg), "%s", sdt_errmsg());
-	/* the command and its children go on untraced */
-	sdt_rec_follow_end(r);
-	/* every link, the late files' too */
-	if (r->bpf) {
-		sdt_bpf__free(r->bpf->bpf);
-		r->bpf->bpf = NULL;
+	if (!r->o.count_only && !b->agg.ev) {
+		uint64_t fast, bpf;
+
+		sdt_bpf__ring_counts(b->bpf, &fast, &bpf);
+		sdt_debug("bpf: %" PRIu64 " records through the fast rings, %" PRIu64
+			  " through the BPF ring buffers\n",
+			  fast, bpf);
 	}
-	sdt_rec_perf_close(&r->perf);
-	sdt_rec_child_end(&r->child, err || r->stop);
-	sdt_rec_targets_close(&r->targets);
-	if (r->epfd >= 0) {
-		close(r->epfd);
-		r->epfd = -1;
-	}
-	sdt_rec_signals_restore(r);
-	if (err)
-		sdt_err(err, "%s", msg);
-	return err;
+	return b->agg.ev ? sdt_rec_bpf_agg_read(b) : 0;
 }
 
-/* Filter @f of event @ev in the program (rec_filter_engine.in_kernel). */
-static int filter_in_program(void *ctx, size_t ev, const struct sdt_filter *f,
-			     const struct sdt_trace_event_desc *d)
+/* Every link (the late files' too), the program and its maps; opts.count_only the caller's. */
+static int bpf_teardown(struct sdt_recorder *r)
 {
-	struct rec_bpf *b = ctx;
-	int err;
+	struct rec_bpf *b = sdt_rec_bpf_of(r);
 
-	if (!b->filters && !(b->filters = calloc(b->nevents, sizeof(*b->filters))))
-		return sdt_err(-ENOMEM, "out of memory");
-	err = sdt_rec_bpf_filter_compile(f, d, &b->filters[ev]);
-	if (err) {
-		memset(&b->filters[ev], 0, sizeof(b->filters[ev]));
-		return err;
+	if (b) {
+		sdt_bpf__free(b->bpf);
+		b->bpf = NULL;
+		r->o.count_only = b->count_only;
 	}
-	b->any_filter = true;
-	sdt_debug("bpf: %%%s:%s: the filter '%s' in the program (%u steps)\n", d->provider, d->name,
-		  sdt_filter__text(f), b->filters[ev].n);
 	return 0;
 }
 
-/*
- * Every event's filter into the program where it can go. Counting (@want_count: plain stat),
- * the hits cross the ring buffers only when some filter must run here; aggregating, none can.
- */
-static int filters_plan(struct sdt_recorder *r, bool want_count)
+static const struct sdt_trace_event_desc *bpf_event(const struct sdt_recorder *r, size_t event)
 {
-	struct rec_filter_engine eng = {
-	    .in_kernel = filter_in_program,
-	    .ctx = r->bpf,
-	    .no_user = r->o.agg_for ? "aggregation in the kernel sees no event to evaluate it "
-				      "on: record with the filter, then report --by or --latency"
-				    : NULL,
-	};
-	size_t i;
-	int err;
-
-	err = sdt_rec_filters_apply_here(r, r->bpf->events, r->bpf->nevents, &eng);
-	if (err || !want_count)
-		return err;
-	for (i = 0; i < r->filters.nevents; i++)
-		if (r->filters.place[i] == SDT_FILTER_USER)
-			return 0;
-	r->o.count_only = true;
-	return 0;
+	return sdt_rec_bpf_event(sdt_rec_bpf_of(r), event);
 }
 
-static int run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink, bool want_count)
+static const struct sdt_file *bpf_event_file(const struct sdt_recorder *r, size_t event)
 {
-	struct sdt_ring_ops ops = sdt_rec_samples_ops(&r->samples);
-	bool go = false;
-	int err;
+	const struct rec_bpf *b = sdt_rec_bpf_of(r);
 
-	r->bpf = calloc(1, sizeof(*r->bpf));
-	if (!r->bpf)
-		return sdt_err(-ENOMEM, "out of memory");
-	err = sdt_rec_bpf_build(r->bpf, r);
-	if (!err)
-		err = filters_plan(r, want_count);
-	if (!err && r->o.agg_for)
-		err = sdt_rec_bpf_agg_plan(r->bpf, r);
-	if (err)
-		return err;
-	/* one set for the start's events (no uprobe set: rec_set), then one per file met */
-	r->sets = calloc(1, sizeof(*r->sets));
-	if (!r->sets)
-		return sdt_err(-ENOMEM, "out of memory");
-	r->sets_cap = r->nsets = 1;
-	r->sets[0].nevents = r->bpf->nevents;
-	err = sdt_rec_late_init(r);
-	if (err)
-		return err;
-	r->late.arm = arm_late;
-	r->samples.sink = sink;
-	r->samples.nevents = r->bpf->nevents;
-	r->samples.counts = calloc(r->bpf->nevents ? r->bpf->nevents : 1, sizeof(uint64_t));
-	if (!r->samples.counts)
-		return sdt_err(-ENOMEM, "out of memory");
-	sdt_rec_signals_install(r);
-	err = load_and_start(r);
-	if (!err)
-		err = attach(r, 0);
-	if (!err)
-		err = arm(r, &go);
-	if (!err && go)
-		err = loop(r, &ops);
-	if (!err && go)
-		err = finish(r, &ops);
-	return teardown(r, err);
+	return b && event < b->nevents ? b->ev_file[event] : NULL;
 }
 
-int sdt_rec_bpf_run(struct sdt_recorder *r, const struct sdt_recorder_sink *sink)
+static void bpf_free(struct sdt_recorder *r)
 {
-	bool count_only = r->o.count_only;
-	int err;
-
-	/*
-	 * Counting with a filter, the sites are planned with their arguments, which the filter
-	 * reads; counting stays in the kernel unless a filter must run here (filters_plan()), and
-	 * then the hits cross the ring buffers to be evaluated and counted here (as the tracefs
-	 * engine does past its counters).
-	 */
-	if (count_only && r->o.filter_for && !r->o.agg_for)
-		r->o.count_only = false;
-	/* aggregating counts too: no rings, the counters read at the end */
-	if (r->o.agg_for)
-		r->o.count_only = true;
-	err = run(r, sink, count_only && r->o.filter_for && !r->o.agg_for);
-	r->o.count_only = count_only;
-	return err;
+	sdt_rec_bpf_free(sdt_rec_bpf_of(r));
+	r->engine_data = NULL;
 }
+
+const struct sdt_engine_ops sdt_engine_bpf = {
+    .name = "bpf",
+    .id = SDT_ENGINE_BPF,
+    .supported = sdt_rec_bpf_supported,
+    .build = bpf_build,
+    .load = bpf_load,
+    .follow = bpf_follow,
+    .open = bpf_open,
+    .drain = bpf_drain,
+    .read_counts = bpf_read_counts,
+    .stop = bpf_stop,
+    .losses = bpf_losses,
+    .finish = bpf_finish,
+    .arm_late = bpf_arm_late,
+    .teardown = bpf_teardown,
+    .event = bpf_event,
+    .event_file = bpf_event_file,
+    .free = bpf_free,
+};
