@@ -15,6 +15,11 @@ Two views of the same rule, both required:
      where they are defined. A call into a higher stage fails, and so does any loop of files that
      call each other (a cycle, even inside one stage).
 
+Inside lib/record/, the recorder's engines (engine.h) are folders (tracefs/, bpf/) around an
+engine-neutral core (the files of lib/record/ itself): the core never includes or calls an
+engine folder, except the registry (ENGINE_REGISTRY, which names each engine's ops table), and
+an engine never includes or calls another.
+
 Usage: check-layers.py SRC_DIR [OBJ_DIR]   (OBJ_DIR: the build's CMakeFiles/sdtrace_obj.dir;
 without it only the includes are checked). Prints every violation and exits 1 if there is one.
 """
@@ -41,6 +46,8 @@ PUBLIC_STAGE = {
     "record.h": "record",
     "stack.h": "stack",
 }
+ENGINE_HOST = "lib/record/"
+ENGINE_REGISTRY = "lib/record/engine.c"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -137,6 +144,39 @@ def strongly_connected(graph):
     return comps
 
 
+def engine_of(path):
+    """'core' for a file of lib/record/ itself, the engine's folder name for one below, else
+    None. An include "record/X/..." names a path under lib/."""
+    if not path.startswith(ENGINE_HOST):
+        return None
+    rest = path[len(ENGINE_HOST):]
+    return rest.split("/")[0] if "/" in rest else "core"
+
+
+def engine_violation(f, g):
+    """Why file @f may not use file @g (an engine's), or None."""
+    a, b = engine_of(f), engine_of(g)
+    if a is None or b is None or a == b or b == "core" or f == ENGINE_REGISTRY:
+        return None
+    if a == "core":
+        return "the core of lib/record/ uses no engine (engine.h: through r->eng)"
+    return "an engine uses no other engine"
+
+
+def check_engines(src, files, why, errors):
+    for f in files:
+        with open(os.path.join(src, f), encoding="utf-8") as fh:
+            text = fh.read()
+        for m in INCLUDE.finditer(text):
+            reason = engine_violation(f, "lib/" + m.group(1))
+            if reason:
+                errors.append(f"{f}: includes {m.group(1)}: {reason}")
+    for (f, g), names in sorted(why.items()):
+        reason = engine_violation(f, g)
+        if reason:
+            errors.append(f"{f} calls {', '.join(sorted(names)[:4])} of {g}: {reason}")
+
+
 def check_calls(src, objdir, files, errors):
     defs, uses = {}, {}
     for f in files:
@@ -166,6 +206,7 @@ def check_calls(src, objdir, files, errors):
         ties = [f"{a} -> {b} ({', '.join(sorted(why[(a, b)])[:3])})"
                 for a in comp for b in comp if (a, b) in why]
         errors.append("files that call each other in a loop: " + "; ".join(ties))
+    return why
 
 
 def main(argv):
@@ -176,8 +217,8 @@ def main(argv):
     files = lib_files(src)
     errors = []
     check_includes(src, files, errors)
-    if len(argv) == 3:
-        check_calls(src, argv[2], files, errors)
+    why = check_calls(src, argv[2], files, errors) if len(argv) == 3 else {}
+    check_engines(src, files, why, errors)
     for e in errors:
         print("layers: " + e)
     print(f"layers: {len(files)} files of lib/, {len(errors)} violation(s)")
