@@ -100,7 +100,7 @@ int sdt_recorder__add(struct sdt_recorder *r, const struct sdt_file *f, const si
 int sdt_recorder__add_typed(struct sdt_recorder *r, const struct sdt_file *f, const size_t *sites,
 			    size_t n, struct sdt_arg_type *const *types)
 {
-	struct added *a;
+	struct rec_added *a;
 	size_t cap = r->nadds, total = n, i;
 	int err;
 

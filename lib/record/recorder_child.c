@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/recorder.h"
+#include "record/child.h"
 #include "util/internal.h"
 
 /* No command yet: no pid, no pipes. */

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record/recorder.h"
+#include "record/samples.h"
+#include "sdtrace/record.h"
+#include "trace/trace_event.h"
 
-static struct comm_slot *comm_find(struct rec_samples *sp, uint32_t tid)
+static struct rec_comm_slot *comm_find(struct rec_samples *sp, uint32_t tid)
 {
 	size_t i, mask = sp->comms_cap - 1;
 
@@ -27,13 +29,13 @@ static struct comm_slot *comm_find(struct rec_samples *sp, uint32_t tid)
 /* Remember @tid's name (best effort: out of memory or too many threads only lose names). */
 static void comm_remember(struct rec_samples *sp, uint32_t tid, const char *comm)
 {
-	struct comm_slot *slot;
+	struct rec_comm_slot *slot;
 
 	if (!tid)
 		return;
 	if ((sp->comms_n + 1) * 2 > sp->comms_cap) {
 		size_t ncap = sp->comms_cap ? sp->comms_cap * 2 : 256, i;
-		struct comm_slot *old = sp->comms, *nw;
+		struct rec_comm_slot *old = sp->comms, *nw;
 
 		if (ncap > COMM_MAP_MAX * 2)
 			return;
@@ -73,7 +75,7 @@ void sdt_rec_on_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm)
 void sdt_rec_on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
 {
 	struct rec_samples *sp = ctx;
-	struct comm_slot *parent = comm_find(sp, ptid);
+	struct rec_comm_slot *parent = comm_find(sp, ptid);
 	char comm[16];
 
 	(void)ppid;

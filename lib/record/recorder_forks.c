@@ -30,7 +30,7 @@
 /* At most this many processes guarded at once (each holds 1 + one fd per tracefs event). */
 #define FORKS_MAX 4096
 
-static struct fork_anchor *find(struct rec_forks *f, pid_t pid)
+static struct rec_fork_anchor *find(struct rec_forks *f, pid_t pid)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ static struct fork_anchor *find(struct rec_forks *f, pid_t pid)
 	return NULL;
 }
 
-static void drop(struct rec_forks *f, struct fork_anchor *a)
+static void drop(struct rec_forks *f, struct rec_fork_anchor *a)
 {
 	sdt_perf_close_all(a->fds, a->nfds);
 	free(a->fds);
@@ -48,7 +48,7 @@ static void drop(struct rec_forks *f, struct fork_anchor *a)
 }
 
 /* The guard, then the anchors of every set @ptid has: 0, -ESRCH (gone) or -errno. */
-static int guard_and_anchor(struct sdt_recorder *r, struct fork_anchor *a, pid_t ptid)
+static int guard_and_anchor(struct sdt_recorder *r, struct rec_fork_anchor *a, pid_t ptid)
 {
 	int fd = sdt_perf_open_fork_guard(a->pid);
 
@@ -65,7 +65,7 @@ static int guard_and_anchor(struct sdt_recorder *r, struct fork_anchor *a, pid_t
 void sdt_rec_forks_born(struct sdt_recorder *r, pid_t pid, pid_t ptid)
 {
 	struct rec_forks *f = &r->forks;
-	struct fork_anchor *a;
+	struct rec_fork_anchor *a;
 	size_t cap = f->cap;
 	int err;
 
@@ -101,7 +101,7 @@ void sdt_rec_forks_born(struct sdt_recorder *r, pid_t pid, pid_t ptid)
 
 void sdt_rec_forks_gone(struct sdt_recorder *r, pid_t pid)
 {
-	struct fork_anchor *a = find(&r->forks, pid);
+	struct rec_fork_anchor *a = find(&r->forks, pid);
 
 	if (a)
 		drop(&r->forks, a);

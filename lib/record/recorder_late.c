@@ -8,7 +8,7 @@
  *    the stale sweep of a later sdtrace find it the same way);
  *  - perf events written into the existing per-CPU rings (PERF_EVENT_IOC_SET_OUTPUT): per CPU
  *    (pid -1) system-wide; otherwise per CPU x thread, with inherit, on the threads that map the
- *    file. A thread has a set's events once (struct cover): a late set's events are opened on a
+ *    file. A thread has a set's events once (struct rec_cover): a late set's events are opened on a
  *    thread that does not have them yet, and a thread created by one that has them inherits
  *    them (the kernel's inherit; we note it from the ptrace fork stops, or without ptrace from
  *    the rings' FORK records). The first set (armed before the start) covers every followed
@@ -53,7 +53,7 @@ static void mark_mapped(struct sdt_recorder *r, dev_t dev, ino_t ino)
 			r->adds[i].mapped = 1;
 }
 
-static struct known_file *known(struct sdt_recorder *r, dev_t dev, ino_t ino)
+static struct rec_known_file *known(struct sdt_recorder *r, dev_t dev, ino_t ino)
 {
 	size_t i;
 
@@ -69,7 +69,7 @@ static bool build_id_unmatched(const struct sdt_recorder *r, const unsigned char
 	size_t i;
 
 	for (i = 0; n && i < r->late.nfiles; i++) {
-		const struct known_file *k = &r->late.files[i];
+		const struct rec_known_file *k = &r->late.files[i];
 
 		if (k->set < 0 && k->build_id_size == n && !memcmp(k->build_id, id, n))
 			return true;
@@ -81,7 +81,7 @@ static int remember(struct sdt_recorder *r, dev_t dev, ino_t ino, const unsigned
 		    size_t idn, int set)
 {
 	size_t cap = r->late.files_cap;
-	struct known_file *k;
+	struct rec_known_file *k;
 
 	if (r->late.nfiles >= KNOWN_MAX)
 		return 0; /* forgotten: it may be looked at again */
@@ -143,7 +143,7 @@ int sdt_rec_late_init(struct sdt_recorder *r)
 
 	r->late.on = !r->o.no_follow;
 	for (i = 0; i < r->nadds; i++) {
-		struct added *a = &r->adds[i];
+		struct rec_added *a = &r->adds[i];
 
 		a->set = 0;
 		if (a->f->path && stat(a->f->path, &st) == 0) {
@@ -285,7 +285,7 @@ static int give_events(struct sdt_recorder *r, uint32_t setno, pid_t pid, bool o
 
 static int cmp_map(const void *a, const void *b)
 {
-	const struct tpmap *x = a, *y = b;
+	const struct rec_tpmap *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -330,7 +330,7 @@ static void adds_armed(struct sdt_recorder *r, size_t first, int setno)
 	size_t i;
 
 	for (i = first; i < r->nadds; i++) {
-		struct added *a = &r->adds[i];
+		struct rec_added *a = &r->adds[i];
 
 		a->set = setno;
 		a->mapped = 1;
@@ -397,7 +397,7 @@ static int note_unarmed(struct sdt_recorder *r, size_t first, pid_t pid, const c
 
 	sdt_print(SDT_WARN, "cannot arm '%s' (pid %d): %s\n", path, (int)pid, why);
 	for (i = first; i < r->nadds; i++) {
-		struct added *a = &r->adds[i];
+		struct rec_added *a = &r->adds[i];
 
 		free(a->unarmed);
 		a->unarmed = sdt_strdup(why);
@@ -406,7 +406,7 @@ static int note_unarmed(struct sdt_recorder *r, size_t first, pid_t pid, const c
 			return sdt_err(-ENOMEM, "out of memory");
 		for (k = 0; k < a->n; k++) {
 			const struct sdt_site *st = &a->f->sites[a->sites[k]];
-			struct unarmed_event *u;
+			struct rec_unarmed_event *u;
 
 			for (j = 0; j < r->late.nunarmed; j++) {
 				u = &r->late.unarmed[j];
@@ -522,7 +522,7 @@ static int our_path(pid_t pid, const char *name, bool check, dev_t dev, ino_t in
 int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former)
 {
 	char link[64], name[4096], path[4200];
-	const struct known_file *k;
+	const struct rec_known_file *k;
 	struct stat st;
 	ssize_t n;
 	size_t i;
@@ -563,7 +563,7 @@ void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m)
 {
 	struct rec_samples *sp = ctx;
 	struct sdt_recorder *r = sp->r;
-	struct pending_map *p;
+	struct rec_pending_map *p;
 	size_t cap;
 
 	/* not a file: [vdso], //anon (a JIT's code), /memfd:... are looked at by our_path() */
@@ -600,10 +600,10 @@ void sdt_rec_late_on_mmap(void *ctx, const struct sdt_ring_mmap *m)
 }
 
 /* One mapping read from a ring: mapped, known or new, its set's events on the process. */
-static int one_pending(struct sdt_recorder *r, const struct pending_map *p)
+static int one_pending(struct sdt_recorder *r, const struct rec_pending_map *p)
 {
 	char path[4200];
-	const struct known_file *k;
+	const struct rec_known_file *k;
 	bool have_ino = !p->build_id_size;
 	dev_t dev = makedev(p->maj, p->min);
 	ino_t ino = (ino_t)p->ino;

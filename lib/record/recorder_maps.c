@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/recorder.h"
+#include "record/samples.h"
 #include "scan/sdt_elf.h"
 #include "sdtrace/trace.h"
 #include "util/internal.h"

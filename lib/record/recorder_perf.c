@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "record/perf_event.h"
-#include "record/recorder.h"
+#include "record/perf.h"
 #include "record/ring.h"
 #include "util/internal.h"
 
@@ -51,7 +51,7 @@ static int push_fd(struct rec_perf *p, int fd, uint32_t event, int cpu, uint32_t
 
 /* One sdt_rec_perf_open(): perf event i is (cpu * ntids + target) * nkev + tracefs event. */
 struct open_job {
-	const struct perf_plan *plan;
+	const struct rec_perf_plan *plan;
 	size_t nkev, ntids, total;
 	const int *cpus;
 	int *out; /* fd or -errno, one per (cpu, target, event); then an index into ->fds */
@@ -63,7 +63,7 @@ struct open_job {
 /* Open perf event @i. */
 static void open_one(struct open_job *j, size_t i)
 {
-	const struct perf_plan *pl = j->plan;
+	const struct rec_perf_plan *pl = j->plan;
 	size_t e = i % j->nkev, t = (i / j->nkev) % j->ntids, c = i / j->nkev / j->ntids;
 	const struct rec_tp *d = &pl->tps[e];
 	struct sdt_perf_open_opts po = {
@@ -182,7 +182,7 @@ static int map_ring(struct rec_perf *p, const struct open_job *j, size_t c, size
  * targets), in a small ring of their own that wakes the reader at each record: a file mapped
  * is armed without waiting for the samples' watermark or the drain clock.
  */
-static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
+static int open_watch(struct rec_perf *p, const struct rec_perf_plan *plan, int cpu)
 {
 	const struct rec_targets *t = plan->targets;
 	int ring_fd = -1, fd, err;
@@ -221,7 +221,7 @@ static int open_watch(struct rec_perf *p, const struct perf_plan *plan, int cpu)
  * contexts of their own, never swapped, so the uprobe filter keeps their mms. Before the
  * probes' events, so that no fork made once they are on goes unguarded.
  */
-static int open_fork_guards(struct rec_perf *p, const struct perf_plan *plan)
+static int open_fork_guards(struct rec_perf *p, const struct rec_perf_plan *plan)
 {
 	const struct rec_targets *t = plan->targets;
 	size_t i;
@@ -247,7 +247,7 @@ static int open_fork_guards(struct rec_perf *p, const struct perf_plan *plan)
  * and redirect the others into it. A thread of a -p process that exited meanwhile (ESRCH) is
  * skipped.
  */
-int sdt_rec_perf_open(struct rec_perf *p, const struct perf_plan *plan)
+int sdt_rec_perf_open(struct rec_perf *p, const struct rec_perf_plan *plan)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), ncpus = 0, c;
 	struct open_job j = {.plan = plan};

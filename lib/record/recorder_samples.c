@@ -12,7 +12,7 @@
 #include "util/internal.h"
 
 /* The map entry of the tracefs event whose id is @id, or NULL. */
-static const struct tpmap *lookup(const struct rec_samples *sp, uint64_t id)
+static const struct rec_tpmap *lookup(const struct rec_samples *sp, uint64_t id)
 {
 	size_t lo = 0, hi = sp->nkev;
 
@@ -34,7 +34,7 @@ static int on_sample(void *ctx, struct sdt_trace_sample *s)
 	struct rec_samples *sp = ctx;
 	const struct rec_tp *kv;
 	const struct rec_set *rs;
-	const struct tpmap *m;
+	const struct rec_tpmap *m;
 	uint16_t type, demux;
 	size_t ev;
 

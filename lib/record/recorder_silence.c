@@ -3,7 +3,7 @@
  * Why an event had no hit (sdt_recorder__silence(), sdtrace/record.h): the facts the end of the
  * recording gathers from the targets still alive, and the reason they, the semaphore method and
  * the provider files' notes give, the most specific first:
- *	not-mapped	no target maps the event's file (struct added's ->mapped is 0)
+ *	not-mapped	no target maps the event's file (struct rec_added's ->mapped is 0)
  *	semaphore	the site has a semaphore and nothing raised it: found at 0 in a live target
  *			at the end, or never poked (poke reaches only what is mapped at the start)
  *	needs		a provider file's `@sdtrace needs:` note: a runtime switch
@@ -70,7 +70,7 @@ static void gather_mapped(struct sdt_recorder *r)
 	size_t a, i;
 
 	for (a = 0; a < r->nadds; a++) {
-		struct added *ad = &r->adds[a];
+		struct rec_added *ad = &r->adds[a];
 		bool asked_all = complete;
 		struct stat st;
 		int any = 0;
@@ -255,8 +255,8 @@ size_t sdt_recorder__unarmed_count(const struct sdt_recorder *r)
 int sdt_recorder__unarmed(const struct sdt_recorder *r, size_t i, const char **provider,
 			  const char **name, char *text, size_t size)
 {
-	const struct unarmed_event *u;
-	const struct added *a;
+	const struct rec_unarmed_event *u;
+	const struct rec_added *a;
 
 	if (text && size)
 		text[0] = '\0';

@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "record/recorder.h"
+#include "record/targets.h"
 #include "util/internal.h"
 
 int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid)
@@ -78,7 +78,7 @@ int sdt_rec_targets_watch(struct rec_targets *t, int epfd, pid_t pid)
 /* Watched process @i's pidfd is readable (it exited): out of the epoll set, one fewer live. */
 pid_t sdt_rec_targets_exited(struct rec_targets *t, int epfd, size_t i)
 {
-	struct watched *w;
+	struct rec_watched *w;
 
 	if (i >= t->nwatch || t->watch[i].done)
 		return 0;

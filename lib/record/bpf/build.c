@@ -395,7 +395,7 @@ int sdt_rec_bpf_add(struct rec_bpf *b, const struct sdt_recorder *r, size_t firs
 		    "more site plans fit (%zu of %zu are used; " LATE_ROOM "); " LATE_WAYS,
 		    n, b->sites_max - b->nsites, b->nsites, b->sites_max, SDT_BPF_LATE_SITES);
 	for (i = first; i < r->nadds; i++) {
-		const struct added *a = &r->adds[i];
+		const struct rec_added *a = &r->adds[i];
 		char *path = link_path(a->f);
 
 		cap = b->paths_cap;

@@ -325,7 +325,7 @@ out:
  */
 static int bpf_open(struct sdt_recorder *r)
 {
-	struct perf_plan plan = {
+	struct rec_perf_plan plan = {
 	    .targets = &r->targets,
 	    .inherit = !r->o.system_wide,
 	    .enable_on_exec = r->child.pid > 0,

@@ -23,6 +23,13 @@
 #include "util/internal.h"
 
 /*
+ * Counting (stat) with more events than this counts samples of one shared tracefs event instead
+ * of reading a counter per event: the kernel's teardown waits a grace period (~90 ms) per
+ * tracefs event, so 517 counters took ~50 s to close. Up to this many, exact counters.
+ */
+#define COUNTERS_MAX_EVENTS 8
+
+/*
  * The semaphore method, decided once before anything starts: the kernel's counter
  * (ref_ctr_offset in the definitions) when it has one and may, else by hand. 0 or -errno.
  */
@@ -157,7 +164,7 @@ static int tfs_open(struct sdt_recorder *r)
 	 * records (recorder_forks.c); since, the targets' no-swap guards cover every generation
 	 */
 	bool forks = !r->o.system_wide && !r->follow.on && !sdt_perf_fork_guard_no_swap();
-	struct perf_plan plan = {
+	struct rec_perf_plan plan = {
 	    .tps = r->sets[0].tps,
 	    .ntps = r->sets[0].ntps,
 	    .targets = &r->targets,
