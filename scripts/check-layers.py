@@ -43,7 +43,7 @@ PUBLIC_STAGE = {
     "scan.h": "scan", "spec.h": "scan", "types.h": "scan", "proc.h": "scan", "find.h": "scan",
     "cache.h": "cache", "debuginfod.h": "cache", "probe.h": "cache",
     "trace.h": "trace", "trace_writer.h": "trace", "latency.h": "trace", "filter.h": "trace",
-    "record.h": "record",
+    "record.h": "record", "record_specs.h": "record",
     "stack.h": "stack",
 }
 ENGINE_HOST = "lib/record/"

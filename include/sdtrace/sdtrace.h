@@ -98,6 +98,7 @@ SDT_API int sdt_output_check(const char *path, bool *exists);
 #include <sdtrace/cache.h>
 #include <sdtrace/debuginfod.h>
 #include <sdtrace/record.h>
+#include <sdtrace/record_specs.h>
 #include <sdtrace/probe.h>
 #include <sdtrace/stack.h>
 

@@ -235,5 +235,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	sdt_rec_samples_release(&r->samples);
 	sdt_rec_targets_release(&r->targets);
 	sdt_rec_facts_release(&r->facts);
+	if (r->ext_free)
+		r->ext_free(r->ext); /* after the sites: they may point into its files */
 	free(r);
 }

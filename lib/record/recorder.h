@@ -93,6 +93,9 @@ struct sdt_recorder {
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
 	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
+	/* what a policy over the public API keeps (sdt_recorder__add_specs()), freed last */
+	void *ext;
+	void (*ext_free)(void *ext);
 };
 
 /*
