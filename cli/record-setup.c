@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The options and set-up shared by `record`, `trace` and `stat`. See record-setup.h. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +15,6 @@
 #include "record-filter.h"
 #include "json.h"
 #include "record-setup.h"
-#include "sdtrace/find.h"
 
 const char rec_setup_usage[] =
     "  -e, --event SPEC      what to probe: [PATH:]%provider:event, with globs\n"
@@ -310,558 +307,25 @@ static void notify(const char *msg, void *ctx)
 	cli_warn("%s", msg);
 }
 
-/* Parse the specs; those without a binary are tied to each of @paths when there are any. */
-static int parse_specs(struct rec_setup *s, char **paths, size_t npaths)
+/* A file met during the run could not be armed: the recording goes on without it. */
+static void late_error(const char *msg, void *ctx)
 {
-	size_t i, j, n = 0, total;
-	char *text;
-
-	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
-		sdt_spec__free(s->specs[i]);
-	free(s->specs);
-	s->nspecs_parsed = 0;
-	total = s->nspecs * (npaths ? npaths : 1);
-	s->specs = calloc(total ? total : 1, sizeof(*s->specs));
-	if (!s->specs) {
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	for (i = 0; i < s->nspecs; i++) {
-		struct sdt_spec *sp;
-
-		if (sdt_spec__parse(s->specs_text[i], &sp)) {
-			s->nspecs_parsed = n;
-			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
-		}
-		if (sdt_spec__path(sp) || !npaths) {
-			s->specs[n++] = sp;
-			continue;
-		}
-		sdt_spec__free(sp);
-		for (j = 0; j < npaths; j++) {
-			const char *t = s->specs_text[i];
-
-			if (asprintf(&text, "%s%s:%%%s",
-				     paths[j][0] == '/' || paths[j][0] == '.' ? "" : "./", paths[j],
-				     t[0] == '%' ? t + 1 : t) < 0) {
-				s->nspecs_parsed = n;
-				cli_error("out of memory");
-				return EXIT_RUNTIME;
-			}
-			if (sdt_spec__parse(text, &s->specs[n])) {
-				free(text);
-				s->nspecs_parsed = n;
-				return cli_usage_error(s->cmd, "%s", sdt_errmsg());
-			}
-			free(text);
-			n++;
-		}
-	}
-	s->nspecs_parsed = n;
-	return 0;
+	(void)ctx;
+	cli_error("%s", msg);
 }
 
-/* Scan and cache the binaries named with -x or inline, so that later lookups by name find them. */
-static int cache_named(struct sdt_cache *c, struct rec_setup *s, bool quiet)
+/* Every spec well-formed: a usage error, before anything is looked up. */
+static int check_specs(const struct rec_setup *s)
 {
-	enum sdt_cache_result res;
 	size_t i;
 
-	for (i = 0; i < s->nspecs_parsed; i++) {
-		const char *p = sdt_spec__path(s->specs[i]);
-
-		if (!p || strpbrk(p, "*?["))
-			continue; /* a glob names binaries the cache (or the target) has */
-		if (sdt_cache__add(c, p, &res) < 0) {
-			if (!quiet)
-				cli_error("%s", sdt_errmsg());
-			return EXIT_RUNTIME;
-		}
-		if (res == SDT_CACHE_NOT_ELF || res == SDT_CACHE_SKIPPED) {
-			if (!quiet)
-				cli_error("'%s': not an ELF file", p);
-			return EXIT_RUNTIME;
-		}
-	}
-	return 0;
-}
-
-/* "; did you mean ...?" for @sp among the events of the -x binaries (scanned again), or NULL. */
-static char *paths_hint(const struct sdt_spec *sp, char **paths, size_t npaths)
-{
-	char **names = NULL, **nn, *hint;
-	size_t n = 0, i, j;
-
-	for (i = 0; i < npaths; i++) {
-		struct sdt_file *f;
-
-		if (sdt_file__open(paths[i], NULL, &f))
-			continue;
-		nn = realloc(names, (n + sdt_file__site_count(f) + 1) * sizeof(*names));
-		if (nn)
-			names = nn;
-		for (j = 0; nn && j < sdt_file__site_count(f); j++) {
-			const struct sdt_site *s = sdt_file__site(f, j);
-
-			if (asprintf(&names[n], "%s:%s", sdt_site__provider(s), sdt_site__name(s)) >= 0)
-				n++;
-		}
-		sdt_file__free(f);
-	}
-	hint = cli_hint(sp, (const char *const *)names, n);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return hint;
-}
-
-/*
- * With several -x binaries a spec without a binary is looked up in each of them, and must match
- * in at least one (not in every one): resolve with allow_empty, then check each spec here.
- */
-static int check_each_matched(struct rec_setup *s)
-{
-	size_t i, j, k;
-
 	for (i = 0; i < s->nspecs; i++) {
 		struct sdt_spec *sp;
-		char *own = NULL; /* the spec's own binary, when it names one */
-		bool found = false;
 
 		if (sdt_spec__parse(s->specs_text[i], &sp))
 			return cli_usage_error(s->cmd, "%s", sdt_errmsg());
-		if (sdt_spec__path(sp) && sdt_find_binary(sdt_spec__path(sp), NULL, &own))
-			own = NULL;
-		for (j = 0; j < sdt_targets__count(s->targets) && !found; j++) {
-			const struct sdt_target *t = sdt_targets__target(s->targets, j);
-
-			if (own && strcmp(own, sdt_target__path(t)))
-				continue;
-			for (k = 0; k < sdt_target__site_count(t) && !found; k++) {
-				const struct sdt_site *site = sdt_target__site(t, k);
-
-				found = sdt_spec__match(sp, sdt_site__provider(site),
-							sdt_site__name(site));
-			}
-		}
-		if (!found) {
-			char *hint = sdt_spec__path(sp) ? paths_hint(sp, (char **)&own, own ? 1 : 0)
-							: paths_hint(sp, s->paths, s->npaths);
-
-			if (sdt_spec__path(sp))
-				cli_error("no SDT event matches '%s'%s", s->specs_text[i],
-					  hint ? hint : "");
-			else
-				cli_error("no SDT event matches '%s' in any of the %zu -x "
-					  "binaries%s",
-					  s->specs_text[i], s->npaths, hint ? hint : "");
-			free(hint);
-		}
 		sdt_spec__free(sp);
-		free(own);
-		if (!found)
-			return EXIT_RUNTIME;
 	}
-	return 0;
-}
-
-/*
- * Has any file the command runs (its executable or a script's interpreter, their DT_NEEDED
- * closure) SDT notes? One without (a script, env, sh, a launcher) is followed to the programs it
- * execs before a spec is said to match nothing; one with notes that match nothing is a miss
- * (a typo) at once. The C library is left out: some distributions build it with probes of its
- * own (setjmp, malloc), and every program has it. Read here, not cached: the cache is for what
- * is probed.
- */
-static bool command_has_notes(char *const *argv)
-{
-	SDT_OPTS(sdt_scan_opts, so);
-	struct sdt_proc_file *files = NULL;
-	bool any = false;
-	size_t n = 0, i;
-
-	if (sdt_command__files(argv, NULL, &files, &n) || !n)
-		return true; /* unknown: as if it had some (the miss is an error at once) */
-	for (i = 0; i < n && !any; i++) {
-		const char *base = strrchr(files[i].open_path, '/');
-		struct sdt_file *f = NULL;
-
-		base = base ? base + 1 : files[i].open_path;
-		if (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8))
-			continue;
-		if (!sdt_file__open(files[i].open_path, &so, &f))
-			any = sdt_file__site_count(f) > 0;
-		sdt_file__free(f);
-	}
-	sdt_proc_files__free(files, n);
-	return any;
-}
-
-static void launcher_line(const struct rec_setup *s)
-{
-	if (cli.verbose)
-		fprintf(stderr, "sdtrace: '%s' has no SDT probes: %s follows what it executes\n",
-			s->argv[0], s->cmd);
-}
-
-static int resolve(struct rec_setup *s)
-{
-	SDT_OPTS(sdt_resolve_opts, ro, .notify = notify);
-	struct sdt_cache *c = NULL;
-	int err, ret = EXIT_RUNTIME;
-
-	err = sdt_cache__open(cli.cache_dir, NULL, &c);
-	if (err) {
-		cli_error("%s", sdt_errmsg());
-		return EXIT_RUNTIME;
-	}
-	ret = parse_specs(s, s->paths, s->npaths);
-	if (ret)
-		goto out;
-	ret = cache_named(c, s, false);
-	if (ret)
-		goto out;
-	ro.allow_empty = s->npaths > 1;
-	if (!s->npaths && (s->argv || s->npids)) {
-		/* by the target: the files the command or the processes run */
-		SDT_OPTS(sdt_resolve_target, tg, .argv = s->argv, .pids = s->pids,
-			 .npids = s->npids);
-
-		err = sdt_cache__resolve_target(c, s->specs, s->nspecs_parsed, &tg, &ro,
-						&s->targets);
-		if (err == -ENOENT && s->argv && !s->no_follow) {
-			/* a launcher (a script, env, sh -c): what it execs is looked up then */
-			char *msg = strdup(sdt_errmsg());
-
-			if (!command_has_notes(s->argv)) {
-				launcher_line(s);
-				s->deferred = true;
-				err = 0;
-			}
-			if (err)
-				cli_error("%s", msg ? msg : sdt_errmsg());
-			free(msg);
-		} else if (err) {
-			cli_error("%s", sdt_errmsg());
-		}
-		ret = err ? EXIT_RUNTIME : 0;
-		goto out;
-	}
-	err = sdt_cache__resolve(c, s->specs, s->nspecs_parsed, &ro, &s->targets);
-	if (!err && s->npaths > 1) {
-		ret = check_each_matched(s);
-		goto out;
-	}
-	if (err) {
-		cli_error("%s", sdt_errmsg());
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	ret = 0;
-out:
-	sdt_cache__free(c);
-	return ret;
-}
-
-/*
- * Add target @t's sites to the recorder with their names and types: the spec's list when the
- * spec that matched the site has one, else the provider files' declaration (where the sizes
- * agree), else none.
- */
-static int add_sites(struct rec_setup *s, struct sdt_spec *const *specs, size_t nspecs,
-		     const struct sdt_file *f, const size_t *sites, const size_t *spec_of, size_t n,
-		     struct sdt_arg_type *const *user_types)
-{
-	size_t *ntypes, k;
-	struct sdt_arg_type **types;
-	bool any = false;
-	int src, ret = EXIT_RUNTIME;
-
-	types = calloc(n ? n : 1, sizeof(*types));
-	ntypes = calloc(n ? n : 1, sizeof(*ntypes));
-	if (!types || !ntypes) {
-		cli_error("out of memory");
-		goto out;
-	}
-	/* user probes: the names their definition gives */
-	if (user_types) {
-		free(types);
-		free(ntypes);
-		if (!sdt_recorder__add_typed(s->rec, f, sites, n, user_types))
-			return 0;
-		cli_error("%s", sdt_errmsg());
-		return EXIT_RUNTIME;
-	}
-	for (k = 0; k < n; k++) {
-		size_t sp = spec_of[k];
-		const struct sdt_spec *spec = sp < nspecs ? specs[sp] : NULL;
-
-		src = sdt_types__resolve(s->types, spec, f, sdt_file__site(f, sites[k]), &types[k],
-					 &ntypes[k]);
-		if (src < 0) {
-			cli_error("%s", sdt_errmsg());
-			goto out;
-		}
-		if (src == SDT_TYPES_NONE) {
-			sdt_arg_types__free(types[k], ntypes[k]);
-			types[k] = NULL;
-		} else {
-			any = true;
-		}
-	}
-	if (sdt_recorder__add_typed(s->rec, f, sites, n, any ? types : NULL)) {
-		cli_error("%s", sdt_errmsg());
-		goto out;
-	}
-	ret = 0;
-out:
-	for (k = 0; types && ntypes && k < n; k++)
-		sdt_arg_types__free(types[k], ntypes[k]);
-	free(types);
-	free(ntypes);
-	return ret;
-}
-
-/* add_sites() for target @t, the spec of each site as the resolution found it. */
-static int add_target(struct rec_setup *s, struct sdt_spec *const *specs, size_t nspecs,
-		      const struct sdt_target *t)
-{
-	size_t n = sdt_target__site_count(t), k, *spec_of;
-	int ret;
-
-	spec_of = calloc(n ? n : 1, sizeof(*spec_of));
-	if (!spec_of) {
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	for (k = 0; k < n; k++)
-		spec_of[k] = sdt_target__spec(t, k);
-	ret = add_sites(s, specs, nspecs, sdt_target__file(t), sdt_target__sites(t), spec_of, n,
-			sdt_target__types(t));
-	free(spec_of);
-	return ret;
-}
-
-/*
- * The specs as they apply to a file met during the run: whatever binary a spec named, a
- * followed process that runs another file with its event is probed there too (a shim that
- * execs another python than the -x one, a copy at a new inode), so the binary is dropped; a
- * glob for the binary is kept (it selects among the files). Parsed once. 0 or -ENOMEM.
- */
-static int late_specs(struct rec_setup *s)
-{
-	size_t i;
-
-	if (s->late_specs)
-		return 0;
-	s->late_specs = calloc(s->nspecs ? s->nspecs : 1, sizeof(*s->late_specs));
-	if (!s->late_specs)
-		return -ENOMEM;
-	for (i = 0; i < s->nspecs; i++) {
-		const char *text = s->specs_text[i];
-		struct sdt_spec *sp = NULL;
-		const char *path;
-
-		if (sdt_spec__parse(text, &sp))
-			continue;
-		path = sdt_spec__path(sp);
-		if (path && !strpbrk(path, "*?[") && !strncmp(text, path, strlen(path)) &&
-		    text[strlen(path)] == ':') {
-			size_t skip = strlen(path) + 1; /* path is the spec's: freed below */
-
-			sdt_spec__free(sp);
-			sp = NULL;
-			if (sdt_spec__parse(text + skip, &sp))
-				continue;
-		}
-		s->late_specs[s->nlate_specs++] = sp;
-	}
-	return 0;
-}
-
-static struct late_file *late_find(struct rec_setup *s, uint64_t dev, uint64_t ino)
-{
-	size_t i;
-
-	for (i = 0; i < s->nlate_files; i++)
-		if (s->late_files[i].dev == dev && s->late_files[i].ino == ino)
-			return &s->late_files[i];
-	return NULL;
-}
-
-static int late_note(struct rec_setup *s, uint64_t dev, uint64_t ino,
-		     const struct sdt_target *t)
-{
-	struct late_file *lf;
-
-	if (late_find(s, dev, ino))
-		return 0;
-	lf = realloc(s->late_files, (s->nlate_files + 1) * sizeof(*lf));
-	if (!lf)
-		return -ENOMEM;
-	s->late_files = lf;
-	lf += s->nlate_files++;
-	lf->dev = dev;
-	lf->ino = ino;
-	lf->t = t;
-	lf->handed = false;
-	return 0;
-}
-
-/*
- * Process @pid's files resolved by the target (its mappings, at an exec stop the libraries ld.so
- * is about to load), the target's files only: each file's answer (its target, or none) noted in
- * s->late_files, so that the later mappings of the process (its libraries' MMAP2 records) are
- * answered without another look. The files are listed before the resolution: a file mapped
- * between the two is not marked "nothing" without having been looked at. 0 or -ENOMEM.
- */
-static int late_resolve(struct rec_setup *s, pid_t pid)
-{
-	SDT_OPTS(sdt_resolve_opts, ro, .allow_empty = true, .target_only = true);
-	SDT_OPTS(sdt_resolve_target, tg, .pids = &pid, .npids = 1);
-	struct sdt_proc_file *files = NULL;
-	struct sdt_targets *t = NULL, **nt;
-	size_t nfiles = 0, i;
-	struct stat st;
-	int err;
-
-	if ((err = late_specs(s)))
-		return err;
-	if (!s->late_cache && sdt_cache__open(cli.cache_dir, NULL, &s->late_cache))
-		return 0; /* told at the start already; nothing more to arm */
-	if (sdt_proc__exec_files(pid, &files, &nfiles))
-		return 0; /* gone */
-	err = s->nlate_specs ? sdt_cache__resolve_target(s->late_cache, s->late_specs,
-							  s->nlate_specs, &tg, &ro, &t)
-			     : 0;
-	if (err == -ENOMEM)
-		goto out;
-	err = 0;
-	for (i = 0; t && i < sdt_targets__count(t) && !err; i++) {
-		const struct sdt_target *one = sdt_targets__target(t, i);
-
-		err = late_note(s, sdt_target__dev(one), sdt_target__ino(one), one);
-	}
-	for (i = 0; i < nfiles && !err; i++)
-		if (!stat(files[i].open_path, &st))
-			err = late_note(s, st.st_dev, st.st_ino, NULL);
-	if (!err && t && sdt_targets__count(t)) {
-		nt = realloc(s->late_targets, (s->nlate_targets + 1) * sizeof(*nt));
-		if (!nt) {
-			err = -ENOMEM;
-			goto out;
-		}
-		s->late_targets = nt;
-		s->late_targets[s->nlate_targets++] = t;
-		t = NULL;
-	}
-out:
-	sdt_targets__free(t);
-	sdt_proc_files__free(files, nfiles);
-	return err;
-}
-
-/* Does @spec's glob for the binary (if it has one) name @path (maybe /proc/PID/root/...)? */
-static bool late_path_ok(const struct sdt_spec *spec, const char *path)
-{
-	const char *glob = sdt_spec__path(spec), *in = path;
-
-	if (!glob)
-		return true;
-	if (!strncmp(path, "/proc/", 6) && (in = strstr(path + 6, "/root/")))
-		in += 5;
-	else
-		in = path;
-	return !fnmatch(glob, path, 0) || !fnmatch(glob, in, 0);
-}
-
-/*
- * A file whose process could not be asked (it exited already: a short program started and
- * gone before its mapping was read): the specs matched against the file alone, its sites that
- * match handed to the recorder, the file kept until the recorder is freed. Its inode is armed
- * for the next process that maps it. 0 or -ENOMEM.
- */
-static int late_alone(struct rec_setup *s, const char *open_path)
-{
-	SDT_OPTS(sdt_scan_opts, so);
-	struct sdt_file *f = NULL, **nf;
-	size_t n = 0, k, j, ns, *sites = NULL, *spec_of = NULL;
-	int err = 0;
-
-	if (sdt_file__open(open_path, &so, &f))
-		return 0; /* not an ELF file we read: nothing to arm */
-	ns = sdt_file__site_count(f);
-	sites = calloc(ns ? ns : 1, sizeof(*sites));
-	spec_of = calloc(ns ? ns : 1, sizeof(*spec_of));
-	nf = realloc(s->late_own, (s->nlate_own + 1) * sizeof(*nf));
-	if (!sites || !spec_of || !nf) {
-		free(nf == s->late_own ? NULL : nf);
-		err = -ENOMEM;
-		goto out;
-	}
-	s->late_own = nf;
-	for (k = 0; k < ns; k++) {
-		const struct sdt_site *st = sdt_file__site(f, k);
-
-		for (j = 0; j < s->nlate_specs; j++) {
-			if (sdt_spec__match(s->late_specs[j], sdt_site__provider(st),
-					    sdt_site__name(st)) &&
-			    late_path_ok(s->late_specs[j], open_path)) {
-				sites[n] = k;
-				spec_of[n++] = j;
-				break;
-			}
-		}
-	}
-	if (n) {
-		s->late_own[s->nlate_own++] = f;
-		/* told on failure; the recording goes on without this file */
-		add_sites(s, s->late_specs, s->nlate_specs, f, sites, spec_of, n, NULL);
-		f = NULL;
-	}
-out:
-	sdt_file__free(f);
-	free(sites);
-	free(spec_of);
-	return err;
-}
-
-/*
- * opts.on_file: a file a followed process exec'd or mapped. Its sites that the specs match are
- * added (they are armed as soon as this returns); a file that matches nothing adds nothing.
- * The file is resolved as part of its process (late_resolve()), once per inode.
- */
-static int on_file(void *ctx, struct sdt_recorder *r, pid_t pid, const char *open_path,
-		   const char *build_id)
-{
-	struct rec_setup *s = ctx;
-	struct late_file *lf;
-	struct stat st;
-	int err;
-
-	(void)r;
-	(void)build_id;
-	if (stat(open_path, &st))
-		return 0; /* gone */
-	lf = late_find(s, st.st_dev, st.st_ino);
-	if (!lf) {
-		err = late_resolve(s, pid);
-		if (err)
-			return err;
-		lf = late_find(s, st.st_dev, st.st_ino);
-	}
-	if (!lf) {
-		/* its process was not asked (gone), or did not list it: the file alone */
-		err = late_specs(s);
-		if (!err)
-			err = late_note(s, st.st_dev, st.st_ino, NULL);
-		return err ? err : late_alone(s, open_path);
-	}
-	if (!lf->t || lf->handed)
-		return 0;
-	lf->handed = true;
-	/* told on failure; the recording goes on without this file */
-	add_target(s, s->late_specs, s->nlate_specs, lf->t);
 	return 0;
 }
 
@@ -882,8 +346,8 @@ void rec_setup_print_late(const struct rec_setup *s)
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
 {
 	SDT_OPTS(sdt_recorder_opts, ro);
+	SDT_OPTS(sdt_specs_opts, so, .notify = notify, .late_error = late_error);
 	char *stale = NULL;
-	size_t i;
 	int n, ret;
 
 	/*
@@ -910,7 +374,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 			 n == 1 ? "" : "s", stale ? stale : "");
 	free(stale);
 
-	ret = resolve(s);
+	ret = check_specs(s);
 	if (ret)
 		return ret;
 	if (sdt_types__new(&s->types) ||
@@ -936,17 +400,23 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.agg_ctx = s->agg_ctx;
 	ro.agg_max_keys = s->agg_max_keys;
 	ro.no_follow = s->no_follow;
-	ro.on_file = on_file;
-	ro.on_file_ctx = s;
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
-	for (i = 0; i < sdt_targets__count(s->targets); i++) {
-		ret = add_target(s, s->specs, s->nspecs_parsed, sdt_targets__target(s->targets, i));
-		if (ret)
-			return ret;
+	so.cache_dir = cli.cache_dir;
+	so.paths = (const char *const *)s->paths;
+	so.npaths = s->npaths;
+	so.types = s->types;
+	ret = sdt_recorder__add_specs(s->rec, (const char *const *)s->specs_text, s->nspecs, &so);
+	if (ret < 0) {
+		cli_error("%s", sdt_errmsg());
+		return EXIT_RUNTIME;
 	}
+	s->deferred = ret == SDT_SPECS_DEFERRED;
+	if (s->deferred && cli.verbose)
+		fprintf(stderr, "sdtrace: '%s' has no SDT probes: %s follows what it executes\n",
+			s->argv[0], s->cmd);
 	return 0;
 }
 
@@ -1001,23 +471,8 @@ void rec_setup_release(struct rec_setup *s)
 
 	sdt_recorder__free(s->rec);
 	rec_filter_release(s);
-	for (i = 0; i < s->nlate_targets; i++)
-		sdt_targets__free(s->late_targets[i]);
-	free(s->late_targets);
-	free(s->late_files);
-	for (i = 0; i < s->nlate_own; i++)
-		sdt_file__free(s->late_own[i]);
-	free(s->late_own);
-	for (i = 0; i < s->nlate_specs; i++)
-		sdt_spec__free(s->late_specs[i]);
-	free(s->late_specs);
-	sdt_cache__free(s->late_cache);
 	sdt_types__free(s->types);
 	free(s->type_files);
-	sdt_targets__free(s->targets);
-	for (i = 0; s->specs && i < s->nspecs_parsed; i++)
-		sdt_spec__free(s->specs[i]);
-	free(s->specs);
 	free(s->specs_text);
 	free(s->paths);
 	for (i = 0; i < s->nfound; i++)

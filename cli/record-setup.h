@@ -37,9 +37,6 @@ struct rec_setup {
 	const char **type_files;	/* --types, in order */
 	size_t ntype_files;
 	/* resolved */
-	struct sdt_spec **specs; /* parsed; with -x, one per spec and binary */
-	size_t nspecs_parsed;
-	struct sdt_targets *targets;
 	struct sdt_types *types; /* --types, the user's and the shipped provider files */
 	struct sdt_recorder *rec;
 	struct rec_filters_cli *filters; /* --filter (record-filter.c), or NULL */
@@ -47,25 +44,9 @@ struct rec_setup {
 	int (*agg_for)(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg_event *out);
 	void *agg_ctx;
 	size_t agg_max_keys;
-	/* following (--no-follow turns it off): what the files armed during the run need */
+	/* following (--no-follow turns it off) */
 	bool no_follow;
 	bool deferred; /* nothing matched at the start: the command's execs will tell */
-	struct sdt_cache *late_cache;
-	struct sdt_targets **late_targets; /* their files must outlive the recorder */
-	size_t nlate_targets;
-	struct sdt_spec **late_specs; /* the specs for files met during the run */
-	size_t nlate_specs;
-	struct late_file *late_files; /* every file looked at during the run: its answer */
-	size_t nlate_files;
-	struct sdt_file **late_own; /* files read alone during the run (late_alone()) */
-	size_t nlate_own;
-};
-
-/* A file looked at during the run (device, inode): its target (borrowed), or none. */
-struct late_file {
-	uint64_t dev, ino;
-	const struct sdt_target *t;
-	bool handed; /* its sites were given to the recorder */
 };
 
 /*
