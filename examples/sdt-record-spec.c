@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sdt-record-spec: record an event of a command with one call, and count its hits.
+ *	sdt-record-spec %example:job__start ./sdt-example 3
+ *	%example:job__start: 3 hits
+ * Build: cc -o sdt-record-spec sdt-record-spec.c $(pkg-config --cflags --libs libsdtrace)
+ */
+#include <stdio.h>
+#include <sdtrace/sdtrace.h>
+
+int main(int argc, char **argv)
+{
+	SDT_OPTS(sdt_recorder_opts, o, .argv = argv + 2, .count_only = true);
+	struct sdt_recorder *r = NULL;
+	int ret = 1;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: sdt-record-spec %%provider:event CMD [ARGS...]\n");
+		return 2;
+	}
+	if (sdt_recorder__new(&o, &r) ||
+	    sdt_recorder__add_specs(r, (const char **)&argv[1], 1, NULL) < 0 ||
+	    sdt_recorder__run(r, NULL)) {
+		fprintf(stderr, "sdt-record-spec: %s\n", sdt_errmsg());
+		goto out;
+	}
+	for (size_t i = 0; i < sdt_recorder__event_count(r); i++) {
+		const struct sdt_trace_event_desc *d = sdt_recorder__event(r, i);
+
+		printf("%%%s:%s: %llu hits\n", sdt_trace_event_desc__provider(d),
+		       sdt_trace_event_desc__name(d),
+		       (unsigned long long)sdt_recorder__count(r, i));
+	}
+	ret = 0;
+out:
+	sdt_recorder__free(r);
+	return ret;
+}

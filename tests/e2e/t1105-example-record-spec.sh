@@ -1,0 +1,29 @@
+#!/bin/sh
+# examples/sdt-record-spec.c, recording by event spec in one library call
+# (sdt_recorder__add_specs()): the bundled example's %example:job__start counted from its
+# first job, a spec that matches nothing refused with the reason, uprobe_events left as it was.
+. "$(dirname "$0")/lib.sh"
+need_tracefs
+EX=$BUILD_DIR/examples/sdt-example
+EXR=$BUILD_DIR/examples/sdt-record-spec
+need_file "$EX" "$EXR"
+uprobes_guard "^[p-r]:[^ ]+ $EX:"
+cd "$T" || exit 1
+# LeakSanitizer cannot run in a traced process (the command is followed): off in the command
+cmd=$EX
+[ -z "$(lsan_no_follow "$EX")" ] || cmd="env ASAN_OPTIONS=detect_leaks=0 $EX"
+
+"$EXR" %example:job__start $cmd 3 >out 2>err
+check_eq "the example records a command: exit 0" 0 $?
+check_eq "every job__start counted, the first one included" "%example:job__start: 3 hits" \
+	"$(grep '^%example' out)"
+check_eq "nothing on stderr" "" "$(cat err)"
+
+"$EXR" '%example:job__strat' $cmd 1 >out 2>err
+check_eq "a spec that matches nothing fails" 1 $?
+check "says why, with the near name" grep -q "no SDT event.*job__strat.*did you mean" err
+
+"$EXR" >out 2>err
+check_eq "no arguments: a usage error" 2 $?
+uprobes_unchanged
+finish
