@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace: the command table and the global options. */
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "sdtrace/sdtrace.h"
-
-struct cli_global cli = {.exit_error = EXIT_RUNTIME};
 
 /* "+name" for each feature compiled in, "-name" for each left out (CMakeLists.txt). */
 #ifndef SDTRACE_FEATURES
@@ -50,65 +46,6 @@ static void usage(FILE *fp)
 		    "\nSee 'sdtrace <command> --help' for a command's options.\n");
 }
 
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("sdtrace: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("sdtrace: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void cli_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("sdtrace: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sdtrace: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nsee 'sdtrace %s --help'\n", cmd ? cmd : "");
-	return EXIT_USAGE;
-}
-
-bool cli_stdout_closed(void)
-{
-	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
-	struct stat st;
-
-	if (fstat(STDOUT_FILENO, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return false;
-	/* a pipe without readers polls as POLLERR, a socket whose peer left as POLLHUP */
-	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
-}
-
 /*
  * Flush stdout and report a write error (a full disk); returns @code, or cli.exit_error when
  * the command had succeeded. A reader that went away (sdtrace list | head) is no error: errno
@@ -126,18 +63,6 @@ static int cli_finish(int code)
 		return code ? code : cli.exit_error;
 	}
 	return code;
-}
-
-void cli_put_escaped(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\x%02x", c);
-		else
-			fputc(c, fp);
-	}
 }
 
 /*
