@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace list: the SDT probes of files (-x), of a running process (-p), or of the cache. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,44 +51,6 @@ static const char list_usage[] =
 	"  sdtrace list -x libjvm.so --json                 or the library trees: the JDK of $PATH's\n"
 	"                                                   java, one JSON object per site\n";
 
-/* A pattern naming a binary (/usr/bin/python3.11:%python:gc__*) only matches in that binary. */
-bool list_wanted(struct list_opts *o, const char *provider, const char *name, const char *path)
-{
-	const char *p;
-	bool any = false;
-	size_t i;
-
-	if (!o->nspecs)
-		return true;
-	for (i = 0; i < o->nspecs; i++) {
-		/* a glob for the binary matches the path shown; a name, the file found for it */
-		p = sdt_spec__path(o->specs[i]);
-		if (p && path &&
-		    (strpbrk(p, "*?[") ? fnmatch(p, path, 0) != 0
-				       : strcmp(o->spec_paths[i] ? o->spec_paths[i] : p, path) != 0))
-			continue;
-		if (sdt_spec__match(o->specs[i], provider, name)) {
-			o->matched[i] = true;
-			any = true;
-		}
-	}
-	return any;
-}
-
-/* Does the pattern name provider @prov? (in "provider:event" @names) */
-static bool has_provider(const char *const *names, size_t n, const char *prov)
-{
-	size_t i, pl = strlen(prov);
-
-	if (!strncmp(prov, "sdt_", 4) && !has_provider(names, n, prov + 4))
-		return false;
-	for (i = 0; i < n; i++) {
-		if (!strncmp(names[i], prov, pl) && names[i][pl] == ':')
-			return true;
-	}
-	return false;
-}
-
 /*
  * The path to list for @name (-x or a pattern's binary) into *@path: @name itself when it has a
  * '/', else the file found for it (kept in o->found). -1 after the error was printed.
@@ -106,25 +67,6 @@ static int find_path(struct list_opts *o, const char *name, const char **path)
 	o->found[o->nfound++] = full;
 	*path = full;
 	return 0;
-}
-
-void list_say_unmatched(const struct list_opts *o, const char *const *names, size_t n,
-			const char *where, bool cache)
-{
-	size_t i;
-
-	for (i = 0; i < o->nspecs; i++) {
-		char *hint;
-
-		if (o->matched[i])
-			continue;
-		hint = cli_hint(o->specs[i], names, n);
-		if (!hint && cache && !has_provider(names, n, sdt_spec__provider(o->specs[i])))
-			hint = strdup(" (add binaries with 'sdtrace cache add PATH')");
-		cli_note("no SDT event matches '%s' %s%s", o->spec_text[i], where,
-			 hint ? hint : "");
-		free(hint);
-	}
 }
 
 /* Keep "provider:event" of every site of @f, for "did you mean" (a failure only loses it). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What sdtrace list shares between its two sources, the files it scans (-x, -p, --build-id:
- * cmd-list.c) and the cache (list-cache.c): the options, and the printing of one site
- * (list-site.c), so that a site reads the same from either.
+ * cmd-list.c) and the cache (list-cache.c): the options, the patterns (list-match.c), and the
+ * printing of one site (list-site.c), so that a site reads the same from either.
  */
 #ifndef SDTRACE_CLI_LIST_H
 #define SDTRACE_CLI_LIST_H
@@ -51,7 +51,7 @@ struct list_site {
 /* sdtrace list from the cache (list-cache.c), for @o's patterns. Returns the exit code. */
 int list_cache(struct list_opts *o);
 /*
- * Does @o want site provider:@name (no patterns: every site)? Marks each pattern that matches.
+ * Does @o want site provider:@name (list-match.c) (no patterns: every site)? Marks each pattern that matches.
  * @path: the file the site is listed under (a pattern naming a binary matches only there).
  */
 bool list_wanted(struct list_opts *o, const char *provider, const char *name, const char *path);
