@@ -20,8 +20,10 @@ engine-neutral core (the files of lib/record/ itself): the core never includes o
 engine folder, except the registry (ENGINE_REGISTRY, which names each engine's ops table), and
 an engine never includes or calls another.
 
-Usage: check-layers.py SRC_DIR [OBJ_DIR]   (OBJ_DIR: the build's CMakeFiles/sdtrace_obj.dir;
-without it only the includes are checked). Prints every violation and exits 1 if there is one.
+Usage: check-layers.py SRC_DIR [OBJ_DIR [--cli CLI_OBJ_DIR]]   (OBJ_DIR: the build's
+CMakeFiles/sdtrace_obj.dir; without it only the includes are checked. CLI_OBJ_DIR: the
+build's CMakeFiles/sdtrace.dir: cli/ is checked for loops of files calling each other too).
+Prints every violation and exits 1 if there is one.
 """
 import os
 import re
@@ -209,9 +211,40 @@ def check_calls(src, objdir, files, errors):
     return why
 
 
+def check_cli_cycles(src, objdir, errors):
+    """cli/: no loop of files that call each other (main.c dispatches to the commands, the
+    commands call the helpers; a helper never calls back). From the sdtrace target's objects."""
+    files = sorted(os.path.join("cli", n) for n in os.listdir(os.path.join(src, "cli"))
+                   if n.endswith(".c"))
+    defs, uses = {}, {}
+    for f in files:
+        obj = os.path.join(objdir, f + ".o")
+        if not os.path.exists(obj):
+            errors.append(f"{f}: no object file {obj} (build first)")
+            continue
+        d, uses[f] = symbols(obj)
+        for name in d:
+            defs[name] = f
+    graph, why = {}, {}
+    for f, used in uses.items():
+        for name in used:
+            g = defs.get(name)
+            if g is not None and g != f:
+                graph.setdefault(f, set()).add(g)
+                why.setdefault((f, g), set()).add(name)
+    for comp in strongly_connected(graph):
+        ties = [f"{a} -> {b} ({', '.join(sorted(why[(a, b)])[:3])})"
+                for a in comp for b in comp if (a, b) in why]
+        errors.append("cli/: files that call each other in a loop: " + "; ".join(ties))
+
+
 def main(argv):
+    cli_objdir = None
+    if len(argv) == 5 and argv[3] == "--cli":
+        cli_objdir = argv.pop()
+        argv.pop()
     if len(argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[-3], file=sys.stderr)
+        print(next(l for l in __doc__.splitlines() if l.startswith("Usage")), file=sys.stderr)
         return 2
     src = argv[1]
     files = lib_files(src)
@@ -219,6 +252,8 @@ def main(argv):
     check_includes(src, files, errors)
     why = check_calls(src, argv[2], files, errors) if len(argv) == 3 else {}
     check_engines(src, files, why, errors)
+    if cli_objdir:
+        check_cli_cycles(src, cli_objdir, errors)
     for e in errors:
         print("layers: " + e)
     print(f"layers: {len(files)} files of lib/, {len(errors)} violation(s)")
