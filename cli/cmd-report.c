@@ -227,16 +227,24 @@ static void header_kinds(const struct sdt_trace_reader *r, size_t *shown)
 	for (; *shown < n; (*shown)++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
 
-		printf("# event %s:%s in ", sdt_trace_kind__provider(k), sdt_trace_kind__name(k));
-		cli_put_escaped(stdout, sdt_trace_kind__path(k) ? sdt_trace_kind__path(k) : "?");
+		printf("# event %s:%s in ", sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
+		       sdt_trace_event_desc__name(sdt_trace_kind__desc(k)));
+		cli_put_escaped(stdout, sdt_trace_event_desc__path(sdt_trace_kind__desc(k))
+					    ? sdt_trace_event_desc__path(sdt_trace_kind__desc(k))
+					    : "?");
 		printf(" (build-id %s)\n",
-		       sdt_trace_kind__build_id(k) ? sdt_trace_kind__build_id(k) : "none");
-		for (i = 0; i < sdt_trace_kind__arg_count(k); i++) {
-			const char *why = sdt_trace_kind__arg_unavailable(k, i);
+		       sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k))
+			   ? sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k))
+			   : "none");
+		for (i = 0; i < sdt_trace_event_desc__arg_count(sdt_trace_kind__desc(k)); i++) {
+			const char *why =
+			    sdt_trace_event_desc__arg_unavailable(sdt_trace_kind__desc(k), i);
 
-			printf("#   %s %s", sdt_trace_kind__arg_name(k, i),
-			       sdt_trace_kind__arg_spec(k, i) ? sdt_trace_kind__arg_spec(k, i)
-							      : "?");
+			printf("#   %s %s",
+			       sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i),
+			       sdt_trace_event_desc__arg_spec(sdt_trace_kind__desc(k), i)
+				   ? sdt_trace_event_desc__arg_spec(sdt_trace_kind__desc(k), i)
+				   : "?");
 			if (why) {
 				fputs(": unavailable: ", stdout);
 				cli_put_escaped(stdout, why);
@@ -255,12 +263,15 @@ static int cmp_kind(const void *pa, const void *pb)
 {
 	const struct sdt_trace_kind *a = *(const struct sdt_trace_kind *const *)pa;
 	const struct sdt_trace_kind *b = *(const struct sdt_trace_kind *const *)pb;
-	int c = cmp_str(sdt_trace_kind__provider(a), sdt_trace_kind__provider(b));
+	int c = cmp_str(sdt_trace_event_desc__provider(sdt_trace_kind__desc(a)),
+			sdt_trace_event_desc__provider(sdt_trace_kind__desc(b)));
 
 	if (!c)
-		c = cmp_str(sdt_trace_kind__name(a), sdt_trace_kind__name(b));
+		c = cmp_str(sdt_trace_event_desc__name(sdt_trace_kind__desc(a)),
+			    sdt_trace_event_desc__name(sdt_trace_kind__desc(b)));
 	if (!c)
-		c = cmp_str(sdt_trace_kind__path(a), sdt_trace_kind__path(b));
+		c = cmp_str(sdt_trace_event_desc__path(sdt_trace_kind__desc(a)),
+			    sdt_trace_event_desc__path(sdt_trace_kind__desc(b)));
 	return c;
 }
 
@@ -295,20 +306,23 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 		if (o->json) {
 			json_begin_object(&o->j);
 			json_key(&o->j, "provider");
-			json_string(&o->j, sdt_trace_kind__provider(ks[i]));
+			json_string(&o->j,
+				    sdt_trace_event_desc__provider(sdt_trace_kind__desc(ks[i])));
 			json_key(&o->j, "name");
-			json_string(&o->j, sdt_trace_kind__name(ks[i]));
+			json_string(&o->j, sdt_trace_event_desc__name(sdt_trace_kind__desc(ks[i])));
 			json_key(&o->j, "path");
-			json_string(&o->j, sdt_trace_kind__path(ks[i]));
+			json_string(&o->j, sdt_trace_event_desc__path(sdt_trace_kind__desc(ks[i])));
 			json_key(&o->j, "count");
 			json_uint(&o->j, count);
 			json_end_object(&o->j);
 		} else {
-			printf("%12" PRIu64 "  %s:%s  ", count, sdt_trace_kind__provider(ks[i]),
-			       sdt_trace_kind__name(ks[i]));
-			cli_put_escaped(stdout, sdt_trace_kind__path(ks[i])
-						    ? sdt_trace_kind__path(ks[i])
-						    : "?");
+			printf("%12" PRIu64 "  %s:%s  ", count,
+			       sdt_trace_event_desc__provider(sdt_trace_kind__desc(ks[i])),
+			       sdt_trace_event_desc__name(sdt_trace_kind__desc(ks[i])));
+			cli_put_escaped(
+			    stdout, sdt_trace_event_desc__path(sdt_trace_kind__desc(ks[i]))
+					? sdt_trace_event_desc__path(sdt_trace_kind__desc(ks[i]))
+					: "?");
 			putchar('\n');
 		}
 		i = e;

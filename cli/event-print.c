@@ -101,10 +101,12 @@ void print_event_text(const struct sdt_trace_event *ev)
 	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
 		sdt_trace_event__arg(ev, i, &v);
 		putchar(' ');
-		cli_put_escaped(
-		    stdout, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
+		cli_put_escaped(stdout,
+				sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i)
+				    ? sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i)
+				    : "?");
 		putchar('=');
-		text_value(&v, sdt_trace_kind__arg_type(k, i));
+		text_value(&v, sdt_trace_event_desc__arg_type(sdt_trace_kind__desc(k), i));
 	}
 	putchar('\n');
 }
@@ -142,7 +144,8 @@ static void print_fields(struct json *j, const struct sdt_trace_event *ev)
 	size_t i;
 
 	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
-		if (!sdt_trace_kind__arg_named(k, i) || !sdt_trace_kind__arg_name(k, i))
+		if (!sdt_trace_event_desc__arg_named(sdt_trace_kind__desc(k), i) ||
+		    !sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i))
 			continue;
 		if (!open) {
 			json_key(j, "fields");
@@ -150,7 +153,7 @@ static void print_fields(struct json *j, const struct sdt_trace_event *ev)
 			open = true;
 		}
 		sdt_trace_event__arg(ev, i, &v);
-		json_key(j, sdt_trace_kind__arg_name(k, i));
+		json_key(j, sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i));
 		json_value(j, &v);
 	}
 	if (open)
@@ -176,7 +179,9 @@ static void print_truncated(struct json *j, const struct sdt_trace_event *ev)
 			json_begin_object(j);
 			open = true;
 		}
-		json_key(j, sdt_trace_kind__arg_name(k, i) ? sdt_trace_kind__arg_name(k, i) : "?");
+		json_key(j, sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i)
+				? sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i)
+				: "?");
 		json_uint(j, v.min_len);
 	}
 	if (open)

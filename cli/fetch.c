@@ -153,15 +153,19 @@ void cli_fetch_recorded(const struct sdt_trace_reader *r)
 		l = NULL;
 	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, i);
-		const char *bid = sdt_trace_kind__build_id(k), *path = sdt_trace_kind__path(k);
+		const char *bid = sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k)),
+			   *path = sdt_trace_event_desc__path(sdt_trace_kind__desc(k));
 		enum sdt_cache_result res;
 		bool have = false;
 
 		if (!bid)
 			continue;
 		for (j = 0; j < i && !have; j++)
-			have = sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)) &&
-			       !strcmp(sdt_trace_kind__build_id(sdt_trace_reader__kind(r, j)), bid);
+			have = sdt_trace_event_desc__build_id(
+				   sdt_trace_kind__desc(sdt_trace_reader__kind(r, j))) &&
+			       !strcmp(sdt_trace_event_desc__build_id(
+					   sdt_trace_kind__desc(sdt_trace_reader__kind(r, j))),
+				       bid);
 		for (j = 0; j < sdt_cache_entries__count(l) && !have; j++) {
 			const char *b = sdt_cache_entry__build_id(sdt_cache_entries__entry(l, j));
 

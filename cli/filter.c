@@ -47,9 +47,10 @@ int cli_filter_check_kinds(const char *cmd, const struct sdt_filter *f,
 		}
 		/* one line per provider:event, however many tracefs events it took */
 		for (w = 0; w < nwarned; w++)
-			if (!strcmp(sdt_trace_kind__provider(warned[w]),
-				    sdt_trace_kind__provider(k)) &&
-			    !strcmp(sdt_trace_kind__name(warned[w]), sdt_trace_kind__name(k)))
+			if (!strcmp(sdt_trace_event_desc__provider(sdt_trace_kind__desc(warned[w])),
+				    sdt_trace_event_desc__provider(sdt_trace_kind__desc(k))) &&
+			    !strcmp(sdt_trace_event_desc__name(sdt_trace_kind__desc(warned[w])),
+				    sdt_trace_event_desc__name(sdt_trace_kind__desc(k))))
 				break;
 		if (w < nwarned)
 			continue;

@@ -78,7 +78,7 @@ static void args(struct chrome *c, const struct report_event *ev)
 	json_begin_object(&j);
 	for (i = 0; i < ev->nargs; i++) {
 		const struct sdt_trace_value *v = &ev->args[i];
-		const char *name = sdt_trace_kind__arg_name(k, i);
+		const char *name = sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i);
 		char fallback[32];
 
 		if (!name) {

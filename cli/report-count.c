@@ -37,11 +37,13 @@ int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
 			sdt_trace_event__arg(ev, i, &v[i]);
 		re.args = v;
 		key.len = 0;
-		if (report_text_add(&key, sdt_trace_kind__provider(kind),
-				    strlen(sdt_trace_kind__provider(kind))) ||
+		if (report_text_add(
+			&key, sdt_trace_event_desc__provider(sdt_trace_kind__desc(kind)),
+			strlen(sdt_trace_event_desc__provider(sdt_trace_kind__desc(kind)))) ||
 		    report_text_add(&key, ":", 1) ||
-		    report_text_add(&key, sdt_trace_kind__name(kind),
-				    strlen(sdt_trace_kind__name(kind))) ||
+		    report_text_add(
+			&key, sdt_trace_event_desc__name(sdt_trace_kind__desc(kind)),
+			strlen(sdt_trace_event_desc__name(sdt_trace_kind__desc(kind)))) ||
 		    report_text_add(&key, REPORT_SEP, 1) || report_values_text(&re, by, &t) ||
 		    report_text_add(&key, t.buf, t.len) || !(gr = report_group_find(&g, key.buf))) {
 			err = -ENOMEM;

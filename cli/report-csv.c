@@ -124,7 +124,7 @@ static bool truncated(const struct sdt_trace_event *ev, FILE *out)
 	bool any = false;
 
 	for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
-		const char *name = sdt_trace_kind__arg_name(k, i);
+		const char *name = sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i);
 		int n;
 
 		if (sdt_trace_event__arg(ev, i, &v) || v.kind != SDT_VALUE_STRING || !v.truncated)
@@ -153,9 +153,9 @@ static void column_name(const struct sdt_trace_reader *r, size_t i, char *buf, s
 		const struct sdt_trace_kind *kind = sdt_trace_reader__kind(r, k);
 		const char *name;
 
-		if (sdt_trace_kind__arg_count(kind) <= i)
+		if (sdt_trace_event_desc__arg_count(sdt_trace_kind__desc(kind)) <= i)
 			continue;
-		name = sdt_trace_kind__arg_name(kind, i);
+		name = sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(kind), i);
 		if (!name || (common && strcmp(common, name)))
 			return;
 		common = name;
@@ -183,7 +183,8 @@ int report_csv(struct sdt_trace_reader *r, const char *input, const struct sdt_f
 	if (err < 0)
 		goto out_err;
 	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
-		size_t n = sdt_trace_kind__arg_count(sdt_trace_reader__kind(r, i));
+		size_t n = sdt_trace_event_desc__arg_count(
+		    sdt_trace_kind__desc(sdt_trace_reader__kind(r, i)));
 
 		if (n > nargs)
 			nargs = n;

@@ -141,7 +141,8 @@ int report_args_text(const struct report_event *ev, struct report_text *t)
 
 	t->len = 0;
 	for (i = 0; i < ev->nargs; i++) {
-		const char *name = sdt_trace_kind__arg_name(ev->kind, i);
+		const char *name =
+		    sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(ev->kind), i);
 
 		if ((i && report_text_add(t, " ", 1)) || report_text_add(t, name, strlen(name)) ||
 		    report_text_add(t, "=", 1))

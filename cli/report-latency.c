@@ -46,7 +46,8 @@ static int check_spec(const struct sdt_trace_reader *r, const char *text, const 
 	for (i = 0; i < sdt_trace_reader__kind_count(r); i++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, i);
 
-		if (sdt_spec__match(sp, sdt_trace_kind__provider(k), sdt_trace_kind__name(k))) {
+		if (sdt_spec__match(sp, sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
+				    sdt_trace_event_desc__name(sdt_trace_kind__desc(k)))) {
 			sdt_spec__free(sp);
 			return 0;
 		}
@@ -71,8 +72,9 @@ int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pai
 	for (i = 0; names && i < n; i++) {
 		const struct sdt_trace_kind *kd = sdt_trace_reader__kind(r, i);
 
-		if (asprintf(&names[k], "%s:%s", sdt_trace_kind__provider(kd),
-			     sdt_trace_kind__name(kd)) >= 0)
+		if (asprintf(&names[k], "%s:%s",
+			     sdt_trace_event_desc__provider(sdt_trace_kind__desc(kd)),
+			     sdt_trace_event_desc__name(sdt_trace_kind__desc(kd))) >= 0)
 			k++;
 	}
 	for (i = 0; i < pairs->n && !ret; i++) {
@@ -94,8 +96,9 @@ int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l
 	for (; *shown < n; (*shown)++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
 
-		if (sdt_latency__add_kind(l, sdt_trace_kind__provider(k),
-					  sdt_trace_kind__name(k))) {
+		if (sdt_latency__add_kind(l,
+					  sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
+					  sdt_trace_event_desc__name(sdt_trace_kind__desc(k)))) {
 			cli_error("%s", sdt_errmsg());
 			return EXIT_RUNTIME;
 		}
@@ -458,8 +461,9 @@ static const struct report_names *key_of(struct lat_run *lr, const struct sdt_tr
 	kk = &kk[lr->nkkeys++];
 	memset(kk, 0, sizeof(*kk));
 	kk->kind = k;
-	note = sdt_types__note_text(lr->o->types, sdt_trace_kind__provider(k),
-				    sdt_trace_kind__name(k), "key");
+	note = sdt_types__note_text(lr->o->types,
+				    sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
+				    sdt_trace_event_desc__name(sdt_trace_kind__desc(k)), "key");
 	for (p = note; p && *p;) {
 		const char *e = p + strcspn(p, ", ");
 		char **n;
@@ -505,9 +509,10 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 	}
 	if (keep && (eo.tag = slot_new(lr)) == 0)
 		return -ENOMEM;
-	err = sdt_latency__event_opts(lr->l, sdt_trace_kind__provider(ev->kind),
-				      sdt_trace_kind__name(ev->kind), ev->pid, ev->tid, ev->time_ns,
-				      &eo, &st);
+	err = sdt_latency__event_opts(
+	    lr->l, sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind)),
+	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), ev->pid, ev->tid,
+	    ev->time_ns, &eo, &st);
 	if (err)
 		return -ENOMEM;
 	if (!keep)
@@ -557,8 +562,9 @@ static void warn_names(const struct lat_run *lr, const struct sdt_trace_reader *
 
 		if (report_names_in(n, kind))
 			continue;
-		snprintf(pe, sizeof(pe), "%s:%s", sdt_trace_kind__provider(kind),
-			 sdt_trace_kind__name(kind));
+		snprintf(pe, sizeof(pe), "%s:%s",
+			 sdt_trace_event_desc__provider(sdt_trace_kind__desc(kind)),
+			 sdt_trace_event_desc__name(sdt_trace_kind__desc(kind)));
 		for (i = 0; i < sdt_latency__pair_count(lr->l); i++) {
 			if (!sdt_latency__pair_active(lr->l, i) ||
 			    (strcmp(sdt_latency__pair_start(lr->l, i), pe) &&

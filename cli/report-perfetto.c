@@ -353,7 +353,7 @@ static int annotations(struct perfetto *p, const struct report_event *ev)
 
 	for (i = 0; i < ev->nargs; i++) {
 		const struct sdt_trace_value *v = &ev->args[i];
-		const char *name = sdt_trace_kind__arg_name(k, i);
+		const char *name = sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i);
 		char fallback[32];
 		uint64_t iid;
 

@@ -216,8 +216,8 @@ static int synthetic(struct timeline *c, enum timeline_phase ph, const struct sd
 
 static int event(struct timeline *c, const struct report_event *ev)
 {
-	const char *provider = sdt_trace_kind__provider(ev->kind);
-	const char *evname = sdt_trace_kind__name(ev->kind);
+	const char *provider = sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind));
+	const char *evname = sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind));
 	unsigned int pid = ev->pid, tid = ev->tid;
 	uint64_t t = ev->time_ns;
 	struct sdt_latency_event_opts eo = {.sz = sizeof(eo)};

@@ -201,7 +201,7 @@ static int read_recording(const char *path)
 		       sdt_trace_event__tid(ev));
 		for (i = 0; i < sdt_trace_event__arg_count(ev); i++) {
 			sdt_trace_event__arg(ev, i, &v);
-			printf(" %s=", sdt_trace_kind__arg_name(k, i));
+			printf(" %s=", sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i));
 			print_value(&v);
 		}
 		putchar('\n');

@@ -88,8 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < sdt_trace_reader__kind_count(r); k++) {
 		const struct sdt_trace_kind *kind = sdt_trace_reader__kind(r, k);
 
-		for (i = 0; i < sdt_trace_kind__arg_count(kind); i++)
-			(void)sdt_trace_kind__arg_unavailable(kind, i);
+		for (i = 0; i < sdt_trace_event_desc__arg_count(sdt_trace_kind__desc(kind)); i++)
+			(void)sdt_trace_event_desc__arg_unavailable(sdt_trace_kind__desc(kind), i);
 	}
 	sdt_trace_reader__free(r);
 	return 0;

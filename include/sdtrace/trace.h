@@ -181,10 +181,15 @@ SDT_API const char *sdt_trace_event_desc__arg_spec(const struct sdt_trace_event_
 /* The argument @name names: its name, else "argN" (N from 1, as `sdtrace list` numbers them); its
  * index, or -1 when @d has none such. */
 SDT_API int sdt_trace_event_desc__arg_index(const struct sdt_trace_event_desc *d, const char *name);
-/* As the sdt_trace_kind__arg_*() of the same names below. */
+/* Whether argument @i's name came from a type (the event spec's or a provider file's). */
 SDT_API bool sdt_trace_event_desc__arg_named(const struct sdt_trace_event_desc *d, size_t i);
+/*
+ * The type argument @i was recorded with, for showing it (SDT_TYPE_HEX in hex, SDT_TYPE_CHAR as
+ * a character); SDT_TYPE_DEFAULT when it had none (the value's kind says the rest).
+ */
 SDT_API enum sdt_type_kind sdt_trace_event_desc__arg_type(const struct sdt_trace_event_desc *d,
 							  size_t i);
+/* Why argument @i was not recorded, or NULL when it was. */
 SDT_API const char *sdt_trace_event_desc__arg_unavailable(const struct sdt_trace_event_desc *d,
 							  size_t i);
 
@@ -241,26 +246,13 @@ struct sdt_filter;
 SDT_API void sdt_trace_reader__set_filter(struct sdt_trace_reader *r, const struct sdt_filter *f);
 SDT_API uint64_t sdt_trace_reader__filtered_out(const struct sdt_trace_reader *r);
 
-/* The event kinds described so far (one per recorded tracefs event), in file order. */
+/*
+ * The event kinds described so far (one per recorded tracefs event), in file order; what each
+ * is (provider, name, arguments) is its description, sdt_trace_kind__desc().
+ */
 SDT_API size_t sdt_trace_reader__kind_count(const struct sdt_trace_reader *r);
 SDT_API const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reader *r,
 							    size_t i);
-SDT_API const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k);
-SDT_API const char *sdt_trace_kind__name(const struct sdt_trace_kind *k);
-SDT_API const char *sdt_trace_kind__path(const struct sdt_trace_kind *k);
-SDT_API const char *sdt_trace_kind__build_id(const struct sdt_trace_kind *k); /* or NULL */
-SDT_API size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k);
-SDT_API const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i);
-SDT_API const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i);
-/* Whether argument @i's name came from a type (the event spec's or a provider file's). */
-SDT_API bool sdt_trace_kind__arg_named(const struct sdt_trace_kind *k, size_t i);
-/*
- * The type argument @i was recorded with, for showing it (SDT_TYPE_HEX in hex, SDT_TYPE_CHAR as
- * a character); SDT_TYPE_DEFAULT when it had none (the value's kind says the rest).
- */
-SDT_API enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i);
-/* Why argument @i was not recorded, or NULL when it was. */
-SDT_API const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i);
 /* Events of this kind read so far. */
 SDT_API uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k);
 /* The kind's description, as recorded (borrowed as the kind). */

@@ -95,56 +95,6 @@ const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reade
 }
 
 /* A kind answers from its desc. */
-const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k)
-{
-	return sdt_trace_event_desc__provider(&k->d);
-}
-
-const char *sdt_trace_kind__name(const struct sdt_trace_kind *k)
-{
-	return sdt_trace_event_desc__name(&k->d);
-}
-
-const char *sdt_trace_kind__path(const struct sdt_trace_kind *k)
-{
-	return sdt_trace_event_desc__path(&k->d);
-}
-
-const char *sdt_trace_kind__build_id(const struct sdt_trace_kind *k)
-{
-	return sdt_trace_event_desc__build_id(&k->d);
-}
-
-size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k)
-{
-	return sdt_trace_event_desc__arg_count(&k->d);
-}
-
-const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i)
-{
-	return sdt_trace_event_desc__arg_name(&k->d, i);
-}
-
-bool sdt_trace_kind__arg_named(const struct sdt_trace_kind *k, size_t i)
-{
-	return sdt_trace_event_desc__arg_named(&k->d, i);
-}
-
-enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i)
-{
-	return sdt_trace_event_desc__arg_type(&k->d, i);
-}
-
-const char *sdt_trace_kind__arg_spec(const struct sdt_trace_kind *k, size_t i)
-{
-	return sdt_trace_event_desc__arg_spec(&k->d, i);
-}
-
-const char *sdt_trace_kind__arg_unavailable(const struct sdt_trace_kind *k, size_t i)
-{
-	return sdt_trace_event_desc__arg_unavailable(&k->d, i);
-}
-
 uint64_t sdt_trace_kind__samples(const struct sdt_trace_kind *k)
 {
 	return k->samples;

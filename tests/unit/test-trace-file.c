@@ -237,17 +237,18 @@ static void test_roundtrip(void **state)
 
 	assert_int_equal(sdt_trace_reader__kind_count(r), 2);
 	k = sdt_trace_reader__kind(r, 0);
-	assert_string_equal(sdt_trace_kind__provider(k), "prov");
-	assert_string_equal(sdt_trace_kind__name(k), "ev");
-	assert_string_equal(sdt_trace_kind__path(k), "/usr/bin/prog");
-	assert_string_equal(sdt_trace_kind__build_id(k), "abcd");
+	assert_string_equal(sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)), "prov");
+	assert_string_equal(sdt_trace_event_desc__name(sdt_trace_kind__desc(k)), "ev");
+	assert_string_equal(sdt_trace_event_desc__path(sdt_trace_kind__desc(k)), "/usr/bin/prog");
+	assert_string_equal(sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k)), "abcd");
 	assert_int_equal(sdt_trace_kind__samples(k), 3);
-	assert_string_equal(sdt_trace_kind__arg_spec(k, 0), "-1@%al");
-	assert_null(sdt_trace_kind__arg_unavailable(k, 0));
+	assert_string_equal(sdt_trace_event_desc__arg_spec(sdt_trace_kind__desc(k), 0), "-1@%al");
+	assert_null(sdt_trace_event_desc__arg_unavailable(sdt_trace_kind__desc(k), 0));
 	k = sdt_trace_reader__kind(r, 1);
-	assert_null(sdt_trace_kind__build_id(k));
+	assert_null(sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k)));
 	assert_int_equal(sdt_trace_kind__samples(k), 1);
-	assert_string_equal(sdt_trace_kind__arg_unavailable(k, 1), "indexed");
+	assert_string_equal(sdt_trace_event_desc__arg_unavailable(sdt_trace_kind__desc(k), 1),
+			    "indexed");
 	assert_null(sdt_trace_reader__kind(r, 2));
 	sdt_trace_reader__free(r);
 }

@@ -170,8 +170,9 @@ static void assert_same_event(const struct sdt_trace_event *a, const struct sdt_
 		if (u.kind == SDT_VALUE_UNAVAILABLE)
 			assert_string_equal(u.unavailable, v.unavailable);
 	}
-	assert_string_equal(sdt_trace_kind__name(sdt_trace_event__kind(a)),
-			    sdt_trace_kind__name(sdt_trace_event__kind(b)));
+	assert_string_equal(
+	    sdt_trace_event_desc__name(sdt_trace_kind__desc(sdt_trace_event__kind(a))),
+	    sdt_trace_event_desc__name(sdt_trace_kind__desc(sdt_trace_event__kind(b))));
 }
 
 /* The thread names the sequence gives before sample @i, to the writer or to the decoder. */
@@ -412,7 +413,8 @@ static void test_built(void **state)
 		assert_int_equal(v.kind, SDT_VALUE_UNAVAILABLE);
 		assert_int_equal(sdt_trace_event__arg(ev, 5, &v), 0);
 		assert_true(v.kind == SDT_VALUE_UINT && v.u == 0xbeef);
-		assert_int_equal(sdt_trace_kind__arg_type(sdt_trace_event__kind(ev), 3),
+		assert_int_equal(sdt_trace_event_desc__arg_type(
+				     sdt_trace_kind__desc(sdt_trace_event__kind(ev)), 3),
 				 SDT_TYPE_CHAR);
 	}
 	assert_same_event(ev, lev);

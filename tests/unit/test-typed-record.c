@@ -4,7 +4,7 @@
  * sdt_uprobe_set__add_typed() (names, string fetches), the event descriptions (named, type, sign,
  * string, float), grouping by names and types rather than by fetch expressions, a type that
  * cannot apply to one site's operand, two arguments with one name; and the data file keeping
- * the named/type flags (sdt_trace_kind__arg_named/_type) through a write and a read.
+ * the named/type flags (sdt_trace_event_desc__arg_named/_type) through a write and a read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,12 +250,14 @@ static void data_file_flags(void **state)
 	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
 	assert_int_equal(sdt_trace_reader__kind_count(r), 1);
 	k = sdt_trace_reader__kind(r, 0);
-	assert_string_equal(sdt_trace_kind__arg_name(k, 0), "len");
-	assert_true(sdt_trace_kind__arg_named(k, 0));
-	assert_int_equal(sdt_trace_kind__arg_type(k, 0), SDT_TYPE_HEX);
-	assert_false(sdt_trace_kind__arg_named(k, 1));
-	assert_int_equal(sdt_trace_kind__arg_type(k, 1), SDT_TYPE_DEFAULT);
-	assert_false(sdt_trace_kind__arg_named(k, 2)); /* out of range */
+	assert_string_equal(sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), 0), "len");
+	assert_true(sdt_trace_event_desc__arg_named(sdt_trace_kind__desc(k), 0));
+	assert_int_equal(sdt_trace_event_desc__arg_type(sdt_trace_kind__desc(k), 0), SDT_TYPE_HEX);
+	assert_false(sdt_trace_event_desc__arg_named(sdt_trace_kind__desc(k), 1));
+	assert_int_equal(sdt_trace_event_desc__arg_type(sdt_trace_kind__desc(k), 1),
+			 SDT_TYPE_DEFAULT);
+	assert_false(
+	    sdt_trace_event_desc__arg_named(sdt_trace_kind__desc(k), 2)); /* out of range */
 	sdt_trace_reader__free(r);
 	unlink(path);
 }
