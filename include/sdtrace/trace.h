@@ -197,6 +197,16 @@ struct sdt_trace_open_opts {
 	size_t sz;
 	/* Name of the file in messages (open_mem only). */
 	const char *name;
+	/*
+	 * Hand out the events in time order (sdt_latency needs each thread's in order), not in
+	 * file order: the file holds them as the per-CPU rings were drained, and a thread that
+	 * moved between CPUs may have a later event before an earlier one. They pass through a
+	 * reorder window: an event is let out once it is 1 s older than the newest read, or when
+	 * 65536 events (or 24 MiB of them) are held. An event that still comes after a newer one
+	 * was let out is passed on and counted (sdt_trace_reader__late()). The session's
+	 * accessors and the kinds run ahead of the event handed out by up to the window.
+	 */
+	bool time_order;
 };
 
 /*
@@ -245,6 +255,8 @@ SDT_API uint64_t sdt_trace_reader__sample_count(const struct sdt_trace_reader *r
 struct sdt_filter;
 SDT_API void sdt_trace_reader__set_filter(struct sdt_trace_reader *r, const struct sdt_filter *f);
 SDT_API uint64_t sdt_trace_reader__filtered_out(const struct sdt_trace_reader *r);
+/* With opts.time_order: the events that came too late for the window (handed out of order). */
+SDT_API uint64_t sdt_trace_reader__late(const struct sdt_trace_reader *r);
 
 /*
  * The event kinds described so far (one per recorded tracefs event), in file order; what each

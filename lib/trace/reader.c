@@ -591,7 +591,8 @@ static int parse_record(struct sdt_trace_reader *r, uint8_t type, struct cur *c,
 	}
 }
 
-int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_event **out)
+/* The next event in file order. */
+static int next_in_file(struct sdt_trace_reader *r, const struct sdt_trace_event **out)
 {
 	uint8_t type;
 	size_t len;
@@ -626,6 +627,36 @@ int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_ev
 			return ret;
 	}
 	return 0;
+}
+
+int sdt_trace_reader__next(struct sdt_trace_reader *r, const struct sdt_trace_event **out)
+{
+	const struct sdt_trace_event *ev;
+	int ret;
+
+	if (!r->time_order)
+		return next_in_file(r, out);
+	while (!r->read_all && sdt_reorder_wants(&r->order)) {
+		ret = next_in_file(r, &ev);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			r->read_all = true;
+			break;
+		}
+		if (sdt_reorder_push(&r->order, ev))
+			return sdt_err(-ENOMEM, "out of memory");
+	}
+	ev = sdt_reorder_pop(&r->order);
+	if (!ev)
+		return 0;
+	*out = ev;
+	return 1;
+}
+
+uint64_t sdt_trace_reader__late(const struct sdt_trace_reader *r)
+{
+	return r->order.late;
 }
 
 static int reader_start(struct sdt_trace_reader *r)
@@ -674,15 +705,24 @@ static int reader_start(struct sdt_trace_reader *r)
 	return 0;
 }
 
-static int reader_new(const char *name, struct sdt_trace_reader **out)
+static int reader_new(const char *name, const struct sdt_trace_open_opts *opts,
+		      struct sdt_trace_reader **out)
 {
-	struct sdt_trace_reader *r = calloc(1, sizeof(*r));
+	struct sdt_trace_open_opts o;
+	struct sdt_trace_reader *r;
+	int err;
 
+	err = SDT_OPTS_COPY(&o, opts, sdt_trace_open_opts);
+	if (err)
+		return err;
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sdt_err(-ENOMEM, "out of memory");
 	r->fd = -1;
 	r->name = sdt_strdup(name);
-	if (!r->name) {
+	r->time_order = o.time_order;
+	if (!r->name || (r->time_order && sdt_reorder_init(&r->order))) {
+		free(r->name);
 		free(r);
 		return sdt_err(-ENOMEM, "out of memory");
 	}
@@ -696,8 +736,7 @@ int sdt_trace_reader__open(const char *path, const struct sdt_trace_open_opts *o
 	struct sdt_trace_reader *r = NULL;
 	int err;
 
-	(void)opts;
-	err = reader_new(path, &r);
+	err = reader_new(path, opts, &r);
 	if (err)
 		return err;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -729,7 +768,7 @@ int sdt_trace_reader__open_mem(const void *buf, size_t len, const struct sdt_tra
 
 	if (opts && opts->sz > offsetof(struct sdt_trace_open_opts, name) && opts->name)
 		name = opts->name;
-	err = reader_new(name, &r);
+	err = reader_new(name, opts, &r);
 	if (err)
 		return err;
 	r->mem = buf ? buf : (const uint8_t *)"";
@@ -749,6 +788,7 @@ void sdt_trace_reader__free(struct sdt_trace_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	sdt_reorder_release(&r->order);
 	sdt_trace_decoder_release(&r->dec);
 	sdt_stack_table_release(&r->stacks);
 	free(r->stack_buf);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "trace/decoder.h"
+#include "trace/reorder.h"
 #include "trace/stack_table.h"
 
 struct sdt_trace_reader {
@@ -47,6 +48,9 @@ struct sdt_trace_reader {
 	struct sdt_trace_user_stack ustack;
 	uint64_t ustack_regs[64];
 	uint8_t *ustack_buf; /* SDT_TRACE_MAX_USER_STACK bytes */
+	/* opts.time_order: events through a reorder window (reorder.c) */
+	bool time_order, read_all;
+	struct sdt_reorder order;
 };
 
 /* At most this many mappings in one recording. */

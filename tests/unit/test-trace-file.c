@@ -253,6 +253,54 @@ static void test_roundtrip(void **state)
 	sdt_trace_reader__free(r);
 }
 
+/*
+ * opts.time_order: the events in time order (file order among equal times), their strings and
+ * thread names their own while others are read; one that comes more than the window (1 s)
+ * after a newer one was handed out is passed on, and counted late.
+ */
+static void test_time_order(void **state)
+{
+	SDT_OPTS(sdt_trace_open_opts, o, .time_order = true);
+	const struct sdt_trace_event *ev;
+	struct sdt_trace_reader *r;
+	struct sdt_trace_writer *w;
+	struct sdt_trace_value v;
+
+	(void)state;
+	write_reference(path_of("order.data"), true);
+	assert_int_equal(sdt_trace_reader__open(path_of("order.data"), &o, &r), 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 9000, 51, 127, 1);
+	assert_string_equal(sdt_trace_event__comm(ev), "worker-with-a-l");
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 10000, 50, -5, UINT64_MAX);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	assert_int_equal(sdt_trace_event__arg(ev, 0, &v), 0);
+	assert_string_equal(v.str, "hello");
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 12000, 51, -128, 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	assert_int_equal(sdt_trace_reader__late(r), 0);
+	sdt_trace_reader__free(r);
+
+	assert_int_equal(sdt_trace_writer__open(path_of("late.data"), &meta, &w), 0);
+	assert_int_equal(sdt_trace_writer__event(w, &d0), 0);
+	sample0(w, 10000, 50, 1, 1);
+	sample0(w, 2000010000ull, 50, 2, 2);
+	sample0(w, 5000, 50, 3, 3); /* 2 s after a newer one: the first was let out already */
+	assert_int_equal(sdt_trace_writer__finish(w, 0), 0);
+	assert_int_equal(sdt_trace_reader__open(path_of("late.data"), &o, &r), 0);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 10000, 50, 1, 1);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 5000, 50, 3, 3);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 1);
+	check_sample0(ev, 2000010000ull, 50, 2, 2);
+	assert_int_equal(sdt_trace_reader__next(r, &ev), 0);
+	assert_int_equal(sdt_trace_reader__late(r), 1);
+	sdt_trace_reader__free(r);
+}
+
 static void *slurp(const char *path, size_t *len)
 {
 	struct stat st;
@@ -1018,6 +1066,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_time_order),
 	    cmocka_unit_test(test_every_cut),
 	    cmocka_unit_test(test_no_end),
 	    cmocka_unit_test(test_mutations),
