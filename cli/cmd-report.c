@@ -381,12 +381,16 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 
 static int report(struct report_opts *o)
 {
+	SDT_OPTS(sdt_trace_open_opts, ro);
 	const struct sdt_trace_event *ev;
 	struct sdt_trace_reader *r;
 	size_t shown = 0;
 	int err, ret = 0;
 
-	err = sdt_trace_reader__open(o->input, NULL, &r);
+	/* the analyses pair each thread's events: in time order, not as the rings were drained */
+	ro.time_order = o->latency ||
+			(!o->count && (o->format == FORMAT_CHROME || o->format == FORMAT_PERFETTO));
+	err = sdt_trace_reader__open(o->input, &ro, &r);
 	if (err) {
 		cli_error("%s", sdt_errmsg());
 		if (err == -ENOENT && !strcmp(o->input, "sdtrace.data"))

@@ -770,10 +770,10 @@ int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts 
 	ret = report_pairs_check(r, o->pairs);
 	if (ret)
 		goto out;
-	if (report_sorter_late(sorter))
+	if (sdt_trace_reader__late(r))
 		cli_warn("%" PRIu64
 			 " events came more than 1 s after newer ones: paired out of order",
-			 report_sorter_late(sorter));
+			 sdt_trace_reader__late(r));
 	sdt_latency__finish(lr.l, NULL, NULL);
 	if (o->key)
 		warn_names(&lr, r, o->key, false, "--key");

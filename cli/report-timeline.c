@@ -4,7 +4,7 @@
  * slice, an instant and a name, decided once here; the writers (report-chrome.c,
  * report-perfetto.c) only encode what they are handed.
  *
- * Events are taken in time order (report-sort.c: the file holds them as the per-CPU rings were
+ * Events are taken in time order (the reader's time_order: the file holds them as the rings were
  * drained). Probe pairs (sdtrace/latency.h decides which) are begin/end slices, every other event
  * an instant on its thread. Slices on a thread must nest (Perfetto's rule): an end without its
  * start (the recording began inside the pair) is dropped and counted; a start never ended is
@@ -351,10 +351,10 @@ int report_timeline(struct sdt_trace_reader *r, const struct report_pairs *pairs
 	if (c.n.closed_at_end)
 		cli_warn("%" PRIu64 " pairs never ended: their slices end at the end of the trace",
 			 c.n.closed_at_end);
-	if (report_sorter_late(sorter))
+	if (sdt_trace_reader__late(r))
 		cli_warn("%" PRIu64 " events came more than 1 s after newer ones: the timeline may "
 			 "not nest there",
-			 report_sorter_late(sorter));
+			 sdt_trace_reader__late(r));
 out:
 	report_sorter_free(sorter);
 	sdt_latency__free(c.l);

@@ -11,14 +11,12 @@
 
 struct sdt_latency;
 
-/* One event copied out of the reader (report-sort.c): its strings are its own. */
+/* One event of the reader, its arguments decoded (report-sort.c); valid until the next. */
 struct report_event {
 	uint64_t time_ns;
-	uint64_t seq; /* position in the file */
-	size_t size;  /* of the copy, in bytes */
 	unsigned int pid, tid, cpu;
 	const struct sdt_trace_kind *kind; /* valid until the reader is freed */
-	char *comm;			   /* or NULL */
+	const char *comm;		   /* or NULL */
 	size_t nargs;
 	struct sdt_trace_value *args; /* ->unavailable is NULL */
 	/* what the sorter's filter said (SDT_LATENCY_COUNT without one) */
@@ -26,9 +24,9 @@ struct report_event {
 };
 
 /*
- * The events of @r in time order (a reorder window, see report-sort.c): report_sorter_next()
- * returns 1 and *ev (valid until the next call), 0 at the end, or a negative errno (a corrupt
- * file: message in sdt_errmsg(); -ENOMEM).
+ * The events of @r (opened with time_order: in time order) as report_events:
+ * report_sorter_next() returns 1 and *ev (valid until the next call), 0 at the end, or a
+ * negative errno (a corrupt file: message in sdt_errmsg(); -ENOMEM).
  */
 struct report_sorter;
 int report_sorter_new(struct sdt_trace_reader *r, struct report_sorter **out);
@@ -38,8 +36,6 @@ int report_sorter_next(struct report_sorter *s, const struct report_event **ev);
  * it fails, FOLLOW when its kind lacks a name @f uses. @f must outlive @s.
  */
 void report_sorter_set_filter(struct report_sorter *s, const struct sdt_filter *f);
-/* Events that came later than the window allowed (passed on out of order). */
-uint64_t report_sorter_late(const struct report_sorter *s);
 void report_sorter_free(struct report_sorter *s);
 
 /* --pair START,END as given, in order. */
