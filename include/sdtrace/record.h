@@ -66,6 +66,9 @@
  *		printf("exit status %d\n", sdt_recorder__exit_status(r));
  *	sdt_recorder__free(r);
  *
+ * By event spec, in one call: sdt_recorder__add_specs() (sdtrace/record_specs.h) finds the
+ * sites of "%provider:event" for the target, and installs on_file for the files met later.
+ *
  * Typed arguments (sdtrace/types.h): sdt_recorder__add_typed() with the types
  * sdt_types__resolve() gives per site names the arguments and fetches strings:
  *	p:sdtrace_1234_5678_0/python_function__entry /usr/bin/python3.11:0xf20a1(0x683260)
@@ -222,7 +225,8 @@ struct sdt_recorder_opts {
 	 * /proc/PID/root; @build_id: its hex build-id when the kernel gave one, else NULL) was
 	 * exec'd or mapped by process @pid (stopped at its exec, or running). Return 0 (whether
 	 * or not sites were added), or a negative errno to end the recording with it. The file
-	 * given to sdt_recorder__add_typed() must outlive the recorder.
+	 * given to sdt_recorder__add_typed() must outlive the recorder. Left NULL,
+	 * sdt_recorder__add_specs() installs its own (sdtrace/record_specs.h).
 	 */
 	int (*on_file)(void *ctx, struct sdt_recorder *r, pid_t pid, const char *open_path,
 		       const char *build_id);
