@@ -337,6 +337,15 @@ SDT_API int sdt_recorder__run(struct sdt_recorder *r, const struct sdt_recorder_
 /* Ask a running recorder to stop; async-signal-safe. */
 SDT_API void sdt_recorder__stop(struct sdt_recorder *r);
 /*
+ * From any thread, while sdt_recorder__run() runs: drain the rings and read the counters now, not
+ * at the next drain_interval_ms; the sink's on_drained follows, in the run's thread. Returns a
+ * ticket (1, 2, ...); in on_drained, sdt_recorder__drained() >= ticket says the counts just read
+ * were read after the call (a scrape after the work sees all of it). Asks made before the run
+ * are answered by its first drain; after it, by nothing.
+ */
+SDT_API uint64_t sdt_recorder__drain_now(struct sdt_recorder *r);
+SDT_API uint64_t sdt_recorder__drained(const struct sdt_recorder *r);
+/*
  * The command's wait status (as waitpid() gives it), or -1 when there was none (no command, or
  * one never started: the recording stopped or failed while arming).
  */

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sdt_recorder: the object, what is added to it, what it tells after the run (recorder.h). */
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "scan/file.h"
 #include "scan/types.h"
@@ -24,8 +27,15 @@ int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder 
 	r->epfd = -1;
 	r->follow.sigfd = -1;
 	sdt_rec_child_init(&r->child);
+	r->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wakefd < 0) {
+		err = -errno;
+		free(r);
+		return sdt_err(err, "eventfd: %s", strerror(-err));
+	}
 	targets = (r->o.argv && r->o.argv[0]) + (r->o.npids > 0) + r->o.system_wide;
 	if (targets != 1) {
+		close(r->wakefd);
 		free(r);
 		return sdt_err(-EINVAL, "give exactly one target: a command, processes (-p) or "
 					"the whole system (-a)");
@@ -35,10 +45,12 @@ int sdt_recorder__new(const struct sdt_recorder_opts *opts, struct sdt_recorder 
 	if (r->o.ring_pages & (r->o.ring_pages - 1)) {
 		size_t pages = r->o.ring_pages;
 
+		close(r->wakefd);
 		free(r);
 		return sdt_err(-EINVAL, "ring size must be a power of two pages, not %zu", pages);
 	}
 	if (r->o.semaphore == SDT_SEMAPHORE_POKE && r->o.system_wide) {
+		close(r->wakefd);
 		free(r);
 		return sdt_err(-EINVAL, "semaphores cannot be poked system-wide (-a): there is no "
 					"process to write to; use the kernel's ref_ctr_offset");
@@ -152,6 +164,48 @@ void sdt_recorder__stop(struct sdt_recorder *r)
 		r->stop = 1;
 }
 
+uint64_t sdt_recorder__drain_now(struct sdt_recorder *r)
+{
+	uint64_t one = 1, ticket;
+	ssize_t n;
+
+	if (!r)
+		return 0;
+	ticket = __atomic_add_fetch(&r->asked, 1, __ATOMIC_SEQ_CST);
+	/* a full counter (EAGAIN) is already asking */
+	n = write(r->wakefd, &one, sizeof(one));
+	(void)n;
+	return ticket;
+}
+
+uint64_t sdt_recorder__drained(const struct sdt_recorder *r)
+{
+	return r->drained;
+}
+
+int sdt_rec_wake_watch(struct sdt_recorder *r)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = WAKE_TAG};
+
+	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->wakefd, &ev))
+		return sdt_err(-errno, "epoll_ctl: %s", strerror(errno));
+	return 0;
+}
+
+void sdt_rec_wake_read(struct sdt_recorder *r)
+{
+	uint64_t n;
+
+	if (read(r->wakefd, &n, sizeof(n)) == sizeof(n))
+		r->drain_asked = true;
+}
+
+void sdt_rec_wake_drain(struct sdt_recorder *r)
+{
+	r->drain_asked = false;
+	r->drained = __atomic_load_n(&r->asked, __ATOMIC_SEQ_CST);
+}
+
 int sdt_recorder__exit_status(const struct sdt_recorder *r)
 {
 	/* a command never released exits 127 without having run: that is no status of its */
@@ -237,5 +291,7 @@ void sdt_recorder__free(struct sdt_recorder *r)
 	sdt_rec_facts_release(&r->facts);
 	if (r->ext_free)
 		r->ext_free(r->ext); /* after the sites: they may point into its files */
+	if (r->wakefd >= 0)
+		close(r->wakefd);
 	free(r);
 }

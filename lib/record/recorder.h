@@ -90,6 +90,10 @@ struct sdt_recorder {
 	const struct sdt_recorder_sink *sink;
 	volatile sig_atomic_t stop;
 	volatile sig_atomic_t stop_sig; /* the signal that asked it, 0: none */
+	int wakefd;	  /* eventfd: sdt_recorder__drain_now() from any thread (WAKE_TAG) */
+	bool drain_asked; /* read from @wakefd: the loop drains at once */
+	uint64_t asked;	  /* drain_now()'s tickets given (atomic) */
+	uint64_t drained; /* the last ticket asked before the last drain started */
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
 	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
@@ -97,6 +101,12 @@ struct sdt_recorder {
 	void *ext;
 	void (*ext_free)(void *ext);
 };
+
+/* recorder.c: sdt_recorder__drain_now()'s eventfd into r->epfd (0 or -errno); its wake-up read. */
+int sdt_rec_wake_watch(struct sdt_recorder *r);
+void sdt_rec_wake_read(struct sdt_recorder *r);
+/* A drain starts: the tickets asked so far are answered by it (sdt_recorder__drained()). */
+void sdt_rec_wake_drain(struct sdt_recorder *r);
 
 /*
  * The set holding event @event (numbered across the sets: base + the set's own) and its index

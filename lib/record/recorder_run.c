@@ -53,7 +53,9 @@ static int on_wakeups(struct sdt_recorder *r, const struct epoll_event *evs, int
 		uint64_t tag = evs[i].data.u64;
 
 		err = 0;
-		if (tag == REC_ENGINE_TAG) {
+		if (tag == WAKE_TAG) {
+			sdt_rec_wake_read(r);
+		} else if (tag == REC_ENGINE_TAG) {
 			err = drain(r, ops);
 		} else if (tag == FOLLOW_TAG) {
 			err = sdt_rec_follow_wakeup(r);
@@ -87,7 +89,8 @@ static int loop(struct sdt_recorder *r, const struct sdt_ring_ops *ops)
 		if (deadline && now >= deadline)
 			break;
 		/* Below the watermark the rings would not wake us: drain them on a clock too. */
-		if (now >= next_drain) {
+		if (now >= next_drain || r->drain_asked) {
+			sdt_rec_wake_drain(r);
 			/* the watch ring's records too, when counting and following */
 			err = drain(r, ops);
 			if (!err && r->counting && r->sink->on_drained)
@@ -139,6 +142,9 @@ static int start_targets(struct sdt_recorder *r)
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return sdt_err(-errno, "epoll_create1: %s", strerror(errno));
+	err = sdt_rec_wake_watch(r);
+	if (err)
+		return err;
 	if (eng->load && (err = eng->load(r)))
 		return err;
 	if (has_command(r)) {

@@ -13,6 +13,8 @@
 #define FOLLOW_TAG (1ull << 33)
 /* An engine's own rings (engine.h's ->load; the BPF engine: one epoll fd for all of them). */
 #define REC_ENGINE_TAG (1ull << 34)
+/* sdt_recorder__drain_now()'s eventfd (recorder.c). */
+#define WAKE_TAG (1ull << 35)
 
 /* A process whose exit ends the recording: a -p process, or the command. */
 struct rec_watched {
