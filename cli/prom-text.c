@@ -25,9 +25,12 @@ void prom_put_label_value(FILE *fp, const char *str)
 	size_t n;
 
 	while (*s) {
-		if (*s == '\\' || *s == '"') {
-			fputc('\\', fp);
-			fputc(*s++, fp);
+		if (*s == '\\') { /* the value's \\, written \\\\ */
+			fputs("\\\\\\\\", fp);
+			s++;
+		} else if (*s == '"') {
+			fputs("\\\"", fp);
+			s++;
 		} else if (*s == '\n') {
 			fputs("\\n", fp);
 			s++;
@@ -36,9 +39,8 @@ void prom_put_label_value(FILE *fp, const char *str)
 		} else if ((n = json_utf8_len(s))) {
 			fwrite(s, 1, n, fp);
 			s += n;
-		} else {
-			fputs("\xef\xbf\xbd", fp); /* U+FFFD */
-			s++;
+		} else { /* the value's \xHH, written \\xHH */
+			fprintf(fp, "\\\\x%02x", *s++);
 		}
 	}
 }
@@ -59,19 +61,24 @@ void prom_family(FILE *fp, const char *name, const char *type, const char *help)
 	fprintf(fp, "\n# TYPE %s %s\n", name, type);
 }
 
-static void put_name(FILE *fp, const char *name, const struct prom_label *labels, size_t nlabels)
+void prom_put_labels(FILE *fp, const struct prom_label *labels, size_t nlabels)
 {
 	size_t i;
 
-	fputs(name, fp);
-	if (!nlabels)
-		return;
-	fputc('{', fp);
 	for (i = 0; i < nlabels; i++) {
 		fprintf(fp, "%s%s=\"", i ? "," : "", labels[i].name);
 		prom_put_label_value(fp, labels[i].value ? labels[i].value : "");
 		fputc('"', fp);
 	}
+}
+
+static void put_name(FILE *fp, const char *name, const struct prom_label *labels, size_t nlabels)
+{
+	fputs(name, fp);
+	if (!nlabels)
+		return;
+	fputc('{', fp);
+	prom_put_labels(fp, labels, nlabels);
 	fputc('}', fp);
 }
 
