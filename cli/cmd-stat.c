@@ -180,16 +180,19 @@ static void on_tick(void *ctx)
 static void on_drained(void *ctx)
 {
 	struct stat_ctx *sc = ctx;
+	/* a scrape waiting for this drain (not every drain: the kernel's keys are a walk) */
+	bool serve = stat_serve_wanted(sc->serve, sc->rec);
 
 	/* the kernel's rows, read once for both (a walk of its maps) */
-	if (sc->agg && sc->armed_ns && sdt_recorder__agg_refresh(sc->rec))
+	if (sc->agg && sc->armed_ns && (sc->interval || serve) &&
+	    sdt_recorder__agg_refresh(sc->rec))
 		cli_warn("the kernel's keys were not read: %s", sdt_errmsg());
 	if (sc->interval && sc->agg && sc->armed_ns)
 		stat_agg_print_tick(sc->agg, sc->rec, sc->out, sc->json, ++sc->intervals,
 				    mono_ns() - sc->armed_ns);
 	else if (sc->interval)
 		on_tick(sc);
-	if (sc->serve)
+	if (serve)
 		stat_serve_update(sc->serve, sc->rec, sc->armed_ns != 0,
 				  sc->armed_ns ? mono_ns() - sc->armed_ns : 0);
 }
@@ -328,7 +331,7 @@ int cmd_stat(int argc, char **argv)
 		sink.on_drained = on_drained;
 		sc.interval = true;
 	}
-	if (args.serving) { /* the page is read every second, or every --interval */
+	if (args.serving) { /* a scrape asks for a drain: no need of one every 100 ms */
 		s.drain_interval_ms = args.interval ? (unsigned int)args.interval : 1000;
 		sink.on_drained = on_drained;
 	}
@@ -365,7 +368,7 @@ int cmd_stat(int argc, char **argv)
 	sc.json = json;
 	/* --serve: listening before any probe is placed, so before the command is released */
 	if (args.serving) {
-		ret = stat_serve_start(&args.serve, &sc.serve);
+		ret = stat_serve_start(&args.serve, s.rec, &sc.serve);
 		if (ret)
 			goto out;
 		stat_serve_set_agg(sc.serve, agg);
@@ -377,7 +380,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	status = sdt_recorder__exit_status(s.rec);
-	stat_serve_update(sc.serve, s.rec, sdt_recorder__elapsed_ns(s.rec) != 0,
+	stat_serve_finish(sc.serve, s.rec, sdt_recorder__elapsed_ns(s.rec) != 0,
 			  sdt_recorder__elapsed_ns(s.rec));
 	stat_serve_stop(sc.serve);
 	sc.serve = NULL;
