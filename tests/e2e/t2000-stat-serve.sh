@@ -5,7 +5,8 @@
 # and binary labels, and up == 1; the page passes `promtool check metrics`; / points to /metrics,
 # other paths are 404; the command does not inherit the listening socket. A port in use fails
 # (exit 1, the address and strerror) before any probe is placed or the command started; a bad
-# ADDR:PORT is a usage error. Prometheus is stopped on every path.
+# ADDR:PORT is a usage error. The example Prometheus config scrapes the address the example
+# service listens on. Prometheus is stopped on every path.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-filter
 need_file "$P"
@@ -54,6 +55,10 @@ EOF
 check "promtool check config" promtool check config prometheus.yml
 check "examples/prometheus-sdtrace.yml is a valid config" \
 	promtool check config "$SRC_DIR/examples/prometheus-sdtrace.yml"
+# the example scrapes the address the example service listens on (before: db1.example.internal)
+SERVICE_ADDR=$(sed -n 's/^ExecStart=.* --serve \([^ ]*\) .*/\1/p' "$SRC_DIR/examples/sdtrace-stat-serve.service")
+check "examples/prometheus-sdtrace.yml scrapes the service's $SERVICE_ADDR" \
+	grep -qF -e "- '$SERVICE_ADDR'" "$SRC_DIR/examples/prometheus-sdtrace.yml"
 prometheus --config.file=prometheus.yml --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$PPORT" --log.level=warn >prometheus.log 2>&1 &
 PROM=$!
