@@ -30,13 +30,19 @@ static void test_escapes(void **state)
 		const char *in, *out;
 	} cases[] = {
 	    {"/usr/bin/python3.11", "m_total{provider=\"p\",v=\"/usr/bin/python3.11\"} 3\n"},
-	    {"a\\b", "m_total{provider=\"p\",v=\"a\\\\b\"} 3\n"},
+	    /* the value a\\b (a backslash doubled), written a\\\\b */
+	    {"a\\b", "m_total{provider=\"p\",v=\"a\\\\\\\\b\"} 3\n"},
 	    {"say \"hi\"", "m_total{provider=\"p\",v=\"say \\\"hi\\\"\"} 3\n"},
 	    {"two\nlines", "m_total{provider=\"p\",v=\"two\\nlines\"} 3\n"},
 	    {"tab\there", "m_total{provider=\"p\",v=\"tab\there\"} 3\n"},
 	    {"h\xc3\xa9", "m_total{provider=\"p\",v=\"h\xc3\xa9\"} 3\n"},		/* é kept */
-	    {"x\xff", "m_total{provider=\"p\",v=\"x\xef\xbf\xbd\"} 3\n"},		/* not UTF-8 */
-	    {"\xe6\x97", "m_total{provider=\"p\",v=\"\xef\xbf\xbd\xef\xbf\xbd\"} 3\n"}, /* cut */
+	    /* not UTF-8: the value x\xff (four characters), written x\\xff */
+	    {"x\xff", "m_total{provider=\"p\",v=\"x\\\\xff\"} 3\n"},
+	    {"\xe6\x97", "m_total{provider=\"p\",v=\"\\\\xe6\\\\x97\"} 3\n"}, /* cut */
+	    /* U+FFFD itself stays: distinct from the byte it used to replace */
+	    {"x\xef\xbf\xbd", "m_total{provider=\"p\",v=\"x\xef\xbf\xbd\"} 3\n"},
+	    /* the text \xff: its backslash doubled, so distinct from the byte 0xff */
+	    {"x\\xff", "m_total{provider=\"p\",v=\"x\\\\\\\\xff\"} 3\n"},
 	    {"", "m_total{provider=\"p\",v=\"\"} 3\n"},
 	};
 	size_t i;
