@@ -73,8 +73,13 @@ static size_t exchange(const void *data, size_t size, char *buf, size_t cap)
 		struct pollfd p = {.fd = sv[1], .events = POLLIN};
 		ssize_t n;
 
-		if (poll(&p, 1, (SERVE_HTTP_DEADLINE_S + 5) * 1000) != 1)
-			abort(); /* neither an answer nor a close within the deadline */
+		/*
+		 * A request the server still waits on (a body announced, not sent) is closed at its
+		 * deadline; the client gives up first, within fuzz/run.sh's -timeout, and the
+		 * scrape after checks that the server is still serving.
+		 */
+		if (poll(&p, 1, 3000) != 1)
+			break;
 		n = read(sv[1], buf + got, cap - got - 1);
 		if (n <= 0)
 			break;
