@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "names.h"
+#include "record-env.h"
 #include "record-filter.h"
 #include "json.h"
 #include "record-setup.h"
@@ -400,6 +401,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.agg_ctx = s->agg_ctx;
 	ro.agg_max_keys = s->agg_max_keys;
 	ro.no_follow = s->no_follow;
+	rec_env_switches(&ro);
 	if (sdt_recorder__new(&ro, &s->rec)) {
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;

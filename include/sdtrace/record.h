@@ -151,12 +151,28 @@ enum sdt_semaphore_method {
  * What places the probes and reads the hits. Both record the same format; they differ in what
  * they can fetch (bpf adds indexed and thread-local arguments), in cost, and in what a SIGKILL
  * leaves (bpf: nothing; tracefs: a group the next sdtrace removes).
+ *
+ * libbpf: the BPF engine sets libbpf's process-wide print callback only during its own libbpf
+ * calls (loading the program, attaching), to keep libbpf's messages off stderr (the last one is
+ * in sdt_errmsg()), and puts the caller's back after each; it never changes libbpf's strict mode
+ * or anything else of libbpf's global state. A thread of the caller's that calls libbpf during
+ * those calls has its messages swallowed.
  */
 enum sdt_engine {
 	SDT_ENGINE_DEFAULT = 0, /* for now tracefs (auto once the BPF engine passes everything) */
 	SDT_ENGINE_AUTO,	/* bpf when the kernel, BTF, privileges and every site allow it */
 	SDT_ENGINE_TRACEFS,	/* tracefs uprobe events, perf rings */
 	SDT_ENGINE_BPF,		/* one BPF program, uprobe_multi links, BPF ring buffers */
+};
+
+/*
+ * Which records the BPF engine writes into its per-CPU fast rings (opts.bpf_rings), the others
+ * going through the BPF ring buffers; for tests and benchmarks, the recording is the same.
+ */
+enum sdt_bpf_rings {
+	SDT_BPF_RINGS_FAST = 0, /* every record they can take (a preempted hit's cannot) */
+	SDT_BPF_RINGS_COPIED,	/* only those of the sites written in place */
+	SDT_BPF_RINGS_RINGBUF,	/* none: every record through the BPF ring buffers */
 };
 
 struct sdt_recorder_opts {
@@ -237,6 +253,18 @@ struct sdt_recorder_opts {
 	unsigned int max_stack;
 	/* SDT_CALL_GRAPH_DWARF: the bytes of user stack copied per sample (0: 8192). */
 	unsigned int stack_user_bytes;
+	/*
+	 * Switches for tests and benchmarks. The library reads no environment variable: sdtrace
+	 * maps those named here (sdtrace(1)) to these fields.
+	 */
+	/* SDTRACE_FORK_GUARD=thread: the older fork guard (inherit_thread) on any kernel */
+	bool fork_guard_thread;
+	/* SDTRACE_BPF_PROBE_FAIL: the BPF engine is off: auto takes tracefs, bpf fails */
+	bool bpf_off;
+	/* SDTRACE_BPF_NO_MULTI: a perf-event uprobe per site, never a uprobe_multi link */
+	bool bpf_no_multi;
+	/* SDTRACE_BPF_RINGBUF (1: RINGBUF, copied: COPIED): the BPF engine's rings */
+	enum sdt_bpf_rings bpf_rings;
 };
 
 /*
@@ -444,7 +472,7 @@ SDT_API uint64_t sdt_recorder__elapsed_ns(const struct sdt_recorder *r);
 SDT_API int sdt_recorder__filter_place(const struct sdt_recorder *r, size_t event,
 				       const char **why);
 SDT_API uint64_t sdt_recorder__filtered(const struct sdt_recorder *r, size_t event);
-/* Which semaphore method was used ("refctr", "poke") and how many semaphores were poked. */
+/* Which semaphore method was used: "refctr", "poke" or "none". */
 SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r);
 /*
  * The engine that runs (or ran) the recording: "bpf" or "tracefs". Resolved once, on the first

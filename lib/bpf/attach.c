@@ -73,8 +73,8 @@ static int perf_links(struct sdt_bpf *b, const char *path, const uint64_t *offse
 	return 0;
 }
 
-int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets,
-		    const uint64_t *ref_ctr, const uint64_t *cookies, size_t n)
+static int attach_file(struct sdt_bpf *b, const char *path, const uint64_t *offsets,
+		       const uint64_t *ref_ctr, const uint64_t *cookies, size_t n)
 {
 	int err;
 
@@ -101,6 +101,17 @@ int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets
 	err = perf_links(b, path, offsets, ref_ctr, cookies, n);
 	if (!err)
 		b->method = "perf_event";
+	return err;
+}
+
+int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets,
+		    const uint64_t *ref_ctr, const uint64_t *cookies, size_t n)
+{
+	int err;
+
+	sdt_bpf_libbpf_enter();
+	err = attach_file(b, path, offsets, ref_ctr, cookies, n);
+	sdt_bpf_libbpf_leave();
 	return err;
 }
 

@@ -19,13 +19,6 @@
 #include "bpf/bpf_internal.h"
 #include "util/internal.h"
 
-static bool env_on(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0");
-}
-
 char sdt_bpf_probe_msg[512];
 
 int sdt_bpf_probe(void)
@@ -35,9 +28,6 @@ int sdt_bpf_probe(void)
 	struct sdt_bpf *b;
 	int err;
 
-	if (env_on("SDTRACE_BPF_PROBE_FAIL"))
-		return sdt_err(-EOPNOTSUPP, "the BPF engine is turned off "
-					    "(SDTRACE_BPF_PROBE_FAIL, for tests)");
 	if (result <= 0) {
 		if (result < 0)
 			return sdt_err(result, "%s", sdt_bpf_probe_msg);
@@ -233,17 +223,13 @@ static int add_rings(struct sdt_bpf *b)
 }
 
 /*
- * Which records go into the fast rings: all (2), unless SDTRACE_BPF_RINGBUF says "copied" (1:
- * only those written in place; the others through the BPF rings, as a preempted hit's go) or
- * anything else but 0 (none). For tests and benchmarks.
+ * Which records go into the fast rings (the program's fring_mode): all (2), unless opts.rings
+ * says only those written in place (1: the others through the BPF rings, as a preempted hit's
+ * go) or none (0). For tests and benchmarks.
  */
-static uint8_t fring_mode(void)
+static uint8_t fring_mode(const struct sdt_bpf_opts *o)
 {
-	const char *v = getenv("SDTRACE_BPF_RINGBUF");
-
-	if (!env_on("SDTRACE_BPF_RINGBUF"))
-		return 2;
-	return strcmp(v, "copied") ? 0 : 1;
+	return o->rings == 1 ? 1 : o->rings == 2 ? 0 : 2;
 }
 
 /*
@@ -267,7 +253,7 @@ static int size_frings(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 	    (sizeof(struct sdt_fring) + ring + SDT_FRING_SLACK + page - 1) & ~(page - 1);
 	b->fring_len = b->fring_stride * ncpus;
 	b->skel->rodata->fring_mask = ring - 1;
-	b->skel->rodata->fring_mode = fring_mode();
+	b->skel->rodata->fring_mode = fring_mode(o);
 	bpf_map__set_value_size(b->skel->maps.frings, (uint32_t)b->fring_stride);
 	bpf_map__set_max_entries(b->skel->maps.frings, (uint32_t)ncpus);
 	return 0;
@@ -305,19 +291,15 @@ static void size_agg_maps(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 	}
 }
 
-int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
+static int open_program(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 {
 	struct sdt_bpf *b;
 	int ncpus, err;
 
 	*out = NULL;
-	if (env_on("SDTRACE_BPF_PROBE_FAIL"))
-		return sdt_err(-EOPNOTSUPP, "the BPF engine is turned off "
-					    "(SDTRACE_BPF_PROBE_FAIL, for tests)");
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return sdt_err(-EOPNOTSUPP, "the kernel has no BTF (/sys/kernel/btf/vmlinux): the "
 					    "BPF engine needs it (--engine=tracefs does not)");
-	sdt_bpf_quiet_libbpf();
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0)
 		return sdt_err(ncpus < 0 ? ncpus : -EINVAL, "cannot count the CPUs");
@@ -328,7 +310,7 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	b->nevents = o->nevents;
 	b->count_only = o->count_only;
 	b->ring_bytes = o->ring_bytes ? o->ring_bytes : (4u << 20);
-	b->multi = !env_on("SDTRACE_BPF_NO_MULTI");
+	b->multi = !o->no_multi;
 	b->skel = sdt_bpf_skel__open();
 	if (!b->skel) {
 		err = sdt_err(-errno ? -errno : -EINVAL, "opening the BPF program: %s",
@@ -398,6 +380,16 @@ int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
 	return 0;
 fail:
 	sdt_bpf__free(b);
+	return err;
+}
+
+int sdt_bpf__open(const struct sdt_bpf_opts *o, struct sdt_bpf **out)
+{
+	int err;
+
+	sdt_bpf_libbpf_enter();
+	err = open_program(o, out);
+	sdt_bpf_libbpf_leave();
 	return err;
 }
 

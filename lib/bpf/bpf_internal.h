@@ -58,8 +58,13 @@ struct sdt_bpf {
 };
 
 extern char sdt_bpf_probe_msg[512];
-/* msg.c: libbpf's messages kept from stderr (call before each libbpf step), the last one */
-void sdt_bpf_quiet_libbpf(void);
+/* msg.c: libbpf's messages */
+/*
+ * Around each call into libbpf that may print: its messages kept (the last for
+ * sdt_bpf_last_libbpf_msg()), never printed; the host's print callback back at the leave.
+ */
+void sdt_bpf_libbpf_enter(void);
+void sdt_bpf_libbpf_leave(void);
 const char *sdt_bpf_last_libbpf_msg(void);
 
 #endif

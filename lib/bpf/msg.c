@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libbpf's messages: never printed (the library does not print), the last warning kept for our
- * error messages (sdt_bpf_last_libbpf_msg()).
+ * error messages (sdt_bpf_last_libbpf_msg()). libbpf's print callback is process-wide: ours is
+ * set only around our own calls (sdt_bpf_libbpf_enter() .. _leave()) and the host's put back
+ * after; libbpf's strict mode is never touched (libbpf 1.x is strict always).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -32,15 +34,19 @@ const char *sdt_bpf_last_libbpf_msg(void)
 	return last_msg[0] ? last_msg : "no detail from libbpf";
 }
 
-void sdt_bpf_quiet_libbpf(void)
-{
-	static bool done;
+static __thread libbpf_print_fn_t host_print;
+static __thread int depth;
 
-	if (!done) {
-		libbpf_set_print(on_libbpf_print);
-		libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
-		done = true;
-	}
+void sdt_bpf_libbpf_enter(void)
+{
+	if (!depth++)
+		host_print = libbpf_set_print(on_libbpf_print);
 	last_msg[0] = '\0';
+}
+
+void sdt_bpf_libbpf_leave(void)
+{
+	if (depth > 0 && !--depth)
+		libbpf_set_print(host_print);
 }
 

@@ -32,8 +32,7 @@ int sdt_bpf_arg_plan(const struct sdt_arg *a, bool string, struct sdt_bpf_arg *o
 /*
  * Can this machine run the engine: a kernel with BPF ring buffers and BTF, the privilege to load
  * (CAP_BPF + CAP_PERFMON, or root)? 0, or -errno with the reason as the message. Loads the
- * program once and frees it. SDTRACE_BPF_PROBE_FAIL=1 in the environment makes it fail (for
- * tests of the fallback to tracefs only).
+ * program once and frees it.
  */
 int sdt_bpf_probe(void);
 
@@ -61,6 +60,13 @@ struct sdt_bpf_opts {
 	 * many bytes of the user stack at most (SDT_BPF_USTACK_MAX, a multiple of 8; 0: none)
 	 */
 	unsigned stack_user;
+	/*
+	 * Tests and benchmarks: which records the fast rings take (0: every one they can; 1: only
+	 * those written in place, the others through the BPF ring buffers; 2: none); never a
+	 * uprobe_multi link
+	 */
+	uint8_t rings;
+	bool no_multi;
 };
 
 /* Open and load. 0, or -errno with the message. */
@@ -76,7 +82,7 @@ int sdt_bpf__follow(struct sdt_bpf *b, pid_t tgid);
  * Place the program on @n sites of the file @path: @offsets (file offsets), @ref_ctr (the
  * semaphores' file offsets, 0: none), @cookies (the sites' plan indices). One uprobe_multi link
  * for the file when the kernel has it, else one perf-event uprobe per site.
- * SDTRACE_BPF_NO_MULTI=1 forces the second way (tests).
+ * opts.no_multi forces the second way (tests).
  */
 int sdt_bpf__attach(struct sdt_bpf *b, const char *path, const uint64_t *offsets,
 		    const uint64_t *ref_ctr, const uint64_t *cookies, size_t n);
@@ -101,8 +107,8 @@ long sdt_bpf__drain(struct sdt_bpf *b, sdt_bpf_rec_fn fn, void *ctx);
 /*
  * The records read so far through the fast rings (*fast) and through the BPF ring buffers
  * (*bpf: the hits of other sites, and those that found their CPU's fast ring busy).
- * SDTRACE_BPF_RINGBUF=1 at open sends every record through the BPF ring buffers, =copied those
- * of the sites not written in place (tests, benchmarks).
+ * opts.rings at open sends every record through the BPF ring buffers, or those of the sites not
+ * written in place (tests, benchmarks).
  */
 void sdt_bpf__ring_counts(const struct sdt_bpf *b, uint64_t *fast, uint64_t *bpf);
 /* Event @ev's hits, summed over CPUs (counting mode). */

@@ -31,6 +31,10 @@ const struct sdt_engine_ops *sdt_rec_engine(struct sdt_recorder *r)
 		r->eng = &sdt_engine_bpf;
 		break;
 	case SDT_ENGINE_AUTO:
+		if (r->o.bpf_off) {
+			r->eng = &sdt_engine_tracefs;
+			break;
+		}
 		if (r->o.call_graph == SDT_CALL_GRAPH_DWARF &&
 		    r->o.stack_user_bytes > SDT_BPF_USTACK_MAX) {
 			r->eng = &sdt_engine_tracefs;
@@ -42,7 +46,7 @@ const struct sdt_engine_ops *sdt_rec_engine(struct sdt_recorder *r)
 		 * reason is dropped: tracefs takes over
 		 */
 		r->eng = !sdt_bpf_probe() && !sdt_engine_bpf.supported(r) ? &sdt_engine_bpf
-									   : &sdt_engine_tracefs;
+									  : &sdt_engine_tracefs;
 		sdt_err_clear();
 		break;
 	default:

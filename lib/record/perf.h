@@ -35,10 +35,29 @@ struct rec_perf {
 	/* what every sample of the rings carries (sdt_rec_perf_open(); late events match it) */
 	uint16_t callchain;
 	uint32_t stack_user;
+	bool no_swap_guard; /* the fork guards' form (perf_event.h), as the plan's */
 };
 
 /* Data pages of a watch ring: its records are small and read at once. */
 #define WATCH_RING_PAGES 64
+
+/* What sdt_rec_perf_open() opens, and how. */
+struct rec_perf_plan {
+	const struct rec_tp *tps; /* the tracepoints of sets[0] (none: watch events only) */
+	size_t ntps;
+	const struct rec_targets *targets;
+	bool counting;	     /* counters only: no samples, no rings */
+	bool inherit;	     /* follow new threads and children (all but system-wide) */
+	bool enable_on_exec; /* a command: the events start at its exec */
+	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
+	bool watch;	     /* following: a watch event per CPU x target owns the ring */
+	bool watch_only;     /* the watch events alone (no tracepoint, no guards) */
+	size_t ring_pages;
+	int epfd; /* each ring goes in, tagged with its index */
+	uint16_t callchain; /* the deepest user stack (0: none) */
+	uint32_t stack_user; /* dwarf: bytes of user stack per sample, with the registers (0: none) */
+	bool no_swap_guard;  /* the targets' fork guards are the no-swap form (perf_event.h) */
+};
 
 /* recorder_perf.c */
 /* Open what @plan says into @p; on failure, what was opened stays for sdt_rec_perf_close(). */

@@ -131,34 +131,26 @@ static int open_no_swap(pid_t pid, int *fd)
 	return errno == EINVAL ? 0 : -errno;
 }
 
-/* The no-swap guard unless SDTRACE_FORK_GUARD=thread asks for the older one (sdtrace(1)). */
-static bool no_swap_wanted(void)
-{
-	const char *env = getenv("SDTRACE_FORK_GUARD");
-
-	return !env || strcmp(env, "thread") != 0;
-}
-
 bool sdt_perf_fork_guard_no_swap(void)
 {
 	static int known; /* 0: not asked yet, 1: yes, -1: no */
 	int fd;
 
 	if (!known) {
-		known = no_swap_wanted() && open_no_swap(0, &fd) > 0 ? 1 : -1;
+		known = open_no_swap(0, &fd) > 0 ? 1 : -1;
 		if (known > 0)
 			close(fd);
 	}
 	return known > 0;
 }
 
-int sdt_perf_open_fork_guard(pid_t pid)
+int sdt_perf_open_fork_guard(pid_t pid, bool no_swap)
 {
 	struct perf_event_attr attr;
 	int fd, e;
 
 	/* asked of the kernel once (a kernel before 6.12 refuses it: no EINVAL per guard) */
-	e = sdt_perf_fork_guard_no_swap() ? open_no_swap(pid, &fd) : 0;
+	e = no_swap && sdt_perf_fork_guard_no_swap() ? open_no_swap(pid, &fd) : 0;
 	if (e > 0)
 		return fd;
 	if (e < 0)

@@ -71,13 +71,13 @@ int sdt_perf_open_watch(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);
  *    perf_event_context_sched_out()). Inherited
  *    into every process and thread below the task, it keeps all of them off the swap, however
  *    deep and however soon they fork. Disabled: it never samples.
- *  - before (EINVAL there), or with SDTRACE_FORK_GUARD=thread: inherit_thread, which clears the
+ *  - before (EINVAL there), or without @no_swap (opts.fork_guard_thread): inherit_thread, which clears the
  *    kernel's inherited_all for a fork (inherit_task_group()) and so leaves the forked child's
  *    context unmarked; but the child holds no guard, and its own children are clones of it
  *    (recorder_forks.c guards them from their FORK records).
  * fd (O_CLOEXEC) or -errno with the message set.
  */
-int sdt_perf_open_fork_guard(pid_t pid);
+int sdt_perf_open_fork_guard(pid_t pid, bool no_swap);
 /* Does this kernel take the no-swap guard (above)? Asked once, on this process. */
 bool sdt_perf_fork_guard_no_swap(void);
 int sdt_perf_set_output(int fd, int out_fd);

@@ -50,7 +50,7 @@ static void drop(struct rec_forks *f, struct rec_fork_anchor *a)
 /* The guard, then the anchors of every set @ptid has: 0, -ESRCH (gone) or -errno. */
 static int guard_and_anchor(struct sdt_recorder *r, struct rec_fork_anchor *a, pid_t ptid)
 {
-	int fd = sdt_perf_open_fork_guard(a->pid);
+	int fd = sdt_perf_open_fork_guard(a->pid, r->perf.no_swap_guard);
 
 	if (fd < 0)
 		return fd;

@@ -230,7 +230,7 @@ static int open_fork_guards(struct rec_perf *p, const struct rec_perf_plan *plan
 	for (i = 0; i < t->ntids; i++) {
 		if (t->tids[i] <= 0)
 			continue;
-		fd = sdt_perf_open_fork_guard(t->tids[i]);
+		fd = sdt_perf_open_fork_guard(t->tids[i], plan->no_swap_guard);
 		if (fd == -ESRCH && plan->skip_gone)
 			continue;
 		if (fd < 0)
@@ -255,6 +255,7 @@ int sdt_rec_perf_open(struct rec_perf *p, const struct rec_perf_plan *plan)
 
 	p->callchain = plan->callchain;
 	p->stack_user = plan->stack_user;
+	p->no_swap_guard = plan->no_swap_guard;
 	j.nkev = plan->watch_only ? 0 : plan->ntps;
 	j.ntids = plan->targets->ntids;
 	err = sdt_online_cpus(&cpus, &ncpus);

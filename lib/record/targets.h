@@ -31,23 +31,6 @@ struct rec_targets {
 	size_t nwatch, live;
 };
 
-/* What sdt_rec_perf_open() opens, and how. */
-struct rec_perf_plan {
-	const struct rec_tp *tps; /* the tracepoints of sets[0] (none: watch events only) */
-	size_t ntps;
-	const struct rec_targets *targets;
-	bool counting;	     /* counters only: no samples, no rings */
-	bool inherit;	     /* follow new threads and children (all but system-wide) */
-	bool enable_on_exec; /* a command: the events start at its exec */
-	bool skip_gone;	     /* -p: a thread that exited meanwhile (ESRCH) is no error */
-	bool watch;	     /* following: a watch event per CPU x target owns the ring */
-	bool watch_only;     /* the watch events alone (no tracepoint, no guards) */
-	size_t ring_pages;
-	int epfd; /* each ring goes in, tagged with its index */
-	uint16_t callchain; /* the deepest user stack (0: none) */
-	uint32_t stack_user; /* dwarf: bytes of user stack per sample, with the registers (0: none) */
-};
-
 /* recorder_targets.c */
 /* Follow thread @tid (-1: every thread, system-wide). */
 int sdt_rec_targets_add_tid(struct rec_targets *t, pid_t tid);

@@ -168,10 +168,14 @@ static int filters_plan(struct sdt_recorder *r, bool want_count)
  */
 static int bpf_build(struct sdt_recorder *r)
 {
-	struct rec_bpf *b = calloc(1, sizeof(*b));
+	struct rec_bpf *b;
 	bool want_count;
 	int err;
 
+	if (r->o.bpf_off)
+		return sdt_err(-EOPNOTSUPP, "the BPF engine is turned off (bpf_off in the recorder's "
+					    "options, for tests)");
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return sdt_err(-ENOMEM, "out of memory");
 	r->engine_data = b;
@@ -223,6 +227,8 @@ static int bpf_load(struct sdt_recorder *r)
 	    .start_key = b->agg.start_key,
 	    .max_keys = r->o.agg_max_keys,
 	    .filters = b->any_filter,
+	    .rings = (uint8_t)r->o.bpf_rings,
+	    .no_multi = r->o.bpf_no_multi,
 	    .max_stack = r->o.call_graph == SDT_CALL_GRAPH_FP
 			     ? (r->o.max_stack ? r->o.max_stack : 127)
 			     : 0,

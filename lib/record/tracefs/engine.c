@@ -163,7 +163,8 @@ static int tfs_open(struct sdt_recorder *r)
 	 * without ptrace and before 6.12, the processes they fork are guarded from their FORK
 	 * records (recorder_forks.c); since, the targets' no-swap guards cover every generation
 	 */
-	bool forks = !r->o.system_wide && !r->follow.on && !sdt_perf_fork_guard_no_swap();
+	bool no_swap = !r->o.fork_guard_thread && sdt_perf_fork_guard_no_swap();
+	bool forks = !r->o.system_wide && !r->follow.on && !no_swap;
 	struct rec_perf_plan plan = {
 	    .tps = r->sets[0].tps,
 	    .ntps = r->sets[0].ntps,
@@ -174,6 +175,7 @@ static int tfs_open(struct sdt_recorder *r)
 	    .skip_gone = r->o.npids > 0,
 	    .watch = r->late.on || forks,
 	    .ring_pages = r->o.ring_pages,
+	    .no_swap_guard = no_swap,
 	    .epfd = r->epfd,
 	    .callchain = r->o.call_graph == SDT_CALL_GRAPH_FP
 			     ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127)
@@ -188,7 +190,7 @@ static int tfs_open(struct sdt_recorder *r)
 	r->forks.on = forks;
 	if (plan.inherit)
 		sdt_debug("fork guard: %s\n",
-			  sdt_perf_fork_guard_no_swap()
+			  no_swap
 			      ? "no-swap (inherit, PERF_SAMPLE_READ: every generation)"
 			  : forks ? "inherit_thread, and each forked process's from its FORK record"
 				  : "inherit_thread, and anchors at each fork stop");
