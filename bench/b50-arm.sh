@@ -52,6 +52,7 @@ $(awk -F'<' '
 EOT
 [ -n "${skip_split:-}" ] || echo "  under strace: arm $arm ms (p: writes + perf_event_open); remove: close() $rm_close ms ($nclose_slow closes > 10 ms), -: writes $rm_write ms"
 # perf
+peer_ok perf || { peer_broken perf; exit 0; }
 P probe -x "$jvm" -a 'sdt_hotspot_jni:*' >"$tmp/e2big" 2>&1 && echo "  perf probe sdt_hotspot_jni:* succeeded" ||
 	echo "  perf probe -x libjvm.so -a 'sdt_hotspot_jni:*': $(grep -m1 -i 'error\|E2BIG\|too\|fail' "$tmp/e2big")"
 P probe -q -d 'sdt_hotspot_jni:*' >/dev/null 2>&1 || true

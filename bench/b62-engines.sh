@@ -20,13 +20,14 @@
 need_root_tracefs
 loop=$(loop_bin)
 at_exit "P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1"
+peer_ok perf || { peer_broken perf; exit 0; }
 P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1 || true
 P probe -q -x "$loop" -a sdt_h9bench:tick1 -a sdt_h9bench:tick4
 n=1000000
 runs=3
 [ "$BENCH_MODE" = full ] && runs=5
 have_bpftrace=0
-command -v bpftrace >/dev/null && have_bpftrace=1
+if peer_ok bpftrace; then have_bpftrace=1; else peer_broken bpftrace; fi
 sc=$tmp/sc
 loop_ns() { sed -n 's/^loop_ns=\([0-9]*\).*/\1/p' "$1"; }
 per_event() { python3 -c "print('%.0f' % (($1 - $2) / $3))"; }

@@ -63,7 +63,7 @@ emit "record -- many with $n sites, whole command" "$ours ms (bpf)" "--engine=tr
 # bpftrace 0.17 at 50,000 sites: "Attaching 50000 probes...", then "Error finding location for
 # probe" and a process in D state for over 30 minutes (timeout's SIGTERM did not end it, 2026-12-03):
 # run only when asked, B63_BPFTRACE=1
-if [ "${B63_BPFTRACE:-0}" = 1 ] && command -v bpftrace >/dev/null; then
+if [ "${B63_BPFTRACE:-0}" = 1 ] && { peer_ok bpftrace || { peer_broken bpftrace; false; }; }; then
 	if bt=$(time_ms "BPFTRACE_MAX_PROBES=$((SITES + 1000)) timeout 900 bpftrace -e 'usdt:$prog:many:site { @ = count(); }' -c $prog" 2>"$tmp/bt.err"); then
 		emit "the same with bpftrace count(), whole command" "$ours ms" "bpftrace" "$bt ms" \
 			"$(ratio "$ours" "$bt")" ""

@@ -15,10 +15,11 @@ runs=5
 sc=$tmp/sc
 S() { "$SDTRACE" --cache-dir "$sc" "$@"; }
 at_exit "P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1"
+peer_ok perf || { peer_broken perf; exit 0; }
 P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1 || true
 P probe -q -x "$loop" -a sdt_h9bench:tick1
 have_bpftrace=0
-command -v bpftrace >/dev/null && have_bpftrace=1
+if peer_ok bpftrace; then have_bpftrace=1; else peer_broken bpftrace; fi
 lns() { sed -n 's/^loop_ns=\([0-9]*\).*/\1/p' "$tmp/out"; }
 run() { "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }; }
 for r in $(seq $runs); do

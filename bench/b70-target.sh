@@ -11,7 +11,7 @@
 # sdt_cache__resolve_target() alone, in-process (resolve-cost.c; min of 30 calls), warm and cold.
 . "$(dirname "$0")/common.sh"
 need_root_tracefs
-command -v bpftrace >/dev/null || { echo "bench: SKIP $(basename "$0"): bpftrace missing"; exit 0; }
+peer_ok bpftrace || { peer_broken bpftrace; exit 0; }
 runs=11
 [ "$BENCH_MODE" = full ] && runs=21
 ml=$BENCH_WORK/manylibs

@@ -16,6 +16,7 @@
 need_root_tracefs
 loop=$(loop_bin)
 at_exit "P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1"
+peer_ok perf || { peer_broken perf; exit 0; }
 P probe -q -d 'sdt_h9bench:*' >/dev/null 2>&1 || true
 P probe -q -x "$loop" -a sdt_h9bench:tick1
 n=1000000
@@ -35,6 +36,8 @@ ours() {
 	$SDTRACE report -i "$tmp/s.data" --stats | awk '$2 == "total" { print $1 }' >>"$tmp/$1.kept"
 }
 
+bt=0
+if peer_ok bpftrace; then bt=1; else peer_broken bpftrace; fi
 for i in $(seq $runs); do
 	"$loop" $n 1 0 "$tmp/out" && loop_ns "$tmp/out" >>"$tmp/base.ns"
 	ours kernel 'arg1 < 10000'
@@ -46,7 +49,7 @@ for i in $(seq $runs); do
 	ours user 'pid > 0 && arg1 < 10000'
 	ours none ''
 	ours bpf 'arg1 < 10000' bpf
-	if command -v bpftrace >/dev/null; then
+	if [ $bt = 1 ]; then
 		bpftrace -e 'usdt:'"$loop"':h9bench:tick1 /arg0 < 10000/ { printf("%d\n", arg0); }' \
 			-c "$loop $n 1 0 $tmp/out" >"$tmp/bt.txt" 2>"$tmp/bt.err" ||
 			{ cat "$tmp/bt.err" >&2; exit 1; }

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/pg-cluster.sh"
 need_root_tracefs
-command -v bpftrace >/dev/null || { echo "  skipped: no bpftrace"; exit 0; }
+peer_ok bpftrace || { peer_broken bpftrace; exit 0; }
 PG=$PG_BIN/postgres
 pg_start
 runs=3 secs=10

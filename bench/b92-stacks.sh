@@ -27,6 +27,7 @@ if [ ! -x "$loop" ] || [ "$bench_dir/stack-loop.c" -nt "$loop" ]; then
 		-o "$loop.tmp" "$bench_dir/stack-loop.c" && mv "$loop.tmp" "$loop"
 fi
 at_exit "P probe -q -d 'sdt_h9stack:*' >/dev/null 2>&1"
+peer_ok perf || { peer_broken perf; exit 0; }
 P probe -q -d 'sdt_h9stack:*' >/dev/null 2>&1 || true
 P probe -q -x "$loop" -a sdt_h9stack:hit
 n=${B92_HITS:-1000000}

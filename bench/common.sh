@@ -28,6 +28,21 @@ perf_cmd="HOME=$tmp/home perf --buildid-dir $tmp/pc"
 perf_h="HOME=$tmp/home perf"
 P() { HOME="$tmp/home" perf --buildid-dir "$tmp/pc" "$@"; }
 
+# A peer tool that is installed but broken (perf 6.1.192 aborts in `perf record` of a uprobe
+# under some build-id directory paths): peer_ok TOOL [BUILDID_DIR] records one uprobe with it
+# (tests/e2e/peer-lib.sh), and when that fails the script says so in the tables: peer_broken
+# TOOL emits a row whose peer column is "peer broken" with the tool's own error.
+PEER_DIR=$tmp
+PEER_PROG=$tmp/peer-prog
+. "$bench_dir/../tests/e2e/peer-lib.sh"
+peer_ok() {
+	[ -x "$PEER_PROG" ] || printf 'int main(void) { return 0; }\n' | cc -x c -o "$PEER_PROG" -
+	peer_works "$@"
+}
+peer_broken() {
+	emit "$(basename "$0" .sh): the comparisons with $1" "n/a" "$1" "peer broken: $PEER_ERR" "n/a"
+}
+
 # Delete every perf probe event of group $1 at exit (only that group: ours).
 perf_group_cleanup() {
 	at_exit "P probe -q -d '$1:*' >/dev/null 2>&1"

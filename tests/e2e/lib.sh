@@ -222,3 +222,10 @@ as_nobody() {
 
 # perf with a private cache and HOME: never ~/.debug.
 perf_private() { HOME="$T/perfhome" perf --buildid-dir "$T/perfcache" "$@"; }
+
+# ---- peer tools (perf, bpftrace): peer_works, need_peer, peer_skip_part (peer-lib.sh) -------
+PEER_DIR=$T
+PEER_PROG=$PROGS_DIR/prog-nonotes
+. "$SRC_DIR/tests/e2e/peer-lib.sh"
+need_peer() { peer_works "$@" || skip "$PEER_ERR"; }
+peer_skip_part() { printf '%s: SKIP (part): %s: %s\n' "$TEST_NAME" "$2" "$PEER_ERR"; }

@@ -7,7 +7,8 @@
 # sdtrace's, and the constants and globals perf drops must still be fetched by sdtrace.
 # The comparison is list-perf-compare.py's.
 . "$(dirname "$0")/lib.sh"
-need_cmd perf python3
+need_cmd python3
+need_peer perf
 CMP="python3 $SRC_DIR/tests/e2e/list-perf-compare.py"
 PC=$T/perfcache
 

@@ -4,7 +4,7 @@
 # probes files (sdtrace's may carry arguments perf drops: constants, globals).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cache-lib.sh"
-need_cmd perf
+need_peer perf
 
 build_prog "$T/prog"
 EXAMPLE="$BUILD_DIR/examples/sdt-example"

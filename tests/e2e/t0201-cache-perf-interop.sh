@@ -6,7 +6,7 @@
 #    although the index was built before perf changed the cache.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cache-lib.sh"
-need_cmd perf
+need_peer perf
 
 PROV=h4i$$
 build_prog "$T/prog" "$PROV"

@@ -8,8 +8,9 @@ need_tracefs
 uprobes_guard "^[p-r]:[^ ]* $T/"
 
 have_perf=0
-if command -v perf >/dev/null 2>&1 &&
-	perf_private buildid-cache --add "$TARGET" >/dev/null 2>&1 &&
+if ! peer_works perf; then
+	peer_skip_part perf "the perf part"
+elif perf_private buildid-cache --add "$TARGET" >/dev/null 2>&1 &&
 	perf_private probe -x "$TARGET" sdt_rt:fire >"$T/perf-probe.out" 2>&1; then
 	have_perf=1
 	at_exit "HOME=$T/perfhome perf --buildid-dir $T/perfcache probe -d 'sdt_rt:*' >/dev/null 2>&1"

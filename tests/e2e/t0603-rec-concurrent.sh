@@ -5,7 +5,8 @@
 # deleted by this test with `perf probe -d` (perf with a private cache and HOME).
 . "$(dirname "$0")/lib.sh"
 need_tracefs
-need_cmd perf python3
+need_cmd python3
+need_peer perf
 W=$PROGS_DIR/prog-wait
 need_file "$W"
 cd "$T" || exit 1
