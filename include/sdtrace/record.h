@@ -17,8 +17,8 @@
  * process to poke: the kernel method is needed.
  *
  * Cleanup: the uprobes are removed at normal end, on SIGINT/SIGTERM/SIGHUP (the recorder installs
- * handlers during sdt_recorder__run() that ask it to stop; a SIGINT or SIGHUP ignored when it
- * starts stays ignored, as a background job's SIGINT must), when the command crashes, and on any
+ * handlers during sdt_recorder__run() that ask it to stop; a SIGHUP ignored when it starts
+ * stays ignored, as under nohup), when the command crashes, and on any
  * error after the first probe was created. After a SIGKILL, the next sdtrace calls
  * sdt_recorder__remove_stale() and the dead session's groups go; a command already running goes
  * on, untraced. The command starts with the caller's signal dispositions and mask, not the
@@ -29,9 +29,12 @@
  * moment), and the handlers below find the running recorder through one process-wide pointer.
  *  - Signal handlers: during sdt_recorder__run(), unless opts.no_signal_handlers, SIGINT, SIGHUP
  *    and SIGTERM get a handler (sigaction(), so for the whole process) that asks the recorder to
- *    stop; sdt_recorder__stop_signal() tells which one did. A SIGINT or SIGHUP whose disposition
- *    is SIG_IGN when the run starts is left alone, neither caught nor blocked (nohup, `cmd &` in
- *    a script); SIGTERM is always caught. The calling thread blocks the caught signals
+ *    stop; sdt_recorder__stop_signal() tells which one did. A SIGHUP whose disposition is
+ *    SIG_IGN when the run starts is left alone, neither caught nor blocked (nohup); SIGINT and
+ *    SIGTERM are always caught, as perf and bpftrace catch SIGINT (a script's `cmd &` starts
+ *    with it ignored, and `kill -INT` is how scripts stop a tracer). A command still running at
+ *    a stop is sent SIGTERM and SIGCONT (it may be stopped); if it has not ended 3 s later, or
+ *    at a second stop signal, SIGKILL. The calling thread blocks the caught signals
  *    (pthread_sigmask()) except inside its wait for the rings, so that none slips between a check
  *    and the sleep; another thread that does not block them may take one instead, and the
  *    recording then stops at the next drain (drain_interval_ms). With no_signal_handlers the

@@ -8,6 +8,9 @@
 
 #include "record/signals.h"
 
+/* How long a command sent SIGTERM at the end has before SIGKILL (recorder_child.c). */
+#define SDT_CHILD_TERM_MS 3000
+
 /* The command (recorder_child.c). */
 struct rec_child {
 	char *const *argv;

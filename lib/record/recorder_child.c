@@ -163,9 +163,41 @@ int sdt_rec_child_release(struct rec_child *c, int (*poke)(void *ctx, pid_t pid)
 	return err;
 }
 
+/* A stop signal is pending (blocked until sdt_rec_signals_restore()): a second one came. */
+static bool stop_again(void)
+{
+	sigset_t p;
+
+	return !sigpending(&p) &&
+	       (sigismember(&p, SIGINT) || sigismember(&p, SIGTERM) || sigismember(&p, SIGHUP));
+}
+
+/*
+ * Stop the command as a shell's `kill` stops a job: SIGTERM, and SIGCONT in case it is stopped
+ * (a stopped process acts on neither SIGTERM nor anything but SIGKILL). One that ignores
+ * SIGTERM, or stays stopped, is sent SIGKILL after SDT_CHILD_TERM_MS or at a second stop
+ * signal, whichever comes first: sdtrace never hangs on it (see sdtrace-record(1)).
+ */
+static void terminate(struct rec_child *c)
+{
+	unsigned waited;
+
+	kill(c->pid, SIGTERM);
+	kill(c->pid, SIGCONT);
+	for (waited = 0; waited < SDT_CHILD_TERM_MS; waited += 10) {
+		sdt_rec_child_reap(c, false);
+		if (c->reaped)
+			return;
+		if (stop_again())
+			break;
+		usleep(10000);
+	}
+	kill(c->pid, SIGKILL);
+}
+
 /*
  * The end of the command: one never released sees EOF and exits without running; one running
- * is sent SIGTERM when @kill (an error, or a stop was asked); then it is waited for.
+ * is stopped by terminate() when @kill (an error, or a stop was asked); then it is waited for.
  */
 void sdt_rec_child_end(struct rec_child *c, bool kill_it)
 {
@@ -175,7 +207,7 @@ void sdt_rec_child_end(struct rec_child *c, bool kill_it)
 			close(c->go_fd);
 			c->go_fd = -1;
 		} else if (kill_it) {
-			kill(c->pid, SIGTERM);
+			terminate(c);
 		}
 		sdt_rec_child_reap(c, true);
 	}

@@ -15,14 +15,15 @@
 #include "util/internal.h"
 
 /*
- * The signals that stop a recording cleanly. One that was ignored when the recording started
- * stays ignored, as in every POSIX utility (a non-interactive shell starts `cmd &` with SIGINT
- * and SIGQUIT ignored, nohup ignores SIGHUP), except SIGTERM: the way to stop any of them.
+ * The signals that stop a recording cleanly. SIGINT is caught even when it was ignored at the
+ * start, as perf and bpftrace do: a non-interactive shell starts `cmd &` with SIGINT ignored,
+ * and `sdtrace record ... & ...; kill -INT $!` is how every tutorial stops a tracer in a script.
+ * An ignored SIGHUP stays ignored (nohup). SIGTERM is always caught.
  */
 static const struct {
 	int sig;
 	bool keep_ignored;
-} stop_signals[] = {{SIGINT, true}, {SIGHUP, true}, {SIGTERM, false}};
+} stop_signals[] = {{SIGINT, false}, {SIGHUP, true}, {SIGTERM, false}};
 _Static_assert(ARRAY_SIZE(stop_signals) == SDT_STOP_SIGNALS, "recorder.h counts them");
 
 /* The recorder inside sdt_recorder__run(), for the signal and atexit handlers. */

@@ -74,6 +74,16 @@ expected_fire() {
 actual_fire() {
 	grep '^sample rt:fire ' "$1" | sed 's/.* tid=[0-9]* //' | sort
 }
+# wait_gone PID [SECONDS]: wait (10 s by default) until process PID has ended; 1 if it has not
+wait_gone() {
+	_wg=0
+	while kill -0 "$1" 2>/dev/null && [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" != Z ] &&
+		[ "$_wg" -lt "$((${2:-10} * 10))" ]; do
+		sleep 0.1
+		_wg=$((_wg + 1))
+	done
+	! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = Z ]
+}
 # wait_file FILE [TENTHS]: wait until FILE exists (default 10 s).
 wait_file() {
 	_n=0
