@@ -330,6 +330,17 @@ static int check_specs(const struct rec_setup *s)
 	return 0;
 }
 
+/*
+ * Nothing matched at the start (the command's execs were to tell), and nothing the command ran
+ * had the events either: the same error as a spec that matches nothing before the start, found
+ * only later (sdtrace(1), EXIT STATUS: 1, whatever the command's status).
+ */
+static bool nothing_matched(const struct rec_setup *s)
+{
+	return s->deferred && s->rec && !sdt_recorder__late_file_count(s->rec) &&
+	       !sdt_recorder__event_count(s->rec) && !sdt_recorder__unarmed_count(s->rec);
+}
+
 void rec_setup_print_late(const struct rec_setup *s)
 {
 	size_t n = s->rec ? sdt_recorder__late_file_count(s->rec) : 0;
@@ -338,10 +349,10 @@ void rec_setup_print_late(const struct rec_setup *s)
 		fprintf(stderr, "sdtrace: %zu binar%s armed during the run (exec'd or mapped by a "
 				"followed process)\n",
 			n, n == 1 ? "y" : "ies");
-	else if (s->deferred && s->rec && !sdt_recorder__event_count(s->rec) &&
-		 !sdt_recorder__unarmed_count(s->rec))
-		fprintf(stderr, "sdtrace: warning: no SDT event matched in anything the command "
-				"executed\n");
+	else if (nothing_matched(s))
+		fprintf(stderr, "sdtrace: error: no SDT event matches '%s' in anything the command "
+				"ran\n",
+			s->nspecs ? s->specs_text[0] : "");
 }
 
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
@@ -461,6 +472,8 @@ int rec_exit_code(const struct rec_setup *s, int ret)
 	/* an output that could not be written is sdtrace's failure (main() says so) */
 	if (ret || !s->argv || !s->rec || ferror(stdout))
 		return ret;
+	if (nothing_matched(s))
+		return EXIT_RUNTIME;
 	st = sdt_recorder__exit_status(s->rec);
 	if (st >= 0)
 		return rec_shell_status(st);
