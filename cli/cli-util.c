@@ -59,7 +59,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nsee 'sdtrace %s --help'\n", cmd ? cmd : "");
+	fprintf(stderr, "\nsee 'sdtrace %s%s--help'\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 

@@ -47,6 +47,15 @@ int cli_output_done(int fd, char *tmp, const char *path, int ret);
  * ("provider:event"), or NULL when nothing is near (or out of memory). free() it.
  */
 char *cli_hint(const struct sdt_spec *spec, const char *const *names, size_t n);
+/* The one of @names a typo of @word would be (1 or 2 edits), or NULL (cli/suggest.c). */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
+struct option;
+/*
+ * After getopt_long() returned '?' for @cmd: the usage error for argv[optind - 1], with "did you
+ * mean '--duration'?" for a mistyped long option of @longopts, or the hint that '--cache-dir'
+ * is a global option (before the command). Returns EXIT_USAGE.
+ */
+int cli_bad_option(const char *cmd, int argc, char **argv, const struct option *longopts);
 
 /* A duration for people (cli/escape.c): 850ns, 12.34us, 1.50ms, 2.000s. */
 const char *cli_fmt_ns(char *buf, size_t size, double v);

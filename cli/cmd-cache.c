@@ -226,7 +226,7 @@ static int cache_add(int argc, char **argv)
 			fputs(add_usage, stdout);
 			return 0;
 		default:
-			return cli_usage_error("cache", "add: bad option");
+			return cli_bad_option("cache", argc, argv, longopts);
 		}
 	}
 	if (optind >= argc)

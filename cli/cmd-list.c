@@ -334,7 +334,7 @@ int cmd_list(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			ret = cli_usage_error("list", "bad option");
+			ret = cli_bad_option("list", argc, argv, longopts);
 			goto out;
 		}
 	}

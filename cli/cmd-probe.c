@@ -105,7 +105,7 @@ static int probe_add(int argc, char **argv)
 			fputs(probe_usage, stdout);
 			return 0;
 		default:
-			return cli_usage_error("probe", "add: bad option");
+			return cli_bad_option("probe", argc, argv, longopts);
 		}
 	}
 	if (!path)
@@ -177,7 +177,7 @@ static int probe_list(int argc, char **argv)
 			fputs(probe_usage, stdout);
 			return 0;
 		default:
-			return cli_usage_error("probe", "list: bad option");
+			return cli_bad_option("probe", argc, argv, longopts);
 		}
 	}
 	if (argc - optind > 1)
@@ -247,7 +247,7 @@ static int probe_remove(int argc, char **argv)
 			fputs(probe_usage, stdout);
 			return 0;
 		default:
-			return cli_usage_error("probe", "remove: bad option");
+			return cli_bad_option("probe", argc, argv, longopts);
 		}
 	}
 	if (optind >= argc)

@@ -693,7 +693,7 @@ int cmd_report(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			ret = cli_usage_error("report", "bad option");
+			ret = cli_bad_option("report", argc, argv, longopts);
 			goto out;
 		}
 	}

@@ -149,8 +149,17 @@ static int run(int argc, char **argv)
 		return cmd->fn(2, help_argv);
 	}
 	cmd = find_command(argv[i]);
-	if (!cmd)
-		return cli_usage_error(NULL, "'%s' is not a sdtrace command", argv[i]);
+	if (!cmd) {
+		const char *names[sizeof(commands) / sizeof(commands[0])], *near;
+		size_t k;
+
+		for (k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
+			names[k] = commands[k].name;
+		near = cli_nearest(argv[i], names, k);
+		return cli_usage_error(NULL, "'%s' is not a sdtrace command%s%s%s", argv[i],
+				       near ? "; did you mean '" : "", near ? near : "",
+				       near ? "'?" : "");
+	}
 	return cmd->fn(argc - i, argv + i);
 }
 

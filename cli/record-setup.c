@@ -264,7 +264,7 @@ int rec_setup_parse(struct rec_setup *s, const struct rec_command *cmd, int argc
 			printf(cmd->usage, rec_setup_usage);
 			ret = REC_HELP;
 		} else if (c == '?' || c == ':') {
-			ret = cli_usage_error(cmd->name, "bad option");
+			ret = cli_bad_option(cmd->name, argc, argv, longopts);
 		} else {
 			ret = shared_option(s, c, optarg);
 			if (ret == NOT_SHARED)

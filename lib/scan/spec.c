@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/internal.h"
@@ -93,11 +94,50 @@ static int split_types(const char *text, struct sdt_spec *s, char **head)
 	return *head ? 0 : sdt_err(-ENOMEM, "out of memory");
 }
 
+/*
+ * bpftrace's probe form, as bpftrace users type it, rewritten to ours (*@ours, malloc'ed; NULL
+ * when @text is not one):
+ *	usdt:PATH:PROVIDER:EVENT  ->  PATH:%PROVIDER:EVENT
+ *	usdt:PATH:EVENT           ->  PATH:%*:EVENT      (bpftrace: any provider)
+ *	usdt::PROVIDER:EVENT      ->  %PROVIDER:EVENT    (no path: -p, -- CMD or -a say where)
+ * A path holding ':' is not supported in this form (it is in ours).
+ */
+static int bpftrace_form(const char *text, char **ours)
+{
+	const char *rest, *last, *mid;
+	int n;
+
+	*ours = NULL;
+	if (strncmp(text, "usdt:", 5))
+		return 0;
+	rest = text + 5;
+	last = strrchr(rest, ':');
+	if (!last)
+		return sdt_err(
+		    -EINVAL,
+		    "event spec '%s': expected usdt:PATH:[PROVIDER:]EVENT (bpftrace's form) "
+		    "or [PATH:]%%provider:event",
+		    text);
+	for (mid = last - 1; mid >= rest && *mid != ':'; mid--)
+		;
+	if (mid < rest) /* usdt:PATH:EVENT */
+		n = asprintf(ours, "%.*s:%%*:%s", (int)(last - rest), rest, last + 1);
+	else if (mid == rest) /* usdt::PROVIDER:EVENT */
+		n = asprintf(ours, "%%%s", rest + 1);
+	else
+		n = asprintf(ours, "%.*s:%%%s", (int)(mid - rest), rest, mid + 1);
+	if (n < 0) {
+		*ours = NULL;
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int sdt_spec__parse(const char *full, struct sdt_spec **out)
 {
 	struct sdt_spec *s;
 	const char *ev, *colon;
-	char *text = NULL;
+	char *text = NULL, *ours = NULL;
 	int err = -EINVAL;
 
 	*out = NULL;
@@ -107,6 +147,13 @@ int sdt_spec__parse(const char *full, struct sdt_spec **out)
 	err = split_types(full, s, &text);
 	if (err)
 		goto fail;
+	err = bpftrace_form(text, &ours);
+	if (err)
+		goto fail;
+	if (ours) {
+		free(text);
+		text = ours;
+	}
 	err = -EINVAL;
 	ev = text;
 
