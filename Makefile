@@ -20,7 +20,7 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: install uninstall all build deps-build deps-test deps-bench demo check check-normal check-asan \
+.PHONY: install uninstall all build tools-check deps-build deps-test deps-bench demo check check-normal check-asan \
 	fuzz-smoke bench fuzz fuzz-long clean
 
 all: build
@@ -32,7 +32,15 @@ deps-test:
 deps-bench:
 	@sh scripts/install-deps.sh bench
 
-$(BUILD)/build.ninja:
+# A fresh machine: one line saying what to run, before CMake's own errors (CMakeLists.txt says
+# the same for a missing library).
+NEED_TOOLS = cmake ninja pkg-config
+tools-check:
+	@for t in $(NEED_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
+		echo "sdtrace: missing build tool '$$t': run scripts/install-deps.sh build (as root, on Debian), or 'make demo' (installs them, builds, runs the tour)" >&2; \
+		exit 1; }; done
+
+$(BUILD)/build.ninja: | tools-check
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
 
 build: $(BUILD)/build.ninja
