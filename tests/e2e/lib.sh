@@ -174,19 +174,48 @@ need_tracefs() {
 	skip "no tracefs with uprobe_events (mount -t tracefs nodev /sys/kernel/tracing)"
 }
 
-# Snapshot uprobe_events now; at exit, assert it is byte-identical (nothing left behind).
-# Only the lines of groups matching $1 (default: sdtrace's own and sdt_ test groups) are compared,
-# so that probes other tools add or remove meanwhile do not make the test flaky.
+# Snapshot uprobe_events now (uprobes_guard [PATTERN]); at the end, uprobes_unchanged asserts
+# that this test's sdtrace left nothing behind. The test is hermetic: another tracer on the
+# machine (an sdtrace -a session arming the same binaries, a perf probe on python3.11) never
+# fails it. Of the lines matching PATTERN (an ERE; default: every sdtrace group), compared are:
+#  - the groups of sdtrace sessions (sdtrace_PID_...), except those of a process still running
+#    at the end (another session: this test's have ended) and those of sessions already there
+#    before (dead ones: any sdtrace may remove them as stale);
+#  - other groups (a perf probe group the test made itself) only when PATTERN names groups
+#    ("^[p-r]:GROUP..."), not when it names files ("^[p-r]:[^ ]+ FILE"): on a file, another
+#    tool's probes are not the test's.
 uprobes_guard() {
-	_uprobe_pat=${1:-'^[p-r]:(sdtrace|sdt_)'}
+	_uprobe_pat=${1:-'^[p-r]:sdtrace_'}
 	grep -E "$_uprobe_pat" "$TRACEFS/uprobe_events" >"$T/.uprobes-before" 2>/dev/null || true
+}
+# _uprobes_ours FILE: FILE's lines that uprobes_unchanged compares (see above)
+_uprobes_ours() {
+	_skip=" "
+	for _p in $(sed -n 's/^[p-r]:sdtrace_\([0-9]*\)_.*/\1/p' "$T/.uprobes-before" \
+		"$T/.uprobes-after" | sort -u); do
+		if kill -0 "$_p" 2>/dev/null || grep -q "^[p-r]:sdtrace_${_p}_" "$T/.uprobes-before"; then
+			_skip="$_skip$_p "
+		fi
+	done
+	case $_uprobe_pat in
+	'^[p-r]:[^ ]'*) _others=0 ;;
+	*) _others=1 ;;
+	esac
+	awk -v skip="$_skip" -v others="$_others" '{
+		g = $1; sub(/^[p-r]:/, "", g); sub(/\/.*/, "", g)
+		if (g ~ /^sdtrace_[0-9]+_/) { split(g, w, "_"); if (index(skip, " " w[2] " ")) next }
+		else if (!others) next
+		print }' "$1"
 }
 uprobes_unchanged() {
 	grep -E "$_uprobe_pat" "$TRACEFS/uprobe_events" >"$T/.uprobes-after" 2>/dev/null || true
-	if cmp -s "$T/.uprobes-before" "$T/.uprobes-after"; then
+	_uprobes_ours "$T/.uprobes-before" >"$T/.uprobes-before.ours"
+	_uprobes_ours "$T/.uprobes-after" >"$T/.uprobes-after.ours"
+	if cmp -s "$T/.uprobes-before.ours" "$T/.uprobes-after.ours"; then
 		pass "${1:-uprobe_events unchanged}"
 	else
-		fail "${1:-uprobe_events unchanged}" "$(diff "$T/.uprobes-before" "$T/.uprobes-after" | head -n 20)"
+		fail "${1:-uprobe_events unchanged}" \
+			"$(diff "$T/.uprobes-before.ours" "$T/.uprobes-after.ours" | head -n 20)"
 	fi
 }
 

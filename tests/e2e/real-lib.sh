@@ -1,8 +1,8 @@
 # Shared by the tests on real programs (tests/e2e/t10*-real-*.sh), sourced after lib.sh.
 #
 # Other sdtrace sessions (other tests, other users) may probe the same binary meanwhile and come
-# and go; lib.sh's uprobes_guard would see their groups. These compare the lines of one binary
-# before and after, leaving out the groups of every sdtrace session but ours:
+# and go, and other tools (perf probe) may add their own; these compare the lines of one binary
+# before and after, only those of the groups of our own sdtrace sessions:
 #	real_guard BINARY          snapshot now (needs TRACEFS: need_tracefs first)
 #	real_unchanged PID...      at the end, PID... being the sdtrace processes the test ran
 
@@ -17,6 +17,7 @@ _real_filter() {
 	awk -v mine=" $* " '{
 		g = $1; sub(/^[p-r]:/, "", g); sub(/\/.*/, "", g)
 		if (g ~ /^sdtrace_[0-9]+_/) { split(g, w, "_"); if (index(mine, " " w[2] " ") == 0) next }
+		else next
 		print }' "$_f"
 }
 real_unchanged() {
