@@ -35,15 +35,18 @@ static const char cache_usage[] =
     "\nSee 'sdtrace cache <subcommand> --help'.\n";
 
 static const char add_usage[] =
-    "usage: sdtrace cache add [-r] [-j N] [--no-copy] PATH...\n"
+    "usage: sdtrace cache add [-r] [-j N] [--no-copy] [--cross-mounts] PATH...\n"
     "       sdtrace cache add --build-id BUILD-ID...\n"
     "\n"
     "Scan ELF files for SDT notes and cache them per build-id (perf's layout). Symlinks are\n"
     "resolved to the real path; non-ELF files are skipped and counted; FIFOs and devices are "
     "never\n"
-    "opened; a walk never leaves the given trees through symlinks.\n"
+    "opened; a walk never leaves the given trees through symlinks, never enters virtual\n"
+    "filesystems (proc, sysfs, cgroup, tracefs, debugfs...), and stays on the filesystem of\n"
+    "each tree given unless --cross-mounts (-v names each directory not walked).\n"
     "\n"
     "  -r, --recursive   walk directories recursively (else only their direct files)\n"
+    "      --cross-mounts  walk into other filesystems mounted inside the trees\n"
     "  -j, --jobs N      worker threads (default: the number of CPUs)\n"
     "      --no-copy     do not store the binary as `elf` (perf's probes work without it)\n"
     "      --build-id    the arguments are build-ids: fetch each binary from the debuginfod\n"
@@ -190,9 +193,13 @@ static void on_error(const char *path, int err, const char *msg, void *ctx)
 static int cache_add(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"recursive", no_argument, NULL, 'r'}, {"jobs", required_argument, NULL, 'j'},
-	    {"no-copy", no_argument, NULL, 'N'},   {"build-id", no_argument, NULL, 'B'},
-	    {"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
+	    {"recursive", no_argument, NULL, 'r'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"no-copy", no_argument, NULL, 'N'},
+	    {"build-id", no_argument, NULL, 'B'},
+	    {"cross-mounts", no_argument, NULL, 'X'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct progress prog = {.tty = isatty(2)};
 	SDT_OPTS(sdt_cache_add_opts, ao, .progress = on_progress, .error = on_error, .ctx = &prog);
@@ -218,6 +225,9 @@ static int cache_add(int argc, char **argv)
 			break;
 		case 'N':
 			no_copy = true;
+			break;
+		case 'X':
+			ao.cross_mounts = true;
 			break;
 		case 'B':
 			by_build_id = true;

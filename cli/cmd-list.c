@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* sdtrace list: the SDT probes of files (-x), of a running process (-p), or of the cache. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "fetch.h"
@@ -212,6 +215,36 @@ static void list_path(struct list_opts *o, const char *open_path, const char *sh
 	sdt_file__free(f);
 }
 
+/*
+ * -x DIR: the binaries directly in DIR, by name (what `ls DIR` shows; not its subdirectories,
+ * which `sdtrace cache add -r` walks). Files that are not ELF, or have no SDT notes, are passed
+ * over quietly, as with -p.
+ */
+static void list_dir(struct list_opts *o, const char *dir)
+{
+	struct dirent **ents = NULL;
+	int n, i;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		cli_error("cannot read directory '%s': %s", dir, strerror(errno));
+		o->errors = true;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		char *path = NULL;
+
+		if (asprintf(&path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			     ents[i]->d_name) >= 0 &&
+		    !lstat(path, &st) && S_ISREG(st.st_mode))
+			list_path(o, path, path, true, NULL, NULL);
+		free(path);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
 static int list_pid(struct list_opts *o, const char *arg)
 {
 	struct sdt_proc_file *files;
@@ -379,7 +412,12 @@ int cmd_list(int argc, char **argv)
 		ret = list_pid(&o, pid);
 	for (i = 0; i < npaths; i++) {
 		char *open_path = NULL;
+		struct stat st;
 
+		if (!stat(paths[i], &st) && S_ISDIR(st.st_mode)) {
+			list_dir(&o, paths[i]);
+			continue;
+		}
 		/* under /proc/PID/root the kernel would read an absolute link from our root */
 		if (sdt_proc_root_prefix(paths[i]) && sdt_canonical_path(paths[i], &open_path)) {
 			cli_error("%s", sdt_errmsg());

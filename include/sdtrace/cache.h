@@ -129,11 +129,20 @@ struct sdt_cache_add_opts {
 	sdt_cache_progress_fn progress;
 	sdt_cache_error_fn error;
 	void *ctx;
+	/*
+	 * Walk into directories on other filesystems than the tree's top (mount points), as
+	 * `find` without -xdev does. Off by default: `cache add -r /` stays on the root
+	 * filesystem. Virtual filesystems (proc, sysfs, cgroup, tracefs, debugfs, ...) are never
+	 * walked, either way.
+	 */
+	bool cross_mounts;
 };
 
 /*
  * Add files and directory trees. Directories are walked without following symlinks that lead
- * out of the given trees (a symlink to a file inside is cached under the file's real path);
+ * out of the given trees (a symlink to a file inside is cached under the file's real path), nor
+ * into other filesystems (mount points: opts->cross_mounts) nor into virtual ones (proc, sysfs,
+ * cgroup, tracefs, debugfs, ...: never), each skipped directory told at SDT_INFO (sdtrace -v);
  * FIFOs and devices are never opened. The index is rebuilt once at the end.
  * Returns 0 when every file was handled (files that failed are counted in ->errors and passed to
  * opts->error), or -errno when the walk itself failed.

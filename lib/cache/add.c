@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "cache/cache_internal.h"
@@ -99,6 +100,7 @@ struct walk {
 	size_t seen_special;
 	size_t errors; /* directories that could not be walked, each told to opts->error */
 	const struct sdt_cache_add_opts *opts;
+	dev_t dev; /* the filesystem of the tree being walked */
 };
 
 /* A directory the walk cannot enter or read: counted and told, and the walk goes on. */
@@ -144,6 +146,44 @@ static bool inside_roots(const struct walk *w, const char *real)
 	return false;
 }
 
+/*
+ * Filesystems that hold no binaries to cache, only the kernel's state (statfs() f_type): a walk
+ * of / must not read /proc (each process's files again) nor /sys (thousands of errors).
+ */
+static const long virtual_fs[] = {
+    0x9fa0,	/* PROC_SUPER_MAGIC */
+    0x62656572, /* SYSFS_MAGIC */
+    0x27e0eb,	/* CGROUP_SUPER_MAGIC */
+    0x63677270, /* CGROUP2_SUPER_MAGIC */
+    0x74726163, /* TRACEFS_MAGIC */
+    0x64626720, /* DEBUGFS_MAGIC */
+    0x73636673, /* SECURITYFS_MAGIC */
+    0xcafe4a11, /* BPF_FS_MAGIC */
+    0x6165676c, /* PSTOREFS_MAGIC */
+    0x62656570, /* CONFIGFS_MAGIC */
+    0x65735543, /* FUSECTL_SUPER_MAGIC */
+    0x1cd1,	/* DEVPTS_SUPER_MAGIC */
+    0x19800202, /* MQUEUE_MAGIC */
+    0x42494e4d, /* BINFMTFS_MAGIC */
+    0xde5e81e4, /* EFIVARFS_MAGIC */
+    0xf97cff8c, /* SELINUX_MAGIC */
+    0x6e736673, /* NSFS_MAGIC */
+    0x958458f6, /* HUGETLBFS_MAGIC */
+};
+
+static bool is_virtual_fs(int fd)
+{
+	struct statfs sf;
+	size_t i;
+
+	if (fstatfs(fd, &sf))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(virtual_fs); i++)
+		if ((unsigned long)sf.f_type == (unsigned long)virtual_fs[i])
+			return true;
+	return false;
+}
+
 static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, int depth)
 {
 	struct dirent *d;
@@ -177,14 +217,25 @@ static int walk_dir(struct walk *w, int dfd, const char *dpath, bool recursive, 
 				walk_error(w, child, -ELOOP,
 					   "more than " SDT_STR(MAX_DEPTH) " levels of directories, "
 					   "not walked");
+			} else if (recursive && st.st_dev != w->dev && !w->opts->cross_mounts) {
+				sdt_print(
+				    SDT_INFO,
+				    "'%s' is another filesystem: not walked (--cross-mounts)\n",
+				    child);
 			} else if (recursive) {
 				int cfd = openat(dirfd(dir), d->d_name,
 						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-				if (cfd >= 0)
+				if (cfd >= 0 && is_virtual_fs(cfd)) {
+					sdt_print(SDT_INFO,
+						  "'%s' is a virtual filesystem: not walked\n",
+						  child);
+					close(cfd);
+				} else if (cfd >= 0) {
 					err = walk_dir(w, cfd, child, recursive, depth + 1);
-				else if (errno != ENOENT) /* ENOENT: removed meanwhile */
+				} else if (errno != ENOENT) { /* ENOENT: removed meanwhile */
 					walk_error(w, child, -errno, "cannot open directory");
+				}
 			}
 		} else if (S_ISREG(st.st_mode)) {
 			err = push(w, child);
@@ -379,7 +430,14 @@ int sdt_cache__add_paths(struct sdt_cache *c, const char *const *paths, size_t n
 		if (S_ISDIR(st.st_mode)) {
 			int dfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-			err = dfd < 0 ? -errno : walk_dir(&w, dfd, real, opts.recursive, 0);
+			w.dev = st.st_dev;
+			if (dfd >= 0 && opts.recursive && is_virtual_fs(dfd)) {
+				sdt_print(SDT_INFO, "'%s' is a virtual filesystem: not walked\n",
+					  real);
+				close(dfd);
+			} else {
+				err = dfd < 0 ? -errno : walk_dir(&w, dfd, real, opts.recursive, 0);
+			}
 		} else if (S_ISREG(st.st_mode)) {
 			err = push(&w, real);
 		} else {
