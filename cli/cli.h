@@ -49,6 +49,11 @@ int cli_output_done(int fd, char *tmp, const char *path, int ret);
 char *cli_hint(const struct sdt_spec *spec, const char *const *names, size_t n);
 /* The one of @names a typo of @word would be (1 or 2 edits), or NULL (cli/suggest.c). */
 const char *cli_nearest(const char *word, const char *const *names, size_t n);
+/*
+ * record, stat, trace, top (cli/privilege.c): 0 when this process may record (root, or the
+ * capabilities), else EXIT_RUNTIME after the error that says it needs root.
+ */
+int cli_check_can_record(const char *cmd);
 struct option;
 /*
  * After getopt_long() returned '?' for @cmd: the usage error for argv[optind - 1], with "did you

@@ -379,6 +379,9 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 					   ? "give only one of -- CMD, -p PID and -a"
 					   : "say what to %s: -- CMD, -p PID or -a",
 				       s->cmd);
+	ret = cli_check_can_record(s->cmd);
+	if (ret)
+		return ret;
 
 	n = sdt_recorder__remove_stale(&stale);
 	if (n > 0)

@@ -77,11 +77,11 @@ check_eq "-a and -p: exit 2" 2 $?
 # what each engine says: tracefs needs tracefs, the BPF engine needs BTF (under /sys/kernel too)
 if tracefs_engine; then
 	NO_FS="no tracefs with uprobe_events"
-	NOT_ROOT="cannot use tracefs: permission denied on '/sys/kernel[^']*': not root \\(placing uprobes needs root"
 else
 	NO_FS="the kernel has no BTF"
-	NOT_ROOT="loading the BPF program needs root"
 fi
+# not root: said first, before anything else is tried (either engine)
+NOT_ROOT="(record|stat) needs root: placing uprobes needs root"
 # no tracefs at all, and no place to mount one
 if command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
 	fails_cleanly "no tracefs, cannot mount" "$NO_FS" \
@@ -127,6 +127,20 @@ if nobody_prepare "$P/prog-sizes"; then
 	check "not root: it says why" grep -q "needs root" "$N/keep.err"
 	check_eq "not root: an existing recording is kept as it was" "previous" "$(cat "$N/keep.data")"
 	check "not root: no .old left" test ! -e "$N/keep.data.old"
+	# the user's own home and cache: the first error is that recording needs root, not the
+	# cache, and nothing is left in the home (before: "cannot create the cache directory
+	# '/nonexistent/.debug'", and a failed run left ~/.debug's index files)
+	for c in record stat; do
+		as_nobody HOME=/nonexistent "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
+			"$NB/prog-sizes" >/dev/null 2>"$N/home.err"
+		check "not root, HOME=/nonexistent, $c: the first error is that it needs root" \
+			sh -c "head -n 1 '$N/home.err' | grep -Eq '^sdtrace: error: $c needs root'"
+		mkdir -p "$N/home"
+		chmod 777 "$N/home"
+		as_nobody HOME="$N/home" "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
+			"$NB/prog-sizes" >/dev/null 2>&1
+		check_eq "not root, $c: nothing left in the user's home" "" "$(ls -A "$N/home")"
+	done
 else
 	say "not root, or setpriv or the user nobody is missing: the not-root cases are not run"
 fi
