@@ -636,7 +636,7 @@ static int add_fallback(struct resolver *r, struct sdt_index *idx,
 	struct sdt_spec **sub;
 	struct sdt_target *ft = NULL;
 	size_t *map, nsub = 0, nft = 0, i, j, pick;
-	const char *exe = r->tf->n ? r->tf->f[0].path : NULL;
+	const char *exe = r->tf->n ? r->tf->f[0].path : NULL, *noted = NULL;
 	int err = 0;
 
 	sub = calloc(r->nspecs ? r->nspecs : 1, sizeof(*sub));
@@ -666,9 +666,18 @@ static int add_fallback(struct resolver *r, struct sdt_index *idx,
 			free(txt);
 			continue;
 		}
-		notify(o, "'%s' is in none of the files %s runs (a library it loads with dlopen()?): "
-			  "probing the cached '%s'",
-		       txt, r->tf->desc ? r->tf->desc : "the target", ft[pick].path);
+		/*
+		 * Once per cached file, not per event. Most often the target is a wrapper (a shim,
+		 * java's launcher, unshare, env) that execs the program that has the events, which
+		 * is followed and armed at its exec; a dlopen()ed library is the other case.
+		 */
+		if (!noted || strcmp(noted, ft[pick].path))
+			notify(o,
+			       "'%s'%s is in none of the files of %s (it may exec another program "
+			       "that has it, or dlopen() a library): probing the cached '%s'",
+			       txt, nsub > 1 ? " (and other events)" : "",
+			       r->tf->desc ? r->tf->desc : "the target", ft[pick].path);
+		noted = ft[pick].path;
 		free(txt);
 		want = calloc(r->nspecs, sizeof(*want));
 		if (!want) {
