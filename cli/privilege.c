@@ -13,8 +13,8 @@
 #include "cli.h"
 
 #define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-#define CAP_BPF_BIT 39
+#define CAP_PERFMON_BIT	  38
+#define CAP_BPF_BIT	  39
 
 /* The effective capabilities (/proc/self/status CapEff), or 0 when unreadable. */
 static uint64_t effective_caps(void)
