@@ -131,13 +131,13 @@ if nobody_prepare "$P/prog-sizes"; then
 	# cache, and nothing is left in the home (before: "cannot create the cache directory
 	# '/nonexistent/.debug'", and a failed run left ~/.debug's index files)
 	for c in record stat; do
-		as_nobody HOME=/nonexistent "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
+		as_nobody env -u SDTRACE_CACHE_DIR HOME=/nonexistent "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
 			"$NB/prog-sizes" >/dev/null 2>"$N/home.err"
 		check "not root, HOME=/nonexistent, $c: the first error is that it needs root" \
 			sh -c "head -n 1 '$N/home.err' | grep -Eq '^sdtrace: error: $c needs root'"
 		mkdir -p "$N/home"
 		chmod 777 "$N/home"
-		as_nobody HOME="$N/home" "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
+		as_nobody env -u SDTRACE_CACHE_DIR HOME="$N/home" "$NB_SDTRACE" $c -x "$NB/prog-sizes" -e '%sizes:*' -- \
 			"$NB/prog-sizes" >/dev/null 2>&1
 		check_eq "not root, $c: nothing left in the user's home" "" "$(ls -A "$N/home")"
 	done
