@@ -61,7 +61,8 @@ const char rec_setup_usage[] =
     "\n"
     "SIGINT, SIGTERM and SIGHUP stop it cleanly (CMD is sent SIGTERM, and SIGKILL 3 s later or\n"
     "at a second signal). SIGINT is caught even when ignored at start (`sdtrace ... &` in a\n"
-    "script); a SIGHUP ignored at start stays ignored (nohup). After a SIGKILL, CMD goes on untraced; the next sdtrace removes the probes.\n"
+    "script); a SIGHUP ignored at start stays ignored (nohup). After a SIGKILL, CMD goes on\n"
+    "untraced; the next sdtrace removes the probes.\n"
     "Exit status with CMD: CMD's own (128 + N when signal N killed it), unless sdtrace itself\n"
     "failed: then 1 (2 for a usage error), after a line 'sdtrace: error: ...' on stderr.\n";
 
