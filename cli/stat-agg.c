@@ -627,6 +627,8 @@ static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE
 			json_uint(&j, unmatched);
 			json_key(&j, "dropped_starts");
 			json_uint(&j, starts);
+			json_key(&j, "too_deep_starts");
+			json_uint(&j, sdt_recorder__agg_too_deep(rec));
 		}
 		json_key(&j, "dropped_keys");
 		json_uint(&j, keys);
@@ -649,6 +651,10 @@ static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE
 	if (starts)
 		cli_warn("%" PRIu64 " starts found the kernel's map of open pairs full: their pairs "
 			 "are not timed", starts);
+	if (sa->a.latency && sdt_recorder__agg_too_deep(rec))
+		cli_warn("%" PRIu64 " starts nested more than %u deep on one thread and key: their "
+			 "pairs are not timed (record, then report --latency, times them)",
+			 sdt_recorder__agg_too_deep(rec), sdt_recorder__agg_pair_depth());
 	free(rows);
 }
 

@@ -400,6 +400,13 @@ SDT_API const struct sdt_agg_row *sdt_recorder__agg_row(const struct sdt_recorde
 SDT_API void sdt_recorder__agg_drops(const struct sdt_recorder *r, uint64_t *keys, uint64_t *starts,
 				     uint64_t *unmatched);
 /*
+ * Starts the kernel did not time because they nested deeper than the stack it keeps per (thread,
+ * pair, key) (sdt_recorder__agg_pair_depth() levels; recursion past it): their ends are counted
+ * with them, not as unmatched, and the pairs below still pair right.
+ */
+SDT_API uint64_t sdt_recorder__agg_too_deep(const struct sdt_recorder *r);
+SDT_API unsigned int sdt_recorder__agg_pair_depth(void);
+/*
  * Percentile @p (0 < p <= 100) of a pair row's durations: nearest rank, the middle of its
  * bucket clamped to [min, max], so within 12.5% (exact below 4 ns).
  */

@@ -285,8 +285,8 @@ static void size_agg_maps(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 		bpf_map__set_key_size(k->maps.agg_lat, (uint32_t)o->lat_key);
 		bpf_map__set_max_entries(k->maps.agg_lat, cap);
 		bpf_map__set_key_size(k->maps.agg_starts, (uint32_t)o->start_key);
-		/* the start's time, then its group's key */
-		bpf_map__set_value_size(k->maps.agg_starts, (uint32_t)(8 + o->lat_key));
+		/* the stack's depth, the start's time, then its group's key */
+		bpf_map__set_value_size(k->maps.agg_starts, (uint32_t)(16 + o->lat_key));
 		bpf_map__set_max_entries(k->maps.agg_starts, 65536);
 	}
 }

@@ -66,6 +66,12 @@ struct sdt_bpf_arg {
 #define SDT_BPF_KEY_PARTS 4
 #define SDT_BPF_KEY_STR	  128
 #define SDT_BPF_KEY_MAX	  (8 + SDT_BPF_KEY_PARTS * SDT_BPF_KEY_STR) /* 520 */
+/*
+ * The open starts of one (thread, pair, --key values) nest as a stack (recursion, nested calls):
+ * an end closes the most recent. The stack's depth is counted past this, but only its first
+ * SDT_BPF_PAIR_DEPTH levels are timed; a deeper start is counted in SDT_BPF_DROP_DEPTH.
+ */
+#define SDT_BPF_PAIR_DEPTH 1024
 #define SDT_BPF_LAT_BUCKETS 256 /* log-linear: 4 per power of two (lat_bucket() in sdt.bpf.c) */
 
 enum sdt_bpf_role {
@@ -92,6 +98,7 @@ enum sdt_bpf_drop {
 	SDT_BPF_DROP_KEYS = 0,	/* a new key found the map full (the cardinality cap) */
 	SDT_BPF_DROP_STARTS,	/* a start found the open-pairs map full */
 	SDT_BPF_DROP_UNMATCHED, /* an end with no open start of its pair, thread and key */
+	SDT_BPF_DROP_DEPTH,	/* a start nested SDT_BPF_PAIR_DEPTH deep already: not timed */
 	SDT_BPF_DROP_N,
 };
 

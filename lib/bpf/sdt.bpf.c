@@ -93,13 +93,17 @@ struct {
 	__uint(value_size, sizeof(struct sdt_bpf_lat));
 } agg_lat SEC(".maps");
 
-/* The open pairs: (tid, pair, --key parts) -> the start's time, then its group's key. */
+/*
+ * The open pairs, a stack per (tid, pair, --key parts): the key's pair word holds the level in
+ * its high 16 bits. Level 0's value is the stack's depth, then the bottom start's time and group
+ * key; level n > 0 holds the n-th start above it the same way (its depth unused). See push().
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1);
 	__uint(key_size, 8);
-	__uint(value_size, 16);
+	__uint(value_size, 24);
 } agg_starts SEC(".maps");
 
 struct {
@@ -114,7 +118,7 @@ static const struct sdt_bpf_lat lat_zero;
 
 struct agg_scratch {
 	__u8 key[1024];	  /* keys, parts at dst & 511 (SDT_BPF_KEY_MAX and the verifier) */
-	__u8 start[1032]; /* an open pair's value: time, then the group's key */
+	__u8 start[1032]; /* an open pair's value: depth, time, then the group's key */
 };
 
 struct {
@@ -710,6 +714,61 @@ static __always_inline void lat_add(void *gkey, __u64 d)
 	v->hist[lat_bucket(d) & (SDT_BPF_LAT_BUCKETS - 1)]++;
 }
 
+/*
+ * Open a pair: push the start (as->start) on the stack of its thread, pair and key (as->key, its
+ * level bits 0). The bottom start's entry holds the depth, so that a flat pair costs one insert
+ * and one delete, as a single open start did; a nested one adds an entry per level. A start past
+ * SDT_BPF_PAIR_DEPTH is counted and not kept, and its depth still counted, so that the ends
+ * below it pair with their own starts.
+ */
+static __always_inline void push(struct agg_scratch *as, __u32 group)
+{
+	__u64 *base = bpf_map_lookup_elem(&agg_starts, as->key);
+	__u64 d;
+
+	if (!base) {
+		if (bpf_map_update_elem(&agg_starts, as->key, as->start, BPF_ANY))
+			count_drop(SDT_BPF_DROP_STARTS);
+		return;
+	}
+	d = __sync_fetch_and_add(base, 1);
+	if (d >= SDT_BPF_PAIR_DEPTH) {
+		count_drop(SDT_BPF_DROP_DEPTH);
+		return;
+	}
+	*(__u32 *)(as->key + 4) = group | (__u32)d << 16;
+	if (bpf_map_update_elem(&agg_starts, as->key, as->start, BPF_ANY))
+		count_drop(SDT_BPF_DROP_STARTS); /* its end finds no level d: not timed */
+}
+
+/* Close a pair: pop the most recent start of the stack at as->key (level bits 0), time it. */
+static __always_inline void pop(struct agg_scratch *as, __u32 group, __u64 now)
+{
+	__u64 *base = bpf_map_lookup_elem(&agg_starts, as->key);
+	__u8 *start;
+	__u64 d;
+
+	if (!base || !*base) {
+		count_drop(SDT_BPF_DROP_UNMATCHED);
+		return;
+	}
+	d = __sync_fetch_and_add(base, -1) - 1;
+	if (!d) {
+		start = (__u8 *)base;
+		lat_add(start + 16, now - *(__u64 *)(start + 8));
+		bpf_map_delete_elem(&agg_starts, as->key);
+		return;
+	}
+	if (d >= SDT_BPF_PAIR_DEPTH)
+		return; /* its start was too deep, and counted */
+	*(__u32 *)(as->key + 4) = group | (__u32)d << 16;
+	start = bpf_map_lookup_elem(&agg_starts, as->key);
+	if (!start)
+		return; /* its start found the map full, and was counted */
+	lat_add(start + 16, now - *(__u64 *)(start + 8));
+	bpf_map_delete_elem(&agg_starts, as->key);
+}
+
 /* A hit when aggregating: counted into its key, or a pair opened or closed. */
 static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __u32 tid)
 {
@@ -719,7 +778,6 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	struct keyjob j;
 	__u64 now, *c, one = 1;
 	__u32 ev = s->event;
-	__u8 *start;
 
 	/* every hit counts (stat's totals, and why an event had none) */
 	c = bpf_map_lookup_elem(&counts, &ev);
@@ -733,7 +791,7 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	j.bias = b->regs[16] - s->address;
 	if (s->clear) {
 		__builtin_memset(as->key, 0, SDT_BPF_KEY_MAX);
-		__builtin_memset(as->start, 0, 8 + SDT_BPF_KEY_MAX);
+		__builtin_memset(as->start, 0, 16 + SDT_BPF_KEY_MAX);
 	}
 	if (s->role == SDT_BPF_ROLE_COUNT) {
 		*(__u32 *)as->key = s->event;
@@ -761,23 +819,16 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	*(__u32 *)(as->key + 4) = s->group;
 	key_build(&j, s->key, s->nkey, as->key);
 	if (s->role == SDT_BPF_ROLE_START) {
-		/* the time, then the group's key: the pair and the start's --by values */
-		*(__u64 *)as->start = now;
-		*(__u32 *)(as->start + 8) = s->group;
-		*(__u32 *)(as->start + 12) = 0;
-		key_build(&j, s->by, s->nby, as->start + 8);
-		/* a start of a pair already open on this thread and key replaces it (bpftrace's way) */
-		if (bpf_map_update_elem(&agg_starts, as->key, as->start, BPF_ANY))
-			count_drop(SDT_BPF_DROP_STARTS);
+		/* the depth (set by push()), the time, then the group's key: the pair, --by values */
+		*(__u64 *)as->start = 1;
+		*(__u64 *)(as->start + 8) = now;
+		*(__u32 *)(as->start + 16) = s->group;
+		*(__u32 *)(as->start + 20) = 0;
+		key_build(&j, s->by, s->nby, as->start + 16);
+		push(as, s->group);
 		return 0;
 	}
-	start = bpf_map_lookup_elem(&agg_starts, as->key);
-	if (!start) {
-		count_drop(SDT_BPF_DROP_UNMATCHED);
-		return 0;
-	}
-	lat_add(start + 8, now - *(__u64 *)start);
-	bpf_map_delete_elem(&agg_starts, as->key);
+	pop(as, s->group, now);
 	return 0;
 }
 

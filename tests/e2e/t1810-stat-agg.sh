@@ -2,8 +2,8 @@
 # stat --by and --latency, aggregated in the kernel by the BPF engine, on real uprobes, against
 # what the programs do: prog-filter's queries (4 texts, 25 rounds each of 100) counted per text;
 # its op pairs, which cross on one thread (start A, start B, end A, end B; A spins 20 us), timed
-# per key with --key (A at least 20 us, B less); without a key a start replaces the open one
-# (bpftrace's way) and the ends left over are counted; job pairs per the start's query text;
+# per key with --key (A at least 20 us, B less); without a key the starts nest as a stack (B's
+# end closes A's start, as report --latency pairs them); job pairs per the start's query text;
 # strings past 126 bytes are cut and said so (prog-longstr); the cap on keys counts what it
 # drops; a filter in the program counts only what passes; CPython's function__entry/return keyed by the provider note (filename, funcname)
 # against sys.setprofile()'s count of calls. The tracefs engine and a filter the program cannot
@@ -78,7 +78,7 @@ check_eq "--key: 200 op pairs, none unmatched" "200 0" \
 check_eq "--by key: A 100 pairs of 20 us or more, B 100 below 20 us (its median)" True \
 	"$(py "p=[p for p in d['pairs'] if p['name']=='filt:op'][0]; g={x['key']['key']: x for x in p['groups']}; print(g['A']['count']==100 and g['A']['min_ns']>=20000 and g['B']['count']==100 and g['B']['p50_ns']<20000 and g['A']['p50_ns']>=g['A']['min_ns'] and g['A']['p99_ns']<=g['A']['max_ns'])" lat.json)"
 "$SDTRACE" stat --latency -o nokey.txt -e "$OP" -- "$P" 100 >/dev/null 2>&1
-check_eq "no key: each B start replaces A's: 100 pairs, 100 ends left over" "100 100" \
+check_eq "no key: the starts nest: 200 pairs, no end left over" "200 " \
 	"$(sed -n 's/^  count \([0-9]*\) .*/\1/p' nokey.txt) $(sed -n 's/^ *\([0-9]*\)  ends with no open start.*/\1/p' nokey.txt)"
 "$SDTRACE" stat --latency --by query --json -o job.json -e "$P:%filt:job__start(id:s32,query:string)" \
 	-e "$P:%filt:job__done(id:s32)" -- "$P" 100 >/dev/null 2>&1

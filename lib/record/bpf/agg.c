@@ -136,6 +136,10 @@ int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r)
 					       b->events[k].provider, b->events[k].name, o->nkey);
 		}
 	}
+	/* the kernel's open-pairs key holds the pair in 16 bits, its stack level above (sdt.bpf.c) */
+	if (ag->npairs > 0xffff)
+		return sdt_err(-E2BIG, "--latency: %zu pairs, more than the kernel's 65535",
+			       ag->npairs);
 	/* the first start of each pair decodes its rows' values */
 	ag->pair_start = calloc(ag->npairs ? ag->npairs : 1, sizeof(*ag->pair_start));
 	if (!ag->pair_start)
@@ -335,6 +339,16 @@ void sdt_recorder__agg_drops(const struct sdt_recorder *r, uint64_t *keys, uint6
 		*starts = d ? d[SDT_BPF_DROP_STARTS] : 0;
 	if (unmatched)
 		*unmatched = d ? d[SDT_BPF_DROP_UNMATCHED] : 0;
+}
+
+uint64_t sdt_recorder__agg_too_deep(const struct sdt_recorder *r)
+{
+	return r->bpf ? r->bpf->agg.drops[SDT_BPF_DROP_DEPTH] : 0;
+}
+
+unsigned int sdt_recorder__agg_pair_depth(void)
+{
+	return SDT_BPF_PAIR_DEPTH;
 }
 
 /* Bucket @i's range [low, low + width) (lat_bucket() in sdt.bpf.c). */
