@@ -65,7 +65,11 @@ static const char report_usage[] =
     "                    Without --key, a provider file's `@sdtrace key:` note is the key\n"
     "                    of its probe (CPython's function__entry/return: filename,funcname;\n"
     "                    HotSpot's method__*: class_name,method_name,signature; its\n"
-    "                    mem__pool__gc__*: manager_name,pool_name)\n"
+    "                    mem__pool__gc__*: manager_name,pool_name). Starts nest: an end\n"
+    "                    closes the most recent open start of its pair, thread and key\n"
+    "      --pair-by thread|key  with --latency: pair on the thread and key (the default)\n"
+    "                    or on the key alone, whatever the thread (a server handing a\n"
+    "                    request between threads)\n"
     "      --by ARGS     with --latency: one row per value of these arguments of the start\n"
     "                    (or of the end, when the start lacks them): count, min, avg, p50,\n"
     "                    p90, p99 (exact), max and total, sorted by total time; in JSON a\n"
@@ -175,7 +179,7 @@ enum report_format {
 /* The stack outputs (report-stack.c). */
 #define FORMAT_STACKS(f) ((f) == FORMAT_FOLDED || (f) == FORMAT_FLAMEGRAPH)
 
-enum { OPT_TITLE = 1000 };
+enum { OPT_TITLE = 1000, OPT_PAIR_BY };
 
 /* The timelines: chrome and perfetto take the same options. */
 #define FORMAT_TIMELINE(f) ((f) == FORMAT_CHROME || (f) == FORMAT_PERFETTO)
@@ -183,6 +187,7 @@ enum { OPT_TITLE = 1000 };
 struct report_opts {
 	const char *input, *output;
 	bool json, stats, header, latency, stacks;
+	bool pair_by_key; /* --pair-by key */
 	enum report_format format;
 	const char *title;
 	struct report_pairs pairs;
@@ -415,6 +420,7 @@ static int report(struct report_opts *o)
 		    .by = o->by.n ? &o->by : NULL,
 		    .top = o->top,
 		    .json = o->json,
+		    .pair_by_key = o->pair_by_key,
 		};
 
 		ret = report_latency(r, &lo, stdout);
@@ -591,6 +597,7 @@ int cmd_report(int argc, char **argv)
 	    {"by", required_argument, NULL, 'B'},     {"top", required_argument, NULL, 'N'},
 	    {"count", no_argument, NULL, 'C'},	      {"slice-name", required_argument, NULL, 'Z'},
 	    {"title", required_argument, NULL, OPT_TITLE},
+	    {"pair-by", required_argument, NULL, OPT_PAIR_BY},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -608,6 +615,14 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'g':
 			o.stacks = true;
+			break;
+		case OPT_PAIR_BY:
+			if (strcmp(optarg, "thread") && strcmp(optarg, "key")) {
+				ret = cli_usage_error("report", "--pair-by: '%s' is neither thread nor key",
+						      optarg);
+				goto out;
+			}
+			o.pair_by_key = !strcmp(optarg, "key");
 			break;
 		case OPT_TITLE:
 			o.title = optarg;
@@ -720,6 +735,8 @@ int cmd_report(int argc, char **argv)
 						"(or redirect stdout)");
 	else if (o.latency && (o.stats || o.header))
 		ret = cli_usage_error("report", "--latency goes without --stats and --header");
+	else if (o.pair_by_key && !o.latency)
+		ret = cli_usage_error("report", "--pair-by goes with --latency");
 	else if ((o.key.n || (o.by.n && !o.count) || o.top) && !o.latency && !o.count)
 		ret = cli_usage_error("report",
 				      "--key, --by and --top are for --latency (or --count --by)");

@@ -46,8 +46,12 @@ static const char stat_usage[] =
     "                        max, total; with --by a row per value of the start's ARGS\n"
     "      --key ARGS        with --latency: a start and an end pair only on the same\n"
     "                        thread and these values (default: the provider file's key\n"
-    "                        note). Without a key a start replaces the open one of its\n"
-    "                        pair on the thread (as in bpftrace): crossing pairs need one\n"
+    "                        note). Starts nest: an end closes the most recent open\n"
+    "                        start of its pair, thread and key (1024 deep; deeper starts\n"
+    "                        are counted and said)\n"
+    "      --pair-by thread|key  with --latency: pair on the thread and key (the default)\n"
+    "                        or on the key alone, whatever the thread (a server handing a\n"
+    "                        request between threads)\n"
     "      --pair START,END  with --latency: a pair of event specs; repeatable\n"
     "      --top N           the first N rows (per pair with --latency)\n"
     "      --max-keys N      at most N keys per kernel map (default 10240); the hits of\n"
@@ -208,7 +212,16 @@ struct stat_args {
 };
 
 /* values of stat's own long options: apart from the shared ones (record-setup.c, 0x100...) */
-enum { OPT_BY = 1000, OPT_LATENCY, OPT_KEY, OPT_PAIR, OPT_TOP, OPT_MAX_KEYS, OPT_SERVE };
+enum {
+	OPT_BY = 1000,
+	OPT_LATENCY,
+	OPT_KEY,
+	OPT_PAIR,
+	OPT_PAIR_BY,
+	OPT_TOP,
+	OPT_MAX_KEYS,
+	OPT_SERVE
+};
 
 
 static int stat_option(void *ctx, int c, const char *arg)
@@ -241,6 +254,11 @@ static int stat_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_LATENCY:
 		a->agg.latency = true;
+		return 0;
+	case OPT_PAIR_BY:
+		if (strcmp(arg, "thread") && strcmp(arg, "key"))
+			return cli_usage_error("stat", "--pair-by: '%s' is neither thread nor key", arg);
+		a->agg.pair_by_key = !strcmp(arg, "key");
 		return 0;
 	case OPT_PAIR: {
 		const char **p = realloc(a->agg.pairs, (a->agg.npairs + 1) * sizeof(*p));
@@ -294,6 +312,7 @@ int cmd_stat(int argc, char **argv)
 	    {"latency", no_argument, NULL, OPT_LATENCY},
 	    {"key", required_argument, NULL, OPT_KEY},
 	    {"pair", required_argument, NULL, OPT_PAIR},
+	    {"pair-by", required_argument, NULL, OPT_PAIR_BY},
 	    {"top", required_argument, NULL, OPT_TOP},
 	    {"max-keys", required_argument, NULL, OPT_MAX_KEYS},
 	    {"serve", required_argument, NULL, OPT_SERVE},

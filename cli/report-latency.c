@@ -511,8 +511,8 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 		return -ENOMEM;
 	err = sdt_latency__event_opts(
 	    lr->l, sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind)),
-	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), ev->pid, ev->tid,
-	    ev->time_ns, &eo, &st);
+	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), o->pair_by_key ? 0 : ev->pid,
+	    o->pair_by_key ? 0 : ev->tid, ev->time_ns, &eo, &st);
 	if (err)
 		return -ENOMEM;
 	if (!keep)

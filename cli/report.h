@@ -117,6 +117,7 @@ struct report_latency_opts {
 	const struct report_names *by;	 /* --by: one row per value of the start (else the end) */
 	size_t top;			 /* --top N: rows of --by, or the N slowest pairs */
 	bool json;
+	bool pair_by_key; /* --pair-by key: a start and an end pair on the key, any thread */
 };
 int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts *o, FILE *out);
 /* --count --by: events per provider:event and value of @by, sorted by count. Exit code. */

@@ -85,7 +85,7 @@ static bool has_all(const struct sdt_trace_event_desc *d, const struct names *n)
 
 bool stat_agg_wanted(const struct stat_agg_args *a)
 {
-	return a->by || a->latency || a->key || a->npairs;
+	return a->by || a->latency || a->key || a->npairs || a->pair_by_key;
 }
 
 int stat_agg_new(const struct stat_agg_args *a, const struct sdt_types *types,
@@ -95,8 +95,9 @@ int stat_agg_new(const struct stat_agg_args *a, const struct sdt_types *types,
 	size_t i;
 
 	*out = NULL;
-	if ((a->key || a->npairs) && !a->latency)
-		return cli_usage_error("stat", "%s goes with --latency", a->key ? "--key" : "--pair");
+	if ((a->key || a->npairs || a->pair_by_key) && !a->latency)
+		return cli_usage_error("stat", "%s goes with --latency",
+				       a->key ? "--key" : a->npairs ? "--pair" : "--pair-by");
 	sa = calloc(1, sizeof(*sa));
 	if (!sa || sdt_latency__new(&sa->lat)) {
 		free(sa);
@@ -279,6 +280,7 @@ int stat_agg_for(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg
 			goto nomem;
 		out->key = (const char *const *)k->v;
 		out->nkey = k->n;
+		out->any_thread = sa->a.pair_by_key;
 		if (out->role == SDT_AGG_END)
 			return 0;
 	}

@@ -15,6 +15,7 @@
 struct stat_agg_args {
 	const char *by;	 /* --by NAME[,NAME...] */
 	const char *key; /* --key NAME[,NAME...] */
+	bool pair_by_key; /* --pair-by key: the key alone, any thread */
 	bool latency;
 	const char **pairs; /* --pair START,END */
 	size_t npairs;

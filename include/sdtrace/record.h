@@ -292,6 +292,8 @@ struct sdt_agg_event {
 	size_t nby;
 	const char *const *key; /* START, END */
 	size_t nkey;
+	/* START, END: pair on the key alone, whatever the thread (requests handed between threads) */
+	bool any_thread;
 };
 
 /* One value of a key: an integer (as the argument's type: signed or not), or a string. */

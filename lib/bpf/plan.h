@@ -85,7 +85,14 @@ struct sdt_bpf_keypart {
 	__u8 arg; /* the argument (index into args[]) */
 	__u8 str; /* a string: SDT_BPF_KEY_STR bytes, else 8 */
 	__u16 dst; /* its offset in the key */
+	/*
+	 * a string's count: the argument NAME_len of a string NAME (HotSpot's names are not
+	 * NUL-terminated), as the report cuts it (lib/trace/access.c); SDT_BPF_NO_LEN: none
+	 */
+	__u8 len_arg;
+	__u8 pad[3];
 };
+#define SDT_BPF_NO_LEN 0xff
 
 /* The durations of one (pair, --by values), per CPU. */
 struct sdt_bpf_lat {
@@ -113,7 +120,7 @@ struct sdt_bpf_site {
 	__u8 nkey;	 /* key[] in use: the pairing key's values (ROLE_START, ROLE_END) */
 	__u8 clear;	 /* fewer parts than the keys have: zero them first */
 	__u8 fast;	 /* at most SDT_BPF_FAST_ARGS arguments, none a string or 16 bytes */
-	__u8 pad;
+	__u8 any_thread; /* ROLE_START, ROLE_END: pair on the --key values alone (thread 0) */
 	__u32 group;	 /* ROLE_START, ROLE_END: the pair */
 	__u32 pad2;
 	struct sdt_bpf_keypart by[SDT_BPF_KEY_PARTS];

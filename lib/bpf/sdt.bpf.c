@@ -646,10 +646,21 @@ static long key_part(__u64 i, void *data)
 	dst = j->key + (kp->dst & 511);
 	v = a->fetch == SDT_BPF_NONE ? 0 : fetch(j->regs, a, j->bias);
 	if (kp->str) {
+		__u32 size = SDT_BPF_KEY_STR - 1;
 		long n;
 
 		__builtin_memset(dst, 0, SDT_BPF_KEY_STR);
-		n = bpf_probe_read_user_str(dst, SDT_BPF_KEY_STR - 1, (void *)v);
+		if (kp->len_arg < SDT_BPF_MAX_ARGS) {
+			/* a counted string: its count's bytes, up to a NUL as without one */
+			const struct sdt_bpf_arg *la = &j->s->args[kp->len_arg];
+			__u64 len = la->fetch == SDT_BPF_NONE ? 0 : fetch(j->regs, la, j->bias);
+
+			if (la->size < 8)
+				len &= (1ull << (la->size * 8)) - 1;
+			if (len < SDT_BPF_KEY_STR - 2)
+				size = (__u32)len + 1;
+		}
+		n = bpf_probe_read_user_str(dst, size & (SDT_BPF_KEY_STR - 1), (void *)v);
 		if (n == SDT_BPF_KEY_STR - 1) {
 			__u8 next = 0;
 
@@ -814,8 +825,8 @@ static __always_inline int aggregate(void *ctx, const struct sdt_bpf_site *s, __
 	}
 	/* only a pair needs the time: a counted hit skips its ~70 ns (kvm-clock, BENCHMARKS.md) */
 	now = bpf_ktime_get_ns();
-	/* the open pair's key: the thread, the pair, the --key values */
-	*(__u32 *)as->key = tid;
+	/* the open pair's key: the thread (none with --pair-by key), the pair, the --key values */
+	*(__u32 *)as->key = s->any_thread ? 0 : tid;
 	*(__u32 *)(as->key + 4) = s->group;
 	key_build(&j, s->key, s->nkey, as->key);
 	if (s->role == SDT_BPF_ROLE_START) {

@@ -60,6 +60,28 @@ static int place(struct agg_layout *lay, size_t p, const struct sdt_trace_arg *a
 	return 0;
 }
 
+/*
+ * The argument that counts string argument @i of @d's bytes: an integer NAME_len beside a string
+ * NAME, the rule the report cuts by (lib/trace/decoder.c's find_counts()); SDT_BPF_NO_LEN if none.
+ */
+static uint8_t count_arg(const struct sdt_trace_event_desc *d, int i)
+{
+	const struct sdt_trace_arg *a, *b;
+	size_t j, n;
+
+	if (i < 0 || (size_t)i >= d->nargs || !d->args[i].is_string || !d->args[i].name)
+		return SDT_BPF_NO_LEN;
+	a = &d->args[i];
+	n = strlen(a->name);
+	for (j = 0; j < d->nargs && j < SDT_BPF_MAX_ARGS; j++) {
+		b = &d->args[j];
+		if (b->name && !b->is_string && !b->is_float && !b->unavailable && b->size <= 8 &&
+		    !strncmp(b->name, a->name, n) && !strcmp(b->name + n, "_len"))
+			return (uint8_t)j;
+	}
+	return SDT_BPF_NO_LEN;
+}
+
 static size_t lay_out(struct agg_layout *lay)
 {
 	size_t p, off = 8;
@@ -98,6 +120,7 @@ int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r)
 			return sdt_err(err, "%s:%s: refused by the caller", d->provider, d->name);
 		ae->role = q.role;
 		ae->pair = q.pair;
+		ae->any_thread = q.any_thread;
 		if (q.role == SDT_AGG_IGNORE)
 			continue;
 		if (q.role == SDT_AGG_COUNT || q.role == SDT_AGG_START) {
@@ -161,17 +184,22 @@ int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r)
 			  : ae->role == SDT_AGG_END   ? SDT_BPF_ROLE_END
 						      : SDT_BPF_ROLE_SKIP;
 		s->group = (uint32_t)ae->pair;
+		s->any_thread = ae->any_thread;
 		s->nby = ae->nby;
 		s->nkey = ae->nkey;
 		s->clear = ae->nby < ag->by.n || ae->nkey < ag->key.n;
 		for (p = 0; p < ae->nby; p++)
-			s->by[p] = (struct sdt_bpf_keypart){.arg = (uint8_t)ae->by[p],
-							    .str = ag->by.str[p],
-							    .dst = ag->by.dst[p]};
+			s->by[p] = (struct sdt_bpf_keypart){
+			    .arg = (uint8_t)ae->by[p],
+			    .str = ag->by.str[p],
+			    .dst = ag->by.dst[p],
+			    .len_arg = count_arg(&b->events[s->event], ae->by[p])};
 		for (p = 0; p < ae->nkey; p++)
-			s->key[p] = (struct sdt_bpf_keypart){.arg = (uint8_t)ae->key[p],
-							     .str = ag->key.str[p],
-							     .dst = ag->key.dst[p]};
+			s->key[p] = (struct sdt_bpf_keypart){
+			    .arg = (uint8_t)ae->key[p],
+			    .str = ag->key.str[p],
+			    .dst = ag->key.dst[p],
+			    .len_arg = count_arg(&b->events[s->event], ae->key[p])};
 	}
 	return 0;
 }

@@ -43,6 +43,7 @@ struct agg_ev {
 	enum sdt_agg_role role;
 	size_t pair;
 	uint8_t nby, nkey;
+	bool any_thread; /* pairs on the key alone */
 	int8_t by[SDT_BPF_KEY_PARTS], key[SDT_BPF_KEY_PARTS];
 };
 
