@@ -180,9 +180,13 @@ void json_double(struct json *j, double v)
 	int prec;
 
 	before_value(j);
-	/* JSON has no NaN or infinities */
+	/*
+	 * JSON has no NaN or infinities: they are the strings "nan", "inf" and "-inf" (as the text
+	 * output spells them, and as Go's and Rust's lenient emitters quote them), never null, so
+	 * that a reader tells a value that was not fetched from one that was not finite.
+	 */
 	if (isnan(v) || isinf(v)) {
-		fputs("null", j->fp);
+		fputs(isnan(v) ? "\"nan\"" : v < 0 ? "\"-inf\"" : "\"inf\"", j->fp);
 		return;
 	}
 	/* the shortest form that reads back as the same double (-0.1, not -0.10000000000000001) */
@@ -203,8 +207,8 @@ void json_long_double(struct json *j, long double v)
 	int prec;
 
 	before_value(j);
-	if (isnan(v) || isinf(v)) {
-		fputs("null", j->fp);
+	if (isnan(v) || isinf(v)) { /* as json_double() */
+		fputs(isnan(v) ? "\"nan\"" : v < 0 ? "\"-inf\"" : "\"inf\"", j->fp);
 		return;
 	}
 	/* the shortest form that reads back as the same long double */

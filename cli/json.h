@@ -31,6 +31,7 @@ void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_int(struct json *j, int64_t v);
 void json_uint(struct json *j, uint64_t v);
+/* Non-finite values as the strings "nan", "inf", "-inf" (JSON has no spelling of them). */
 void json_double(struct json *j, double v);
 /* A long double (a 16-byte argument), every digit it needs: 3.14159265358979323851 */
 void json_long_double(struct json *j, long double v);
