@@ -467,6 +467,31 @@ static void json_lat(struct json *j, const struct sdt_agg_row *r)
 	json_uint(j, r->sum_ns);
 }
 
+/*
+ * The durations of pair @pair whose key came past the --max-keys cap: in the pair's total, and
+ * on a labelled line (JSON: "past_cap") of their own, not in any key's row.
+ */
+static void print_past_cap(const struct sdt_agg_row *const *rows, size_t n, size_t pair, FILE *out,
+			   struct json *j)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!rows[i]->is_pair || rows[i]->pair != pair || !rows[i]->past_cap)
+			continue;
+		if (j) {
+			json_key(j, "past_cap");
+			json_begin_object(j);
+			json_lat(j, rows[i]);
+			json_end_object(j);
+			return;
+		}
+		print_lat_text(out, rows[i], false);
+		fputs("(keys past the --max-keys cap: in the total above, in no row)\n", out);
+		return;
+	}
+}
+
 static void print_pairs(struct stat_agg *sa, const struct sdt_agg_row *const *rows, size_t n,
 			FILE *out, struct json *j)
 {
@@ -510,7 +535,7 @@ static void print_pairs(struct stat_agg *sa, const struct sdt_agg_row *const *ro
 				"avg", "p50~", "p90~", "p99~", "max", "total", sa->a.by);
 		}
 		for (i = 0, shown = 0; i < n; i++) {
-			if (!rows[i]->is_pair || rows[i]->pair != p)
+			if (!rows[i]->is_pair || rows[i]->pair != p || rows[i]->past_cap)
 				continue;
 			if (sa->a.top && shown++ >= sa->a.top)
 				break;
@@ -525,12 +550,13 @@ static void print_pairs(struct stat_agg *sa, const struct sdt_agg_row *const *ro
 				fputc('\n', out);
 			}
 		}
-		if (j) {
+		if (j)
 			json_end_array(j);
+		print_past_cap(rows, n, p, out, j);
+		if (j)
 			json_end_object(j);
-		} else {
+		else
 			fputc('\n', out);
-		}
 	}
 	if (j)
 		json_end_array(j);
@@ -647,7 +673,11 @@ static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE
 			fprintf(out, "\n%14.3f  seconds elapsed\n",
 				(double)sdt_recorder__elapsed_ns(rec) / 1e9);
 	}
-	if (keys)
+	if (keys && sa->a.latency)
+		cli_warn("%" PRIu64 " pairs had a key past the cap of the kernel's map (--max-keys): "
+			 "they are in their pair's totals and on its line of keys past the cap, in no "
+			 "row", keys);
+	else if (keys)
 		cli_warn("%" PRIu64 " hits had a new key past the cap of the kernel's map: they are "
 			 "not counted (the rows are of the first keys met)", keys);
 	if (starts)

@@ -247,6 +247,8 @@ static int key_samples(const struct stat_serve *sv, const struct sdt_recorder *r
 		const struct sdt_trace_event_desc *d = sdt_recorder__event(rec, r->event);
 		size_t nl = 0;
 
+		if (r->past_cap)
+			continue; /* counted by sdtrace_key_hits_dropped_total */
 		if (lat) {
 			l[nl++] = (struct prom_label){"pair", stat_agg_pair_name(sv->agg, r->pair)};
 		} else {

@@ -322,6 +322,11 @@ struct sdt_agg_row {
 	size_t nvalues;
 	uint64_t count, sum_ns, min_ns, max_ns;
 	const uint64_t *hist; /* SDT_AGG_BUCKETS, pairs only */
+	/*
+	 * pairs only: the pair's durations whose key found the map full (the cap,
+	 * opts.agg_max_keys), no @values; the pair's total is the sum of its rows, this one too
+	 */
+	bool past_cap;
 };
 
 enum sdt_filter_place {

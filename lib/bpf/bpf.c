@@ -288,6 +288,8 @@ static void size_agg_maps(struct sdt_bpf *b, const struct sdt_bpf_opts *o)
 		/* the stack's depth, the start's time, then its group's key */
 		bpf_map__set_value_size(k->maps.agg_starts, (uint32_t)(16 + o->lat_key));
 		bpf_map__set_max_entries(k->maps.agg_starts, 65536);
+		bpf_map__set_max_entries(k->maps.agg_lat_over,
+					 (uint32_t)(o->npairs ? o->npairs : 1));
 	}
 }
 
@@ -646,6 +648,16 @@ int sdt_bpf__agg_lat(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx)
 	if (!b->agg || !b->lat_key)
 		return 0;
 	return each_key(b, bpf_map__fd(b->skel->maps.agg_lat), b->lat_key,
+			sizeof(struct sdt_bpf_lat), merge_lat, &le);
+}
+
+int sdt_bpf__agg_lat_over(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx)
+{
+	struct lat_each le = {b, fn, ctx};
+
+	if (!b->agg || !b->lat_key)
+		return 0;
+	return each_key(b, bpf_map__fd(b->skel->maps.agg_lat_over), 4,
 			sizeof(struct sdt_bpf_lat), merge_lat, &le);
 }
 

@@ -106,6 +106,17 @@ struct {
 	__uint(value_size, 24);
 } agg_starts SEC(".maps");
 
+/*
+ * Per pair, the durations whose group key found agg_lat full (the --max-keys cap): still in the
+ * pair's totals, on a line of their own (a header that looks like a total is the total).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1); /* the number of pairs, set before load */
+	__type(key, __u32);
+	__type(value, struct sdt_bpf_lat);
+} agg_lat_over SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, SDT_BPF_DROP_N);
@@ -712,8 +723,11 @@ static __always_inline void lat_add(void *gkey, __u64 d)
 		bpf_map_update_elem(&agg_lat, gkey, &lat_zero, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&agg_lat, gkey);
 		if (!v) {
+			/* past the cap: into the pair's own line (the key's head is the pair) */
 			count_drop(SDT_BPF_DROP_KEYS);
-			return;
+			v = bpf_map_lookup_elem(&agg_lat_over, gkey);
+			if (!v)
+				return;
 		}
 	}
 	if (!v->count || d < v->min)

@@ -51,6 +51,7 @@ struct sdt_bpf_opts {
 	 */
 	bool agg;
 	size_t count_key, lat_key, start_key, max_keys;
+	size_t npairs; /* pairs timed (agg_lat_over's entries) */
 	/* some event has a filter in the program (sdt_bpf__set_filter(), before any hit) */
 	bool filters;
 	/* record -g: each record carries the user stack, at most this deep (SDT_BPF_STACK_MAX) */
@@ -121,6 +122,8 @@ typedef int (*sdt_bpf_count_fn)(void *ctx, const void *key, uint64_t count);
 typedef int (*sdt_bpf_lat_fn)(void *ctx, const void *key, const struct sdt_bpf_lat *v);
 int sdt_bpf__agg_counts(const struct sdt_bpf *b, sdt_bpf_count_fn fn, void *ctx);
 int sdt_bpf__agg_lat(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx);
+/* Per pair (@key: its 4-byte number), the durations past the cap on keys (agg_lat_over). */
+int sdt_bpf__agg_lat_over(const struct sdt_bpf *b, sdt_bpf_lat_fn fn, void *ctx);
 /* The agg_drops counters (enum sdt_bpf_drop), summed over CPUs. */
 int sdt_bpf__agg_drops(const struct sdt_bpf *b, uint64_t out[SDT_BPF_DROP_N]);
 

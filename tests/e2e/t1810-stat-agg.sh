@@ -70,6 +70,14 @@ check "--max-keys: said on stderr" grep -q "^sdtrace: warning: 90 hits had a new
 check_eq "string keys: 8 bytes whole, 4095 and more cut at 126" True \
 	"$(py "r={x['key']['len']: x for x in d['rows']}; print(sorted(r)==[8,4095,4096,4097,10000] and r[8]['count']==6 and 'cut' not in r[8] and all(r[n].get('cut') and len(r[n]['key']['text'])==126 and r[n]['count']==3 for n in (4095,4096,4097,10000)))" str.json)"
 
+# --latency --by past the cap: the pair's header is the total, the rest a labelled line
+"$SDTRACE" stat --latency --by id --max-keys 10 -o lcap.txt -e "$P:%filt:job__start(id:s32,query:string)" \
+	-e "$P:%filt:job__done(id:s32)" -- "$P" 100 >/dev/null 2>lcap.err
+check_eq "--latency --max-keys 10: the header counts all 100 pairs" 100 "$(sed -n 's/^  count \([0-9]*\) .*/\1/p' lcap.txt)"
+check_eq "--latency --max-keys 10: 10 rows of 1, the 90 others on the cap's line" "10 90" \
+	"$(grep -Ec '^ +1 .*  id=[0-9]+$' lcap.txt) $(sed -n 's/^ *\([0-9]*\) .*(keys past the --max-keys cap: in the total above, in no row)$/\1/p' lcap.txt)"
+check "--latency --max-keys: said on stderr" grep -q "^sdtrace: warning: 90 pairs had a key past the cap" lcap.err
+
 # --latency --key: pairs on their own key; A spins 20 us, B does not
 "$SDTRACE" stat --latency --key key --by key --json -o lat.json -e "$OP" -- "$P" 100 >/dev/null 2>lat.err
 check_eq "--latency --key --by: exit 0" 0 $?

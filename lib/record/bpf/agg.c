@@ -295,6 +295,37 @@ static int on_lat(void *ctx, const void *key, const struct sdt_bpf_lat *v)
 	return decode_values(ag, &b->events[e], &ag->ev[e], key, row);
 }
 
+/* A pair's durations past the cap on keys: a row of its own, without values. */
+static int on_lat_over(void *ctx, const void *key, const struct sdt_bpf_lat *v)
+{
+	struct rec_bpf *b = ctx;
+	struct rec_agg *ag = &b->agg;
+	struct sdt_agg_row *row;
+	uint64_t *hist;
+	uint32_t pair;
+
+	memcpy(&pair, key, 4);
+	if (pair >= ag->npairs || ag->pair_start[pair] == SIZE_MAX)
+		return 0;
+	hist = malloc(sizeof(v->hist));
+	row = hist ? new_row(ag) : NULL;
+	if (!row) {
+		free(hist);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	memcpy(hist, v->hist, sizeof(v->hist));
+	*row = (struct sdt_agg_row){.is_pair = true,
+				    .pair = pair,
+				    .event = (uint32_t)ag->pair_start[pair],
+				    .count = v->count,
+				    .sum_ns = v->sum,
+				    .min_ns = v->min,
+				    .max_ns = v->max,
+				    .hist = hist,
+				    .past_cap = true};
+	return 0;
+}
+
 /* The rows of the last read, gone (their values too). */
 static void rows_release(struct rec_agg *ag)
 {
@@ -317,6 +348,8 @@ int sdt_rec_bpf_agg_read(struct rec_bpf *b)
 	err = sdt_bpf__agg_counts(b->bpf, on_count, b);
 	if (!err)
 		err = sdt_bpf__agg_lat(b->bpf, on_lat, b);
+	if (!err)
+		err = sdt_bpf__agg_lat_over(b->bpf, on_lat_over, b);
 	if (!err)
 		err = sdt_bpf__agg_drops(b->bpf, b->agg.drops);
 	return err;

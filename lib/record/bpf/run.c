@@ -225,6 +225,7 @@ static int bpf_load(struct sdt_recorder *r)
 	    .count_key = b->agg.count_key,
 	    .lat_key = b->agg.lat_key,
 	    .start_key = b->agg.start_key,
+	    .npairs = b->agg.npairs,
 	    .max_keys = r->o.agg_max_keys,
 	    .filters = b->any_filter,
 	    .rings = (uint8_t)r->o.bpf_rings,
