@@ -150,8 +150,8 @@ static void test_layout(void **state)
 	assert_int_equal(offsetof(struct sdt_bpf_site, role), 18);
 	assert_int_equal(offsetof(struct sdt_bpf_site, group), 24);
 	assert_int_equal(offsetof(struct sdt_bpf_site, by), 32);
-	assert_int_equal(offsetof(struct sdt_bpf_site, args), 64);
-	assert_int_equal(sizeof(struct sdt_bpf_keypart), 4);
+	assert_int_equal(offsetof(struct sdt_bpf_site, args), 96);
+	assert_int_equal(sizeof(struct sdt_bpf_keypart), 8);
 	assert_int_equal(sizeof(struct sdt_bpf_lat), 32 + 8 * SDT_BPF_LAT_BUCKETS);
 	/* key parts at dst & 511, a string's bytes after it: inside the 1024-byte scratch key */
 	assert_true(SDT_BPF_KEY_MAX <= 512 + SDT_BPF_KEY_STR);
