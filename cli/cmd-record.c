@@ -233,8 +233,6 @@ int cmd_record(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		if (cli.verbose)
-			fprintf(stderr, "sdtrace: engine %s\n", engine_line);
 		meta.engine = engine_line;
 	}
 	existed = access(output, F_OK) == 0;

@@ -48,10 +48,12 @@ const char rec_setup_usage[] =
     "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
     "                        (increment and restore in the target's memory; tracefs only)\n"
     "  -m, --mmap-pages N    ring buffer data pages per CPU (a power of two; default 1024)\n"
-    "      --engine=E        tracefs (default: uprobe events, perf rings), bpf (one BPF\n"
-    "                        program, BPF ring buffers; adds indexed and thread-local\n"
-    "                        arguments) or auto (bpf when the kernel and the sites allow it);\n"
-    "                        the default is $SDTRACE_ENGINE when set\n"
+    "      --engine=E        auto (the default: bpf when the kernel, privileges and sites\n"
+    "                        allow it, else tracefs; -v and report --header say which ran\n"
+    "                        and why), bpf (one BPF program, BPF ring buffers; strings of\n"
+    "                        4095 bytes, indexed and thread-local arguments) or tracefs\n"
+    "                        (uprobe events, perf rings; a hit's strings share one 4096-\n"
+    "                        byte page); the default is $SDTRACE_ENGINE when set\n"
     "      --no-follow       arm once, before the start: do not follow what CMD execs (ptrace)\n"
     "                        nor arm files mapped later (a dlopen()ed library, a program\n"
     "                        started after -a began, the children of -p processes)\n"
@@ -184,6 +186,7 @@ static int shared_option(struct rec_setup *s, int c, const char *arg)
 					       "--semaphore: expected auto, refctr or poke");
 		return 0;
 	case 'E':
+		s->engine_named = true;
 		return parse_engine(s, arg, "--engine");
 	case OPT_NO_FOLLOW:
 		s->no_follow = true;
@@ -411,7 +414,8 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	ro.call_graph = s->call_graph;
 	ro.stack_user_bytes = s->stack_user_bytes;
 	rec_filter_setup(s, &ro);
-	ro.engine = s->engine;
+	/* $SDTRACE_ENGINE is a default: aggregation in the kernel, the BPF engine's, overrides it */
+	ro.engine = s->agg_for && !s->engine_named ? SDT_ENGINE_DEFAULT : s->engine;
 	ro.agg_for = s->agg_for;
 	ro.agg_ctx = s->agg_ctx;
 	ro.agg_max_keys = s->agg_max_keys;
@@ -434,7 +438,21 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 	if (s->deferred && cli.verbose)
 		fprintf(stderr, "sdtrace: '%s' has no SDT probes: %s follows what it executes\n",
 			s->argv[0], s->cmd);
+	if (cli.verbose)
+		rec_say_engine(s);
 	return 0;
+}
+
+void rec_say_engine(struct rec_setup *s)
+{
+	const char *e = sdt_recorder__engine(s->rec), *why = sdt_recorder__engine_reason(s->rec);
+
+	fprintf(stderr, "sdtrace: engine %s%s%s%s\n", e, why ? " (auto: " : "", why ? why : "",
+		why ? ")" : "");
+	if (!strcmp(e, "tracefs"))
+		fprintf(stderr, "sdtrace: the tracefs engine keeps the strings of a hit within one "
+				"4096-byte page shared by its fields (a longer one: its first bytes, "
+				"marked truncated); the BPF engine keeps 4095 bytes of each\n");
 }
 
 void rec_report_command(const struct rec_setup *s, bool failed)

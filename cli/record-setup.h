@@ -30,6 +30,7 @@ struct rec_setup {
 	enum sdt_semaphore_method semaphore;
 	size_t ring_pages;
 	enum sdt_engine engine; /* --engine, else $SDTRACE_ENGINE, else the library's default */
+	bool engine_named;	/* by --engine (not $SDTRACE_ENGINE, a default) */
 	unsigned int drain_interval_ms; /* 0: the recorder's default */
 	enum sdt_call_graph call_graph; /* record -g / --call-graph */
 	unsigned int stack_user_bytes; /* --call-graph=dwarf,BYTES */
@@ -80,6 +81,8 @@ extern const char rec_setup_usage[];
  * does not fit a note is a runtime error: the spec is well-formed, the binary disagrees).
  */
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only);
+/* -v: the engine that runs, and why auto chose it; tracefs's limit on strings. */
+void rec_say_engine(struct rec_setup *s);
 void rec_setup_release(struct rec_setup *s);
 
 /*

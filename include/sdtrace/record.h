@@ -162,7 +162,7 @@ enum sdt_semaphore_method {
  * those calls has its messages swallowed.
  */
 enum sdt_engine {
-	SDT_ENGINE_DEFAULT = 0, /* for now tracefs (auto once the BPF engine passes everything) */
+	SDT_ENGINE_DEFAULT = 0, /* auto */
 	SDT_ENGINE_AUTO,	/* bpf when the kernel, BTF, privileges and every site allow it */
 	SDT_ENGINE_TRACEFS,	/* tracefs uprobe events, perf rings */
 	SDT_ENGINE_BPF,		/* one BPF program, uprobe_multi links, BPF ring buffers */
@@ -497,7 +497,10 @@ SDT_API const char *sdt_recorder__semaphore_method(const struct sdt_recorder *r)
  * checks that it can place every site added so far; add the sites first.
  */
 SDT_API const char *sdt_recorder__engine(struct sdt_recorder *r);
-/* Why SDT_ENGINE_AUTO chose the engine when a recording option decided it, or NULL (none now). */
+/*
+ * Why SDT_ENGINE_AUTO (the default) did not take bpf: why the BPF engine could not run (its
+ * message), or the option that decided; NULL when it took bpf or the engine was named.
+ */
 SDT_API const char *sdt_recorder__engine_reason(struct sdt_recorder *r);
 SDT_API void sdt_recorder__free(struct sdt_recorder *r);
 

@@ -3,6 +3,7 @@
  * The registry of engines (engine.h): the one file of the core that names them, and
  * opts.engine resolved once.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "bpf/sdt_bpf.h"
@@ -12,8 +13,31 @@
 #include "record/tracefs/engine.h"
 #include "util/internal.h"
 
-/* What SDT_ENGINE_DEFAULT means in this version. */
-#define DEFAULT_ENGINE SDT_ENGINE_TRACEFS
+/*
+ * What SDT_ENGINE_DEFAULT means in this version: auto, so that the default path fetches what the
+ * BPF engine fetches (strings of 4 KiB, indexed and thread-local arguments) at its cost per hit,
+ * and tracefs still runs where the BPF engine cannot.
+ */
+#define DEFAULT_ENGINE SDT_ENGINE_AUTO
+
+/* auto: bpf, or tracefs with the reason the BPF engine cannot run (its message). */
+static void choose_auto(struct sdt_recorder *r)
+{
+	const char *why = NULL;
+
+	if (sdt_bpf_probe())
+		why = "the BPF engine cannot run here";
+	else if (sdt_engine_bpf.supported(r))
+		why = "a site is not the BPF engine's";
+	if (!why) {
+		r->eng = &sdt_engine_bpf; /* the choice auto makes when it can: no reason to give */
+	} else {
+		r->eng = &sdt_engine_tracefs;
+		snprintf(r->engine_why, sizeof(r->engine_why), "%s: %s", why, sdt_errmsg());
+		r->engine_reason = r->engine_why;
+	}
+	sdt_err_clear();
+}
 
 static const struct sdt_engine_ops *const engines[] = {&sdt_engine_tracefs, &sdt_engine_bpf};
 
@@ -41,13 +65,8 @@ const struct sdt_engine_ops *sdt_rec_engine(struct sdt_recorder *r)
 			r->engine_reason = DWARF_IS_TRACEFS;
 			break;
 		}
-		/*
-		 * -g (fp) is either engine's, so it picks neither; the probe's or the sites'
-		 * reason is dropped: tracefs takes over
-		 */
-		r->eng = !sdt_bpf_probe() && !sdt_engine_bpf.supported(r) ? &sdt_engine_bpf
-									  : &sdt_engine_tracefs;
-		sdt_err_clear();
+		/* -g (fp) is either engine's, so it picks neither */
+		choose_auto(r);
 		break;
 	default:
 		r->eng = &sdt_engine_tracefs;

@@ -96,7 +96,8 @@ struct sdt_recorder {
 	uint64_t drained; /* the last ticket asked before the last drain started */
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
-	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it, when not the usual test */
+	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it (engine.c) */
+	char engine_why[320];	   /* engine_reason's text when it is not a constant */
 	/* what a policy over the public API keeps (sdt_recorder__add_specs()), freed last */
 	void *ext;
 	void (*ext_free)(void *ext);

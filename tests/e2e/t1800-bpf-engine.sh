@@ -2,8 +2,8 @@
 # The engines: --engine=bpf records what tracefs records (values, strings) and the header says
 # "engine: bpf"; one uprobe_multi link per binary (SDTRACE_BPF_NO_MULTI=1: a perf-event link per
 # site, the same values); --engine=auto takes bpf here, and tracefs when the BPF probe check
-# fails (SDTRACE_BPF_PROBE_FAIL=1, test-only), which the header says; SDTRACE_ENGINE is the
-# default, --engine wins over it; `stat` counts in the program's per-CPU counters; the program
+# fails (SDTRACE_BPF_PROBE_FAIL=1, test-only), which the header and -v say; auto is the
+# default; SDTRACE_ENGINE is the default, --engine wins over it; `stat` counts in the program's per-CPU counters; the program
 # wakes the reader when its ring fills (nothing is lost though the reader never drains unwoken).
 # A SIGKILLed BPF session leaves no link, program or map, and never touches uprobe_events.
 . "$(dirname "$0")/lib.sh"
@@ -46,8 +46,18 @@ check_eq "bpf: the header says engine bpf" bpf "$(engine bpf.data)"
 rec tracefs "" --engine=tracefs
 check_eq "tracefs: the header says engine tracefs" tracefs "$(engine tracefs.data)"
 rec default ""
-check_eq "no --engine: tracefs (the default until auto passes everything)" tracefs \
+check_eq "no --engine: auto, which takes bpf here (the header gives no reason)" bpf \
 	"$(engine default.data)"
+"$SDTRACE" record -v -o v.data -x "$P/prog-sizes" -e '%sizes:min' -- "$P/prog-sizes" >/dev/null 2>v.err
+check "no --engine -v: says the engine" grep -qx 'sdtrace: engine bpf' v.err
+SDTRACE_BPF_PROBE_FAIL=1 "$SDTRACE" record -v -o vf.data -x "$P/prog-sizes" -e '%sizes:min' \
+	-- "$P/prog-sizes" >/dev/null 2>vf.err
+check "no --engine, BPF check failing, -v: tracefs and why" \
+	grep -q '^sdtrace: engine tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off' vf.err
+check "  ... and tracefs's limit on strings" grep -q '^sdtrace: the tracefs engine keeps the strings of a hit within one 4096-byte page' vf.err
+check_eq "  ... and the header says why" \
+	"tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off (SDTRACE_BPF_PROBE_FAIL, for tests))" \
+	"$(engine vf.data)"
 rec env-bpf SDTRACE_ENGINE=bpf
 check_eq "SDTRACE_ENGINE=bpf is the default engine" bpf "$(engine env-bpf.data)"
 rec env-override SDTRACE_ENGINE=bpf --engine=tracefs
@@ -55,7 +65,8 @@ check_eq "--engine wins over SDTRACE_ENGINE" tracefs "$(engine env-override.data
 rec auto "" --engine=auto
 check_eq "auto: bpf when the kernel allows it" bpf "$(engine auto.data)"
 rec auto-fallback SDTRACE_BPF_PROBE_FAIL=1 --engine=auto
-check_eq "auto with the BPF check failing: tracefs, and the header says so" tracefs \
+check_eq "auto with the BPF check failing: tracefs, and the header says so" \
+	"tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off (SDTRACE_BPF_PROBE_FAIL, for tests))" \
 	"$(engine auto-fallback.data)"
 rec nomulti SDTRACE_BPF_NO_MULTI=1 --engine=bpf
 check_eq "perf-event fallback: engine bpf" bpf "$(engine nomulti.data)"
