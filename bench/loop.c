@@ -3,7 +3,9 @@
 // between hits, in T threads at once (default 1, each doing N hits). It times its own loop with
 // clock_gettime (so start-up and probe arming are excluded) and writes
 // "loop_ns=T n=N args=A work_ns=W threads=T" to OUTFILE (stdout if "-").
-// usage: loop N ARGS(1|4|s) WORK_NS OUTFILE [THREADS]
+// ARGS "p": N flat pairs (pair__start, pair__done: 2 N hits); "r": the same N pairs as
+// recursions 16 deep (rec__entry, rec__return), to time stat --latency's stack of open starts.
+// usage: loop N ARGS(1|4|s|p|r) WORK_NS OUTFILE [THREADS]
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 #include <time.h>
 
 static long n, nargs;
-static int strings;
+static int strings, pairs, recursion;
 static unsigned long long work_ns;
 
 static unsigned long long now_ns(void)
@@ -30,12 +32,28 @@ static void work(unsigned long long ns)
 		;
 }
 
+static void rec(long i, int depth)
+{
+	STAP_PROBE1(h9bench, rec__entry, i);
+	if (depth > 1)
+		rec(i, depth - 1);
+	STAP_PROBE1(h9bench, rec__return, i);
+}
+
 static void *hits(void *arg)
 {
 	long i;
 
 	(void)arg;
-	if (strings) {
+	if (pairs) {
+		for (i = 0; i < n; i++) {
+			STAP_PROBE1(h9bench, pair__start, i);
+			STAP_PROBE1(h9bench, pair__done, i);
+		}
+	} else if (recursion) {
+		for (i = 0; i < n / 16; i++)
+			rec(i, 16);
+	} else if (strings) {
 		/* a short string, as a query__start passes it: "SELECT ... aid = I;" */
 		char q[96];
 
@@ -75,6 +93,8 @@ int main(int argc, char **argv)
 	n = atol(argv[1]);
 	nargs = atol(argv[2]);
 	strings = argv[2][0] == 's';
+	pairs = argv[2][0] == 'p';
+	recursion = argv[2][0] == 'r';
 	work_ns = strtoull(argv[3], NULL, 10);
 	if (argc == 6)
 		threads = atol(argv[5]);
