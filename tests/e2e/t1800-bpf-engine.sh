@@ -48,9 +48,9 @@ check_eq "tracefs: the header says engine tracefs" tracefs "$(engine tracefs.dat
 rec default ""
 check_eq "no --engine: auto, which takes bpf here (the header gives no reason)" bpf \
 	"$(engine default.data)"
-"$SDTRACE" record -v -o v.data -x "$P/prog-sizes" -e '%sizes:min' -- "$P/prog-sizes" >/dev/null 2>v.err
+"$SDTRACE" -v record -o v.data -x "$P/prog-sizes" -e '%sizes:min' -- "$P/prog-sizes" >/dev/null 2>v.err
 check "no --engine -v: says the engine" grep -qx 'sdtrace: engine bpf' v.err
-SDTRACE_BPF_PROBE_FAIL=1 "$SDTRACE" record -v -o vf.data -x "$P/prog-sizes" -e '%sizes:min' \
+SDTRACE_BPF_PROBE_FAIL=1 "$SDTRACE" -v record -o vf.data -x "$P/prog-sizes" -e '%sizes:min' \
 	-- "$P/prog-sizes" >/dev/null 2>vf.err
 check "no --engine, BPF check failing, -v: tracefs and why" \
 	grep -q '^sdtrace: engine tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off' vf.err
