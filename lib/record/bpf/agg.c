@@ -404,7 +404,9 @@ void sdt_recorder__agg_drops(const struct sdt_recorder *r, uint64_t *keys, uint6
 
 uint64_t sdt_recorder__agg_too_deep(const struct sdt_recorder *r)
 {
-	return r->bpf ? r->bpf->agg.drops[SDT_BPF_DROP_DEPTH] : 0;
+	const struct rec_bpf *b = sdt_rec_bpf_of(r);
+
+	return b ? b->agg.drops[SDT_BPF_DROP_DEPTH] : 0;
 }
 
 unsigned int sdt_recorder__agg_pair_depth(void)
