@@ -57,6 +57,8 @@ const struct sdt_engine_ops *sdt_rec_engine(struct sdt_recorder *r)
 	case SDT_ENGINE_AUTO:
 		if (r->o.bpf_off) {
 			r->eng = &sdt_engine_tracefs;
+			r->engine_reason = "the BPF engine is turned off (bpf_off in the recorder's "
+					   "options, for tests)";
 			break;
 		}
 		if (r->o.call_graph == SDT_CALL_GRAPH_DWARF &&

@@ -53,10 +53,10 @@ check "no --engine -v: says the engine" grep -qx 'sdtrace: engine bpf' v.err
 SDTRACE_BPF_PROBE_FAIL=1 "$SDTRACE" -v record -o vf.data -x "$P/prog-sizes" -e '%sizes:min' \
 	-- "$P/prog-sizes" >/dev/null 2>vf.err
 check "no --engine, BPF check failing, -v: tracefs and why" \
-	grep -q '^sdtrace: engine tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off' vf.err
+	grep -q '^sdtrace: engine tracefs (auto: the BPF engine is turned off' vf.err
 check "  ... and tracefs's limit on strings" grep -q '^sdtrace: the tracefs engine keeps the strings of a hit within one 4096-byte page' vf.err
 check_eq "  ... and the header says why" \
-	"tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off (SDTRACE_BPF_PROBE_FAIL, for tests))" \
+	"tracefs (auto: the BPF engine is turned off (bpf_off in the recorder's options, for tests))" \
 	"$(engine vf.data)"
 rec env-bpf SDTRACE_ENGINE=bpf
 check_eq "SDTRACE_ENGINE=bpf is the default engine" bpf "$(engine env-bpf.data)"
@@ -66,7 +66,7 @@ rec auto "" --engine=auto
 check_eq "auto: bpf when the kernel allows it" bpf "$(engine auto.data)"
 rec auto-fallback SDTRACE_BPF_PROBE_FAIL=1 --engine=auto
 check_eq "auto with the BPF check failing: tracefs, and the header says so" \
-	"tracefs (auto: the BPF engine cannot run here: the BPF engine is turned off (SDTRACE_BPF_PROBE_FAIL, for tests))" \
+	"tracefs (auto: the BPF engine is turned off (bpf_off in the recorder's options, for tests))" \
 	"$(engine auto-fallback.data)"
 rec nomulti SDTRACE_BPF_NO_MULTI=1 --engine=bpf
 check_eq "perf-event fallback: engine bpf" bpf "$(engine nomulti.data)"
