@@ -11,9 +11,9 @@
  * elfutils' libdwfl, finding each mapped file by build-id: at its recorded path when the
  * build-id there matches, else the cache's copy (~/.debug layout), else
  * /usr/lib/debug/.build-id/xx/rest.debug, else debuginfod (sdtrace/debuginfod.h). Inlined frames
- * are frames of their own (inner first). A frame nothing names is `[BUILDID+0xOFF]` (the offset in
- * the file), or `[PATH+0xOFF]` without a build-id, or `[0xIP]` outside every mapping: never
- * dropped.
+ * are frames of their own (inner first). A frame nothing names is `[FILE+0xOFF]` (the file's
+ * name, the offset in it; ->path and ->build_id say which file), `[BUILDID+0xOFF]` without a
+ * path, or `[0xIP]` outside every mapping: never dropped.
  *
  * Folded stacks: one entry per distinct (event, stack) with its count; frames root first
  * (`main;outer;inner`), as flamegraph.pl, inferno and speedscope read them.

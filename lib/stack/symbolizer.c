@@ -443,11 +443,19 @@ static const char *unknown_name(struct sdt_symbolizer *s, const struct sdt_frame
 
 	if (sdt_grow((void **)&s->unknown, &s->unknown_cap, s->nunknown + 1, sizeof(*s->unknown)))
 		return NULL;
-	if (f->build_id)
+	/*
+	 * The file's name and the offset in it ("[libfoo.so.1+0x1a2b]"): short enough for a
+	 * flame graph's box, and what perf prints; the build-id (->build_id) and the whole path
+	 * stay in the frame for those who show more (report -g prints the path beside it).
+	 */
+	if (f->path && *f->path) {
+		const char *base = strrchr(f->path, '/');
+
+		name = sdt_asprintf("[%s+0x%" PRIx64 "]", base && base[1] ? base + 1 : f->path,
+				    f->file_off);
+	} else if (f->build_id) {
 		name = sdt_asprintf("[%s+0x%" PRIx64 "]", f->build_id, f->file_off);
-	else if (f->path)
-		name = sdt_asprintf("[%s+0x%" PRIx64 "]", f->path, f->file_off);
-	else
+	} else
 		name = sdt_asprintf("[0x%" PRIx64 "]", f->ip);
 	if (name)
 		s->unknown[s->nunknown++] = name;

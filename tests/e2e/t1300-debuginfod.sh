@@ -120,7 +120,7 @@ if [ $recorded = 1 ]; then
 	check_eq "report -g of the gone binary: exit 0" 0 "$(cat "$T/rc.stacks")"
 	check "report -g: main named through debuginfod" grep -Eq "^[[:space:]]+[0-9a-f]+ main\+0x[0-9a-f]+ \(" "$T/out.stacks"
 	check_eq "report -g without DEBUGINFOD_URLS: exit 0" 0 "$(cat "$T/rc.nostacks")"
-	check "report -g without a server: the frame by build-id and offset" grep -Eq "^[[:space:]]+[0-9a-f]+ \[$bid\+0x[0-9a-f]+\]" "$T/out.nostacks"
+	check "report -g without a server: the frame by file and offset" grep -Eq "^[[:space:]]+[0-9a-f]+ \[prog\+0x[0-9a-f]+\]" "$T/out.nostacks"
 else
 	say "SKIP: the report-fetch part (no tracefs or the recording failed)"
 fi

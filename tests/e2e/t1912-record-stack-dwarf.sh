@@ -10,7 +10,7 @@
 #    pointer): no line holds main;outer;
 #  - the file stays readable without stacks where they are not asked for (report --json).
 # Then /usr/bin/python3.11 (Debian's: no frame pointers, no .symtab: static functions such as
-# gc_collect_main print as [BUILD-ID+0xOFF]): %python:gc__start under
+# gc_collect_main print as [FILE+0xOFF]): %python:gc__start under
 # `python3.11 -c 'import gc; gc.collect()'`: with dwarf, the interpreter's exported callers are
 # named, Py_RunMain;Py_FinalizeEx;PyGC_Collect and PyEval_EvalCode;_PyEval_EvalFrameDefault
 # (gc.collect() from the script); with fp neither is.

@@ -3,9 +3,9 @@
 # under pgbench: a throw-away cluster in $T as t1000 makes it
 # (stopped on every path), `record -a -x postgres` while `pgbench -n -c 1 -t 20` runs. Each of
 # our backend's queries (its pid from the server's log) is unwound to
-#	main;PostmasterMain;...;PostgresMain;[exec_simple_query, static: BUILD-ID+0xOFF]
+#	main;PostmasterMain;...;PostgresMain;[exec_simple_query, static: FILE+0xOFF]
 # checked by the exported names (exec_simple_query and ServerLoop are static: without .symtab or
-# a debug file they print as [BUILD-ID+0xOFF]); what -g (fp) gives on the same run is said (on
+# a debug file they print as [FILE+0xOFF]); what -g (fp) gives on the same run is said (on
 # this machine's postgres 15 fp reaches main too: 142 of 142 queries, without libc's frames).
 # engine: tracefs
 . "$(dirname "$0")/pg-lib.sh"

@@ -7,7 +7,7 @@
 # right files; report --format=flamegraph draws them. Then the program is moved away: its frames
 # come from the cache's copy (record does not copy the probed binary into the cache: `sdtrace
 # cache add` does, by build-id); with the library moved away too, its frame prints as
-# [BUILD-ID+0xOFF] and is not dropped.
+# [FILE+0xOFF] and is not dropped.
 # engine: tracefs
 . "$(dirname "$0")/lib.sh"
 need_file "$PROGS_DIR/prog-stack-fp" "$PROGS_DIR/libprog-stack-lib-fp.so"
@@ -65,12 +65,13 @@ mkdir moved && mv "$P" moved/ || exit 1
 check_eq "moved: exit 0" 0 $?
 check "moved: the same line, from the cache's copy" cmp -s f.txt m.txt
 
-# the library moved away too (not in the cache: it has no SDT notes): [BUILD-ID+0xOFF]
+# the library moved away too (not in the cache: it has no SDT notes): [FILE+0xOFF], the file's
+# name (not its 40-character build-id: the widest box of a flame graph)
 mv bin/libprog-stack-lib-fp.so moved/ || exit 1
 "$SDTRACE" report --format=folded -i g.sdt >u.txt 2>u.err
 check_eq "library gone: exit 0" 0 $?
-check "library gone: its frame is [BUILD-ID+0xOFF], not dropped" \
-	grep -Eq "^stack:hit;([^;]+;)*main;outer;\\[$LIB_BID\\+0x[0-9a-f]+\\];inner;fire 50\$" u.txt
+check "library gone: its frame is [FILE+0xOFF], not dropped" \
+	grep -Eq "^stack:hit;([^;]+;)*main;outer;\\[libprog-stack-lib-fp\\.so\\+0x[0-9a-f]+\\];inner;fire 50\$" u.txt
 
 # without -g: no stacks, said so
 LD_LIBRARY_PATH=$T/moved "$SDTRACE" record -o n.sdt -e '%stack:hit' -- "$T/moved/prog-stack-fp" 3 \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # report -g and --format=folded of a stripped program, still at its path, whose symbols are only
 # in its separate debug file (make-debug-file.sh: DEBUGROOT/.build-id/xx/rest.debug): without
-# the debug directory the program's frames print as [BUILDID+0xOFF]; with $SDTRACE_DEBUG_DIR
+# the debug directory the program's frames print as [FILE+0xOFF]; with $SDTRACE_DEBUG_DIR
 # naming it, report finds the debug file by build-id and names main, outer and inner, exactly
 # as for the unstripped build (the library's frame is named either way).
 # engine: tracefs
@@ -24,8 +24,8 @@ check_eq "record -g of the stripped program: exit 0" 0 $?
 
 SDTRACE_DEBUG_DIR=$T/nowhere "$SDTRACE" report --format=folded -i s.sdt >plain.txt 2>plain.err
 check_eq "folded without its debug file: exit 0" 0 $?
-check "folded without its debug file: the program's frames unknown, by build-id" \
-	grep -Eq '^stack:hit;.*\[[0-9a-f]{40}\+0x[0-9a-f]+\].* 20$' plain.txt
+check "folded without its debug file: the program's frames unknown, by file and offset" \
+	grep -Eq '^stack:hit;.*\[stripped\+0x[0-9a-f]+\].* 20$' plain.txt
 check_fails "folded without its debug file: outer is not named" grep -q ';outer;' plain.txt
 
 SDTRACE_DEBUG_DIR=$T/nowhere:$T/debug "$SDTRACE" report --format=folded -i s.sdt >dbg.txt 2>dbg.err

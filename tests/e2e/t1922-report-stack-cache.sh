@@ -4,7 +4,7 @@
 # directory of $SDTRACE_DEBUG_DIR (lib/stack/symbolizer.c: path, cache copy, debug directories,
 # debuginfod). A copy of prog-stack-fp in the test's directory is recorded with -g, cached by
 # `sdtrace --cache-dir MINE cache add`, and deleted: without the cache the program's frames are
-# [BUILD-ID+0xOFF] (kept, not dropped) and inner, outer, main are not named; with --cache-dir
+# [FILE+0xOFF] (kept, not dropped) and inner, outer, main are not named; with --cache-dir
 # (overriding an empty $SDTRACE_CACHE_DIR) or $SDTRACE_CACHE_DIR naming it, report -g names
 # them (fire inlined, inner, outer, main, each at every hit). The same for a stripped copy
 # recorded and deleted, with only its debug file (make-debug-file.sh) left under
@@ -37,8 +37,8 @@ export SDTRACE_DEBUG_DIR=$T/nowhere
 SDTRACE_CACHE_DIR=$T/empty "$SDTRACE" report -g -i g.sdt >none.txt 2>none.err
 check_eq "gone, no cache: exit 0" 0 $?
 check_eq "gone, no cache: 20 events" 20 "$(grep -c 'stack:hit' none.txt)"
-check_eq "gone, no cache: the program's 3 frames a hit as [BUILD-ID+0xOFF]" 60 \
-	"$(grep -c "^$TAB *[0-9a-f]* \[$BID+0x[0-9a-f]*\] ($P)$" none.txt)"
+check_eq "gone, no cache: the program's 3 frames a hit as [FILE+0xOFF]" 60 \
+	"$(grep -c "^$TAB *[0-9a-f]* \[$(basename "$P")+0x[0-9a-f]*\] ($P)$" none.txt)"
 check_eq "gone, no cache: none of its functions named" 0 "$(named none.txt)"
 check_eq "gone, no cache: the library's frame still named" 20 \
 	"$(grep -c "stack_lib_mid+0x[0-9a-f]* ($T/bin/libprog-stack-lib-fp.so)$" none.txt)"
@@ -61,8 +61,8 @@ rm "$T/stripped"
 P=$T/stripped
 SDTRACE_CACHE_DIR=$T/empty "$SDTRACE" report -g -i s.sdt >snone.txt 2>snone.err
 check_eq "stripped, gone, no debug directory: exit 0" 0 $?
-check_eq "stripped, gone, no debug directory: 3 frames a hit by build-id" 60 \
-	"$(grep -c "^$TAB *[0-9a-f]* \[$BID+0x[0-9a-f]*\] ($P)$" snone.txt)"
+check_eq "stripped, gone, no debug directory: 3 frames a hit by file and offset" 60 \
+	"$(grep -c "^$TAB *[0-9a-f]* \[$(basename "$P")+0x[0-9a-f]*\] ($P)$" snone.txt)"
 SDTRACE_CACHE_DIR=$T/empty SDTRACE_DEBUG_DIR=$T/nowhere:$T/debug "$SDTRACE" report -g -i s.sdt \
 	>sdbg.txt 2>sdbg.err
 check_eq "stripped, gone, \$SDTRACE_DEBUG_DIR: exit 0" 0 $?
