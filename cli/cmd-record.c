@@ -57,6 +57,7 @@ struct record_ctx {
 	int err; /* first write error */
 	uint64_t samples;
 	uint64_t lost;
+	uint64_t stacks, flat; /* -g fp: samples with a stack, and those one frame deep */
 };
 
 static int on_event_desc(void *ctx, const struct sdt_trace_event_desc *d)
@@ -75,6 +76,10 @@ static int on_sample(void *ctx, const struct sdt_trace_sample *s)
 	int err = sdt_trace_writer__sample(rc->w, s);
 
 	rc->samples++;
+	if (s->callchain_nr) {
+		rc->stacks++;
+		rc->flat += s->callchain_nr <= 1;
+	}
 	if (err && !rc->err)
 		rc->err = err;
 	return err;
@@ -282,6 +287,16 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		rec_report_silence(&s);
 	rec_setup_print_late(&s);
+	/*
+	 * -g walks frame pointers: in code built without them (Debian's python3.11, most distro
+	 * binaries) the walk stops at the probe, and every stack is one frame. Say so, and what
+	 * unwinds such code, rather than record one-frame stacks silently.
+	 */
+	if (rc.stacks && rc.flat * 10 >= rc.stacks * 9)
+		cli_warn("%llu of %llu stacks are one frame deep: the probed code has no frame "
+			 "pointers (built without -fno-omit-frame-pointer); --call-graph=dwarf "
+			 "unwinds it",
+			 (unsigned long long)rc.flat, (unsigned long long)rc.stacks);
 	/* the command's status, unless sdtrace itself failed */
 	ret = rec_exit_code(&s, ret);
 out:
