@@ -188,6 +188,56 @@ for what, path in (("tracefs report", "tracefs.json"), ("bpf report", "bpf.json"
     got = [e["args"][0] for e in evs(path, "val")]
     say(got == [1.5, "inf", "-inf", "nan"], "%s: floats 1.5, inf, -inf, nan: %s" % (what, got[:4]))
 EOF
+# past the kernel's stack: counted and said, the pairs below still timed; report times them all
+"$SDTRACE" stat --latency --json -o deep.json -e "$P:%oneq:deep__*(level:s32)" -- "$P" deep 2>deep.err
+check_eq "1100 deep: the kernel times 1024 pairs, says 76 starts were deeper, no end unmatched" "1024 76 0" \
+	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(d["pairs"][0]["count"], d["too_deep_starts"], d["unmatched_ends"])' deep.json)"
+check "1100 deep: said on stderr with the way out" grep -q \
+	"^sdtrace: warning: 76 starts nested more than 1024 deep on one thread and key: their pairs are not timed (record, then report --latency, times them)" deep.err
+"$SDTRACE" record --engine=bpf -o deep.data -e "$P:%oneq:deep__*(level:s32)" -- "$P" deep 2>/dev/null
+check_eq "1100 deep: record + report times all 1100" 1100 \
+	"$("$SDTRACE" report -i deep.data --latency --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["pairs"][0]["count"])')"
+
+# real programs: CPython's recursion by function name, the kernel against the report
+PY=/usr/bin/python3.11
+if [ -x "$PY" ]; then
+	cat >fib.py <<'EOF2'
+import sys
+def prof(frame, event, arg):
+    pass
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+sys.setprofile(prof)
+fib(15)
+sys.setprofile(None)
+EOF2
+	"$SDTRACE" stat --latency --by funcname --json -o py.stat.json -e '%python:function__*' -- "$PY" fib.py 2>/dev/null
+	"$SDTRACE" record -o py.data -e '%python:function__*' -- "$PY" fib.py 2>/dev/null
+	"$SDTRACE" report -i py.data --latency --by funcname --json >py.rep.json
+	fibs() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["pairs"] if p["name"] == "python:function"][0]
+print([g["count"] for g in p["groups"] if (list(g["key"].values()) if isinstance(g["key"], dict) else g["key"]) == ["fib"]])' "$1"; }
+	check_eq "CPython fib(15): every call a pair in the kernel, as in the report" "[1973] [1973]" \
+		"$(fibs py.stat.json) $(fibs py.rep.json)"
+else
+	say "SKIP the CPython part: no $PY"
+fi
+
+# real programs: HotSpot's method names are counted, not NUL-terminated: no byte outside them
+JVM=$(ls /usr/lib/jvm/*/lib/server/libjvm.so 2>/dev/null | head -1)
+if command -v java >/dev/null && [ -n "$JVM" ]; then
+	"$SDTRACE" stat --by method_name -o jvm.txt -x "$JVM" -e %hotspot:method__entry \
+		-- java -XX:+ExtendedDTraceProbes -version >/dev/null 2>&1
+	check "HotSpot: the method names of java -version, a row each" \
+		test "$(grep -c '  method_name=' jvm.txt)" -gt 100
+	check_eq "HotSpot: no byte outside printable ASCII in the names" 0 \
+		"$(sed -n 's/.*  method_name=//p' jvm.txt | LC_ALL=C grep -c '[^ -~]')"
+else
+	say "SKIP the HotSpot part: no java"
+fi
+
 while read -r v what; do
 	if [ "$v" = ok ]; then pass "$what"; else fail "$what"; fi
 done <check.out

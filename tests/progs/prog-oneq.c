@@ -15,6 +15,8 @@
  *	name(name, name_len)                 HotSpot-style: name_len bytes, not NUL-terminated
  *	                                     (0xff bytes follow, then a NUL)
  *	val(v)                               doubles 1.5, inf, -inf, nan
+ *	deep__entry/deep__return(level)      with argument "deep" only: one recursion 1100 deep
+ *	                                     (past the kernel's 1024 levels), nothing else
  *
  * Output (prog.h's format does not fit strings of any byte; these lines are the truth the test
  * compares with):
@@ -58,6 +60,14 @@ static long fib(int n, int depth)
 	r = n < 2 ? n : fib(n - 1, depth + 1) + fib(n - 2, depth + 1);
 	STAP_PROBE2(oneq, call__return, fname, depth);
 	return r;
+}
+
+static void deep(int level)
+{
+	STAP_PROBE1(oneq, deep__entry, level);
+	if (level < 1100)
+		deep(level + 1);
+	STAP_PROBE1(oneq, deep__return, level);
 }
 
 static void *worker(void *arg)
@@ -154,6 +164,10 @@ int main(int argc, char **argv)
 	long n = prog_rounds(argc, argv), i;
 	int key;
 
+	if (argc > 1 && !strcmp(argv[1], "deep")) {
+		deep(1);
+		return 0;
+	}
 	strcpy(fname, "fib");
 	strcpy(top, "top");
 	/* recursion: the outermost call's bounds, inside and outside its probes */
