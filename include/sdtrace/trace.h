@@ -77,7 +77,7 @@ enum sdt_value_kind {
  * A string the kernel did not hand back whole is SDT_VALUE_STRING with ->truncated: ->str holds
  * its first ->len bytes, and it had at least ->min_len bytes. The kernel's :string fetch gives
  * nothing of a string of 4096 bytes or more; the recorder gives each event with strings room
- * the kernel lends such a string (lib/record/README.md, "Long strings"), so that its start is
+ * the kernel lends such a string (lib/record/DESIGN.md, "Long strings"), so that its start is
  * kept and it is known to be long. A hit's strings also share one page of the kernel's: the
  * string that overflows it is cut at the page's end, and marked the same way.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0 */
 /*
- * The one BPF program of every SDT site (lib/bpf/README.md). Its attach cookie is the site's
+ * The one BPF program of every SDT site (lib/bpf/DESIGN.md). Its attach cookie is the site's
  * index in `sites`, whose entry is the site's fetch plan (plan.h): the event number, the note's
  * address, and per argument what to fetch and where to put it. A hit is counted (stat) or
  * written to its CPU's fast ring (plan.h; its BPF ring buffer when that one is busy) as one

@@ -9,7 +9,7 @@
  * from being clones, but not those of their children: a process forked by a forked process has
  * a context cloned from its parent's, the two are swapped at a context switch, and when one of
  * them exits it frees the inherited events the other relied on; the uprobe filter then finds
- * no event for the other's mm and takes its breakpoints away (lib/record/README.md has the
+ * no event for the other's mm and takes its breakpoints away (BENCHMARKS.md has the
  * numbers).
  *
  * Opening any event on a process also unclones its context (the kernel's find_get_context()),
