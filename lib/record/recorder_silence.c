@@ -8,7 +8,9 @@
  *			at the end, or never poked (poke reaches only what is mapped at the start)
  *	needs		a provider file's `@sdtrace needs:` note: a runtime switch
  *	fires		a provider file's `@sdtrace fires:` note: it fires only when ...
- *	not-run		none of these: the code that fires it did not run (or its hits were lost)
+ *	not-run		none of these: armed (mapped, when known) and no hit; the cause is a guess,
+ *			said as one: the code did not run, a switch no file notes, or processes
+ *			not traced (or its hits were lost)
  * and, for the provider:events of a file met during the run that could not be armed (no event
  * of the recording: sdt_recorder__unarmed()):
  *	not-armed	why (recorder_late.c: the engine's message, e.g. the BPF maps full)
@@ -244,7 +246,18 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 			   "no hit recorded, but %" PRIu64 " were lost (full ring buffers): it "
 			   "may have fired",
 			   r->samples.lost);
-	return say(text, size, SDT_SILENCE_NOT_RUN, "the code that fires it did not run");
+	/*
+	 * What is known: its sites were armed (and, when seen, its file mapped), and no hit came.
+	 * Why is a guess, worded as one: the code did not run, or it needs a switch no provider
+	 * file notes (Ruby's method probes need a TracePoint), or it ran in processes not traced
+	 * (a -p server's work in backends forked before the start).
+	 */
+	return say(text, size, SDT_SILENCE_NOT_RUN,
+		   "%s%s armed, no hit: most likely the code that fires it did not run; else "
+		   "it needs a runtime switch no provider file notes, or it ran in processes "
+		   "that were not traced",
+		   a < r->nadds && r->adds[a].mapped == 1 ? "mapped and " : "",
+		   a < r->nadds ? r->adds[a].f->path : "its sites");
 }
 
 size_t sdt_recorder__unarmed_count(const struct sdt_recorder *r)

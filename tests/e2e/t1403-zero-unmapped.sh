@@ -32,6 +32,11 @@ for e in min max small; do
 done
 check "stat: %lib:call (mapped, not fired): not-run" \
 	grep -q '^sdtrace: 0 hits: %lib:call: not-run: ' s.err
+# what is known, then the cause hedged (not "the code that fires it did not run", as fact)
+check "stat: not-run says what is known: the library mapped and armed, no hit" \
+	grep -q '^sdtrace: 0 hits: %lib:call: not-run: mapped and .*libprog-lib.so armed, no hit: most likely' s.err
+check "stat: not-run hedges the rest (a switch, processes not traced)" \
+	grep -q 'not-run: .*or it ran in processes that were not traced' s.err
 check_eq "stat: one line per event" 4 "$(grep -c '^sdtrace: 0 hits:' s.err)"
 
 "$SDTRACE" trace -p "$wpid" --duration 0.5 -x "$P/prog-sizes" -e %sizes:min >t.out 2>t.err
