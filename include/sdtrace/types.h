@@ -123,7 +123,8 @@ SDT_API int sdt_types__load_mem(struct sdt_types *t, const char *buf, size_t len
 SDT_API int sdt_types__load_default(struct sdt_types *t, const char *const *files, size_t nfiles);
 /*
  * The directory of the provider files shipped with sdtrace: $SDTRACE_PROVIDERS_DIR when set,
- * else the installed directory when it exists, else the source tree's share/providers.
+ * else the installed directory when it exists, else share/sdtrace/providers beside the library's
+ * file (a build tree's, linked to the source's share/providers), else the installed path.
  */
 SDT_API const char *sdt_types__shipped_dir(void);
 /* Number of probes loaded. */

@@ -9,7 +9,11 @@
  * before the shipped one), and each remembers the FILE:LINE it came from for messages.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,9 +24,6 @@
 
 #ifndef SDTRACE_PROVIDERS_DIR
 #define SDTRACE_PROVIDERS_DIR "/usr/local/share/sdtrace/providers"
-#endif
-#ifndef SDTRACE_SOURCE_PROVIDERS_DIR
-#define SDTRACE_SOURCE_PROVIDERS_DIR SDTRACE_PROVIDERS_DIR
 #endif
 
 struct sdt_types {
@@ -268,6 +269,37 @@ out:
 	return err;
 }
 
+static char beside_dir[PATH_MAX];
+static pthread_once_t beside_once = PTHREAD_ONCE_INIT;
+
+/*
+ * share/sdtrace/providers in the directory of the file holding this code: libsdtrace.so, or the
+ * program a static libsdtrace is linked into. A build tree links it to the source's
+ * share/providers (CMakeLists.txt), so that its binaries find the shipped files without a build
+ * path compiled in (the installed ones are in SDTRACE_PROVIDERS_DIR). Empty when not known.
+ */
+static void find_beside_dir(void)
+{
+	char self[PATH_MAX], *slash;
+	Dl_info info;
+
+	if (!dladdr((void *)find_beside_dir, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, self)) {
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		if (n <= 0)
+			return;
+		self[n] = '\0';
+	}
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	if ((size_t)snprintf(beside_dir, sizeof(beside_dir), "%s/share/sdtrace/providers", self) >=
+	    sizeof(beside_dir))
+		beside_dir[0] = '\0';
+}
+
 const char *sdt_types__shipped_dir(void)
 {
 	const char *env = getenv("SDTRACE_PROVIDERS_DIR");
@@ -277,7 +309,10 @@ const char *sdt_types__shipped_dir(void)
 		return env;
 	if (!stat(SDTRACE_PROVIDERS_DIR, &st) && S_ISDIR(st.st_mode))
 		return SDTRACE_PROVIDERS_DIR;
-	return SDTRACE_SOURCE_PROVIDERS_DIR;
+	pthread_once(&beside_once, find_beside_dir);
+	if (beside_dir[0] && !stat(beside_dir, &st) && S_ISDIR(st.st_mode))
+		return beside_dir;
+	return SDTRACE_PROVIDERS_DIR;
 }
 
 /* Load directory @dir if it exists. */

@@ -69,8 +69,14 @@ check_eq "the soname -> the versioned file" "libsdtrace.so.$version" \
 	"$(readlink "$D$libdir/libsdtrace.so.$major")"
 check_eq "the library's SONAME" "libsdtrace.so.$major" \
 	"$(readelf -d "$D$libdir/libsdtrace.so.$version" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"
+# The command links the shared library (a package of it depends on the library's package), in
+# the build tree and installed; installed into a DESTDIR it finds it through LD_LIBRARY_PATH.
+check_eq "the build tree's sdtrace needs libsdtrace.so.$major" "libsdtrace.so.$major" \
+	"$(readelf -d "$SDTRACE" | sed -n 's/.*(NEEDED).*\[\(libsdtrace[^]]*\)\]/\1/p')"
+check_eq "the installed sdtrace needs libsdtrace.so.$major" "libsdtrace.so.$major" \
+	"$(readelf -d "$D$bindir/sdtrace" | sed -n 's/.*(NEEDED).*\[\(libsdtrace[^]]*\)\]/\1/p')"
 check_eq "the installed sdtrace runs and tells its version" "sdtrace $version" \
-	"$("$D$bindir/sdtrace" --version | head -n 1)"
+	"$(LD_LIBRARY_PATH="$D$libdir" "$D$bindir/sdtrace" --version | head -n 1)"
 check "the completion file is valid bash" bash -n "$D$datadir/bash-completion/completions/sdtrace"
 if [ -f "$D$mandir/man1/sdtrace-list.1" ] && command -v man >/dev/null; then
 	check "man -l renders sdtrace-list(1)" sh -c \
