@@ -6,6 +6,8 @@
 #   make bench      quick benchmarks against perf and bpftrace (FULL=1: the whole suite)
 #   make fuzz       run every libFuzzer target for longer (FUZZ_SECONDS=60 each)
 #   make fuzz-long  the same for an hour each (FUZZ_LONG_SECONDS=3600): overnight, before a release
+#   make deb        the Debian packages (debian/), into $(BUILD)/deb (dpkg-buildpackage -us -uc -b)
+#   make check-deb  the packages installed into a clean Debian 12 root and tried there
 #   make install    PREFIX=/usr/local DESTDIR= (binary, libsdtrace.so/.a, headers, pkg-config,
 #                   provider type files, man pages, bash completion)
 #   make uninstall
@@ -20,7 +22,8 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: install uninstall all build tools-check deps-build deps-test deps-bench demo check check-normal check-asan \
+.PHONY: install uninstall all build tools-check deps-build deps-test deps-bench deps-deb deb deb-symbols \
+	check-deb demo check check-normal check-asan \
 	fuzz-smoke bench fuzz fuzz-long clean
 
 all: build
@@ -31,6 +34,23 @@ deps-test:
 	@sh scripts/install-deps.sh test
 deps-bench:
 	@sh scripts/install-deps.sh bench
+deps-deb:
+	@sh scripts/install-deps.sh deb
+
+# The packages are built in a copy of the tree under $(BUILD)/deb/sdtrace, so that they land in
+# $(BUILD)/deb and not beside the checkout.
+DEB_DIR ?= $(BUILD)/deb
+deb: deps-deb
+	@bash scripts/build-deb.sh $(DEB_DIR) -j$(JOBS)
+
+# debian/libsdtrace0.symbols again from the library of the last `make deb` (after adding or
+# removing exported symbols: dpkg-gensymbols fails the build while they differ).
+deb-symbols:
+	cd $(DEB_DIR)/sdtrace && { echo 'libsdtrace.so.0 libsdtrace0 #MINVER#'; \
+		echo '* Build-Depends-Package: libsdtrace-dev'; \
+		dpkg-gensymbols -q -plibsdtrace0 -Pdebian/libsdtrace0 \
+			-v$$(dpkg-parsechangelog -S Version) -O -c0 | tail -n +2; } \
+		> $(CURDIR)/debian/libsdtrace0.symbols
 
 # A fresh machine: one line saying what to run, before CMake's own errors (CMakeLists.txt says
 # the same for a missing library).

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what a fresh Debian 12 machine lacks to build, test and benchmark sdtrace.
 # Says what it installs; does nothing when everything is present.
-# Usage: scripts/install-deps.sh [build|test|bench|fixtures]   (default: test)
+# Usage: scripts/install-deps.sh [build|test|bench|fixtures|deb]   (default: test)
+# deb: what make deb and make check-deb need (debhelper, lintian, debootstrap)
 # fixtures: what tests/fixtures/gen.sh needs to rebuild the committed ELF fixtures
 set -eu
 want=${1:-test}
@@ -10,18 +11,21 @@ want=${1:-test}
 # libmicrohttpd-dev: stat --serve; prometheus (with promtool): the test that scrapes it (t2000)
 # tmux: the test that drives sdtrace top in a terminal (t2010)
 # protobuf-compiler: protoc --decode of report --format=perfetto (t1940)
+# python3-cffi, python3-pandas, python3-pytest: the Python module (python/) and its tests
 # chromium: the test that opens the flame graph SVG headless (t1960)
 build="cmake ninja-build pkg-config gcc libelf-dev libdw-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev libdebuginfod-dev libcapstone-dev scdoc libbpf-dev clang bpftool linux-libc-dev libmicrohttpd-dev"
-test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler chromium postgresql-15 openjdk-17-jdk-headless"
+test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler chromium postgresql-15 openjdk-17-jdk-headless python3-cffi python3-pandas python3-pytest"
 bench="$test hyperfine valgrind strace time"
 fixtures="$test binutils-s390x-linux-gnu"
+deb="$build dpkg-dev debhelper dh-python lintian debootstrap"
 
 case $want in
 build) pkgs=$build ;;
 test) pkgs=$test ;;
 bench) pkgs=$bench ;;
 fixtures) pkgs=$fixtures ;;
-*) echo "usage: $0 [build|test|bench|fixtures]" >&2; exit 2 ;;
+deb) pkgs=$deb ;;
+*) echo "usage: $0 [build|test|bench|fixtures|deb]" >&2; exit 2 ;;
 esac
 
 missing=
