@@ -43,6 +43,11 @@ DEB_DIR ?= $(BUILD)/deb
 deb: deps-deb
 	@bash scripts/build-deb.sh $(DEB_DIR) -j$(JOBS)
 
+# The packages installed into a clean Debian 12 root (debootstrapped once into $(BUILD)/deb-root)
+# and tried there: scripts/check-deb.sh says what.
+check-deb: deb
+	@bash scripts/check-deb.sh $(BUILD)
+
 # debian/libsdtrace0.symbols again from the library of the last `make deb` (after adding or
 # removing exported symbols: dpkg-gensymbols fails the build while they differ).
 deb-symbols:
