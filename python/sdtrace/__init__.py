@@ -88,16 +88,17 @@ class _Kind:
     __slots__ = ("index", "provider", "name", "event", "path", "cprovider", "cname", "args")
 
     def __init__(self, index, k):
+        d = lib.sdt_trace_kind__desc(k)
         self.index = index
-        self.cprovider = lib.sdt_trace_kind__provider(k)  # borrowed until the reader's end
-        self.cname = lib.sdt_trace_kind__name(k)
+        self.cprovider = lib.sdt_trace_event_desc__provider(d)  # borrowed until the reader's end
+        self.cname = lib.sdt_trace_event_desc__name(d)
         self.provider = _str(self.cprovider)
         self.name = _str(self.cname)
         self.event = self.provider + ":" + self.name
-        self.path = _str(lib.sdt_trace_kind__path(k))
+        self.path = _str(lib.sdt_trace_event_desc__path(d))
         self.args = []
-        for i in range(lib.sdt_trace_kind__arg_count(k)):
-            n = _str(lib.sdt_trace_kind__arg_name(k, i))
+        for i in range(lib.sdt_trace_event_desc__arg_count(d)):
+            n = _str(lib.sdt_trace_event_desc__arg_name(d, i))
             self.args.append(n if n else "arg%d" % (i + 1))
 
 
@@ -139,9 +140,14 @@ class Recording:
         finally:
             lib.sdt_trace_reader__free(r)
 
-    def _open(self):
+    def _open(self, time_order=False):
+        """The library's reader; @time_order: events in time order, as report's analyses read
+        them (the reader's reorder window), else in file order."""
+        opts = ffi.new("struct sdt_trace_open_opts *")
+        opts.sz = ffi.sizeof("struct sdt_trace_open_opts")
+        opts.time_order = time_order
         out = ffi.new("struct sdt_trace_reader **")
-        _check(lib.sdt_trace_reader__open(self.path.encode(), ffi.NULL, out))
+        _check(lib.sdt_trace_reader__open(self.path.encode(), opts, out))
         return out[0]
 
     def _end(self, r):
@@ -153,7 +159,11 @@ class Recording:
 
     def __iter__(self):
         """Every event in file order, as Event objects. A corrupt record raises Error."""
-        r = self._open()
+        return self.events()
+
+    def events(self, time_order=False):
+        """Every event as Event objects: in file order, or in time order (@time_order)."""
+        r = self._open(time_order)
         try:
             pev = ffi.new("const struct sdt_trace_event **")
             v = ffi.new("struct sdt_trace_value *")
@@ -193,8 +203,8 @@ class Recording:
             lib.sdt_trace_reader__free(r)
 
     def _columns(self, want):
-        """One pass: the fixed columns as lists, and per kind its argument columns."""
-        r = self._open()
+        """One pass in time order: the fixed columns as lists, and per kind its argument columns."""
+        r = self._open(True)
         try:
             pev = ffi.new("const struct sdt_trace_event **")
             v = ffi.new("struct sdt_trace_value *")
@@ -265,7 +275,7 @@ class Recording:
         return (times, cpus, pids, tids, comms, kix, stacks), plans, row
 
     def to_pandas(self, event=None, truncated=False):
-        """A pandas DataFrame: one row per event, in time order (stable: file order at equal times).
+        """A pandas DataFrame: one row per event, in time order (the reader's, as report's).
 
         Columns: time_ns (uint64, CLOCK_MONOTONIC), cpu, pid, tid (uint32), comm (str or None),
         event ("provider:name", categorical), stack_id (uint32, 0: none), then one column per
@@ -308,10 +318,6 @@ class Recording:
         if want is not None:
             data["event"] = data["event"].remove_unused_categories()
         df = pd.DataFrame(data)
-        if n > 1:
-            t = data["time_ns"]
-            if (t[1:] < t[:-1]).any():
-                df = df.iloc[np.argsort(t, kind="stable")].reset_index(drop=True)
         if self.truncated:
             df.attrs["truncated"] = True
             if not truncated:
@@ -319,8 +325,8 @@ class Recording:
         return df
 
     def _times(self):
-        """One pass: per event (time, kind index, pid, tid), and the kinds."""
-        r = self._open()
+        """One pass in time order: per event (time, kind index, pid, tid), and the kinds."""
+        r = self._open(True)
         try:
             pev = ffi.new("const struct sdt_trace_event **")
             nxt = lib.sdt_trace_reader__next
@@ -359,12 +365,12 @@ class Recording:
         try:
             for start, end in pairs or ():
                 _check(lib.sdt_latency__add_pair(l, start.encode(), end.encode()))
-            # the events in time order, as report --latency feeds them; every kind described
+            # the events in time order, as report --latency feeds them (the reader's window; a
+            # late event, which the report pairs where it came, too); every kind described
             # first, as the report's reader has them all before their events
             cstr = [(ffi.new("char[]", p), ffi.new("char[]", n)) for p, n in kinds_c]
             for p, n in cstr:
                 _check(lib.sdt_latency__add_kind(l, p, n))
-            evs.sort(key=lambda x: x[0])
             step = ffi.new("struct sdt_latency_step *")
             event = lib.sdt_latency__event
             END = lib.SDT_LATENCY_END

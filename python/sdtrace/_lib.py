@@ -34,6 +34,7 @@ enum sdt_type_kind {
 struct sdt_trace_reader;
 struct sdt_trace_kind;
 struct sdt_trace_event;
+struct sdt_trace_event_desc;
 enum sdt_value_kind {
 	SDT_VALUE_UNAVAILABLE = 0, SDT_VALUE_INT, SDT_VALUE_UINT, SDT_VALUE_FLOAT,
 	SDT_VALUE_STRING,
@@ -55,6 +56,7 @@ struct sdt_trace_value {
 struct sdt_trace_open_opts {
 	size_t sz;
 	const char *name;
+	bool time_order;
 };
 int sdt_trace_reader__open(const char *path, const struct sdt_trace_open_opts *opts,
 			   struct sdt_trace_reader **out);
@@ -70,12 +72,13 @@ bool sdt_trace_reader__truncated(const struct sdt_trace_reader *r);
 uint64_t sdt_trace_reader__lost(const struct sdt_trace_reader *r);
 size_t sdt_trace_reader__kind_count(const struct sdt_trace_reader *r);
 const struct sdt_trace_kind *sdt_trace_reader__kind(const struct sdt_trace_reader *r, size_t i);
-const char *sdt_trace_kind__provider(const struct sdt_trace_kind *k);
-const char *sdt_trace_kind__name(const struct sdt_trace_kind *k);
-const char *sdt_trace_kind__path(const struct sdt_trace_kind *k);
-size_t sdt_trace_kind__arg_count(const struct sdt_trace_kind *k);
-const char *sdt_trace_kind__arg_name(const struct sdt_trace_kind *k, size_t i);
-enum sdt_type_kind sdt_trace_kind__arg_type(const struct sdt_trace_kind *k, size_t i);
+const struct sdt_trace_event_desc *sdt_trace_kind__desc(const struct sdt_trace_kind *k);
+const char *sdt_trace_event_desc__provider(const struct sdt_trace_event_desc *d);
+const char *sdt_trace_event_desc__name(const struct sdt_trace_event_desc *d);
+const char *sdt_trace_event_desc__path(const struct sdt_trace_event_desc *d);
+size_t sdt_trace_event_desc__arg_count(const struct sdt_trace_event_desc *d);
+const char *sdt_trace_event_desc__arg_name(const struct sdt_trace_event_desc *d, size_t i);
+uint64_t sdt_trace_reader__late(const struct sdt_trace_reader *r);
 const struct sdt_trace_kind *sdt_trace_event__kind(const struct sdt_trace_event *ev);
 uint64_t sdt_trace_event__time_ns(const struct sdt_trace_event *ev);
 unsigned int sdt_trace_event__cpu(const struct sdt_trace_event *ev);

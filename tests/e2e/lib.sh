@@ -223,17 +223,18 @@ uprobes_unchanged() {
 # nobody_prepare [FILE...]: for the part of a test run as the user nobody. Returns 1 (the caller
 # says what it leaves out) when not root, or without setpriv or nobody. Nobody may be unable to
 # reach the build: with a checkout in root's 0700 home (/root/sdtrace) every exec of it as
-# nobody fails with 126, and a check wanting only a failure would pass. So sdtrace (linked with
-# the static libsdtrace: nothing else to find), the shipped provider type files (which a
-# build-tree binary reads from the source tree) and each FILE are copied into NB, a root-owned
-# 0755 directory of /tmp; NB_SDTRACE is the copy. That the copy runs as nobody is a check: the
-# test fails loudly when it does not.
+# nobody fails with 126, and a check wanting only a failure would pass. So sdtrace with the
+# libsdtrace.so.0 beside it (found by its RUNPATH, $ORIGIN), the shipped provider type files
+# (which a build-tree binary reads from the source tree) and each FILE are copied into NB, a
+# root-owned 0755 directory of /tmp; NB_SDTRACE is the copy. That the copy runs as nobody is a
+# check: the test fails loudly when it does not.
 nobody_prepare() {
 	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 ||
 		return 1
 	NB=$(mktemp -d "/tmp/sdtrace-$TEST_NAME-nobody.XXXXXX") || return 1
 	at_exit "rm -rf '$NB'"
-	if ! { cp "$SDTRACE" "$NB/sdtrace" && cp -R "$SRC_DIR/share/providers" "$NB/providers" &&
+	if ! { cp "$SDTRACE" "$NB/sdtrace" && cp -P "${SDTRACE%/*}"/libsdtrace.so.* "$NB/" &&
+		cp -R "$SRC_DIR/share/providers" "$NB/providers" &&
 		{ [ $# -eq 0 ] || cp "$@" "$NB/"; } && chmod -R a+rX "$NB" && chmod 755 "$NB"; }; then
 		fail "as nobody: cannot copy sdtrace and $* to $NB"
 		return 1
