@@ -51,10 +51,9 @@ check-deb: deb
 # debian/libsdtrace0.symbols again from the library of the last `make deb` (after adding or
 # removing exported symbols: dpkg-gensymbols fails the build while they differ).
 deb-symbols:
-	cd $(DEB_DIR)/sdtrace && { echo 'libsdtrace.so.0 libsdtrace0 #MINVER#'; \
-		echo '* Build-Depends-Package: libsdtrace-dev'; \
-		dpkg-gensymbols -q -plibsdtrace0 -Pdebian/libsdtrace0 \
-			-v$$(dpkg-parsechangelog -S Version) -O -c0 | tail -n +2; } \
+	cd $(DEB_DIR)/sdtrace && dpkg-gensymbols -q -plibsdtrace0 -Pdebian/libsdtrace0 \
+		-v$$(dpkg-parsechangelog -S Version) -O -c0 | { read -r head; echo "$$head"; \
+		echo '* Build-Depends-Package: libsdtrace-dev'; grep -v '^\*'; } \
 		> $(CURDIR)/debian/libsdtrace0.symbols
 
 # A fresh machine: one line saying what to run, before CMake's own errors (CMakeLists.txt says
