@@ -145,7 +145,11 @@ def test_dataframe_dtypes(sizes, jobs):
     assert list(one.columns)[7:] == ["id", "name", "prio"]
     assert (str(one["id"].dtype), str(one["name"].dtype), str(one["prio"].dtype)) == \
         ("uint64", "object", "int64")
-    assert list(one["name"][:5]) == ["fetch", "parse", "index", "compress", "upload"]
+    # a string the kernel could not read (its page not in yet) is None, as report gives null
+    names = ["fetch", "parse", "index", "compress", "upload"]
+    got = list(one["name"])
+    assert all(n is None or n == names[i % 5] for i, n in enumerate(got)), got
+    assert sum(n is not None for n in got) >= len(got) // 2, got
     done = sdtrace.Recording(jobs).to_pandas(event="example:job__done")
     assert str(done["arg3"].dtype) == "float64"
     # every kind at once: a column some kinds lack is nullable
