@@ -49,9 +49,10 @@ check-deb: deb
 	@bash scripts/check-deb.sh $(BUILD)
 
 # debian/libsdtrace0.symbols again from the library of the last `make deb` (after adding or
-# removing exported symbols: dpkg-gensymbols fails the build while they differ).
+# removing exported symbols; the build shows the difference). From scratch (-I/dev/null): a symbol
+# gone from the library leaves the file too.
 deb-symbols:
-	cd $(DEB_DIR)/sdtrace && dpkg-gensymbols -q -plibsdtrace0 -Pdebian/libsdtrace0 \
+	cd $(DEB_DIR)/sdtrace && dpkg-gensymbols -q -plibsdtrace0 -Pdebian/libsdtrace0 -I/dev/null \
 		-v$$(dpkg-parsechangelog -S Version) -O -c0 | { read -r head; echo "$$head"; \
 		echo '* Build-Depends-Package: libsdtrace-dev'; grep -v '^\*'; } \
 		> $(CURDIR)/debian/libsdtrace0.symbols
