@@ -49,7 +49,7 @@ PUBLIC_STAGE = {
     "stack.h": "stack",
 }
 ENGINE_HOST = "lib/record/"
-ENGINE_REGISTRY = "lib/record/engine.c"
+ENGINE_REGISTRY = "lib/record/engines.c"
 # Files compiled in one configuration only (CMakeLists.txt, SDTRACE_BPF): the BPF engine, or the
 # stand-in for it; the one not built has no object file.
 ONE_OF = {"lib/bpf/bpf.c", "lib/bpf/attach.c", "lib/bpf/msg.c", "lib/bpf/none.c"}

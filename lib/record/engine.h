@@ -13,10 +13,10 @@
  * The core (recorder_run.c) runs the stages once for every engine: the targets, the one event
  * loop, arming, following, files met late, teardown. An engine fills a struct sdt_engine_ops;
  * the core calls it through r->eng and never names an engine (scripts/check-layers.py). Only
- * this file's engine.c, the registry, lists the engines' tables.
+ * engines.c, the registry, lists the engines' tables.
  *
  * A new engine: a folder lib/record/NAME/ with a `const struct sdt_engine_ops sdt_engine_NAME`,
- * its entry in engine.c, and an enum sdt_engine value in include/sdtrace/record.h.
+ * its entry in engines.c, and an enum sdt_engine value in include/sdtrace/record.h.
  */
 #ifndef SDT_RECORD_ENGINE_H
 #define SDT_RECORD_ENGINE_H

@@ -71,7 +71,7 @@ struct sdt_recorder {
 	bool counting; /* counters, no rings: count_only with few events */
 	struct rec_added *adds;
 	size_t nadds;
-	const struct sdt_engine_ops *eng; /* once resolved (engine.c) */
+	const struct sdt_engine_ops *eng; /* once resolved (engines.c) */
 	void *engine_data;		  /* the engine's state (its ->free frees it) */
 	struct rec_set *sets;
 	size_t nsets, sets_cap;
@@ -96,7 +96,7 @@ struct sdt_recorder {
 	uint64_t drained; /* the last ticket asked before the last drain started */
 	bool running; /* inside sdt_recorder__run() */
 	struct rec_signals sig;
-	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it (engine.c) */
+	const char *engine_reason; /* why SDT_ENGINE_AUTO chose it (engines.c) */
 	char engine_why[320];	   /* engine_reason's text when it is not a constant */
 	/* what a policy over the public API keeps (sdt_recorder__add_specs()), freed last */
 	void *ext;
