@@ -104,7 +104,7 @@ struct sdt_engine_ops {
 
 /*
  * The engine @r runs with: opts.engine resolved once (auto: bpf when the kernel, BTF and
- * privileges allow it and every site can be placed by it, else tracefs). engine.c.
+ * privileges allow it and every site can be placed by it, else tracefs). engines.c.
  */
 const struct sdt_engine_ops *sdt_rec_engine(struct sdt_recorder *r);
 /* exit() during a recording: every engine's at_exit. */
