@@ -178,7 +178,9 @@ int main(int argc, char **argv)
 	struct sdt_file *f = NULL;
 	pid_t pids[64];
 	int err, st, ai;
-	SDT_OPTS(sdt_recorder_opts, o, .semaphore = SDT_SEMAPHORE_AUTO);
+	/* tracefs, as before auto became the library's default: t0300 checks its group names */
+	SDT_OPTS(sdt_recorder_opts, o, .semaphore = SDT_SEMAPHORE_AUTO,
+		 .engine = SDT_ENGINE_TRACEFS);
 
 	/*
 	 * A line per write: the traced command often shares this output file, and a block
