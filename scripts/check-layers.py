@@ -41,7 +41,7 @@ ALLOWED = {
 }
 # include/sdtrace/X.h -> the stage whose files implement it
 PUBLIC_STAGE = {
-    "common.h": "util", "sdtrace.h": "util",
+    "common.h": "util", "sdtrace.h": "util", "text.h": "util",
     "scan.h": "scan", "spec.h": "scan", "types.h": "scan", "proc.h": "scan", "find.h": "scan",
     "cache.h": "cache", "debuginfod.h": "cache", "probe.h": "cache",
     "trace.h": "trace", "trace_writer.h": "trace", "latency.h": "trace", "filter.h": "trace",

@@ -101,5 +101,6 @@ SDT_API int sdt_output_check(const char *path, bool *exists);
 #include <sdtrace/record_specs.h>
 #include <sdtrace/probe.h>
 #include <sdtrace/stack.h>
+#include <sdtrace/text.h>
 
 #endif
