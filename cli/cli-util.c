@@ -8,58 +8,75 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli-util.h"
+#include "sdtrace/text.h"
 
 struct cli_global cli = {.exit_error = EXIT_RUNTIME};
+
+/*
+ * One message on stderr: @prefix, then the text, escaped as a terminal needs (sdtrace/text.h):
+ * it names paths and values others chose (a directory named with ESC or a newline), and no
+ * message has a line break of its own but the one that ends it (@fmt's, if any, is dropped).
+ */
+int cli_vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL;
+	int n = vasprintf(&text, fmt, ap);
+
+	fflush(stdout);
+	fputs(prefix, stderr);
+	if (n < 0) {
+		fputs("(out of memory)\n", stderr);
+		return -1;
+	}
+	if (n > 0 && text[n - 1] == '\n')
+		n--;
+	sdt_fput_escaped(stderr, text, (size_t)n, 0);
+	fputc('\n', stderr);
+	free(text);
+	return n;
+}
 
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("sdtrace: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage("sdtrace: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("sdtrace: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage("sdtrace: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("sdtrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage("sdtrace: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sdtrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage("sdtrace: ", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nsee 'sdtrace %s%s--help'\n", cmd ? cmd : "", cmd ? " " : "");
+	fprintf(stderr, "see 'sdtrace %s%s--help'\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
@@ -76,12 +93,5 @@ bool cli_stdout_closed(void)
 
 void cli_put_escaped(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\x%02x", c);
-		else
-			fputc(c, fp);
-	}
+	sdt_fput_escaped(fp, s, strlen(s), 0);
 }

@@ -3,6 +3,7 @@
 #ifndef SDTRACE_CLI_UTIL_H
 #define SDTRACE_CLI_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -23,6 +24,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "sdtrace: ..." on stderr: what the user should know that is neither (list found nothing). */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * @prefix, then the message escaped for a terminal (sdt_fput_escaped(): it may name what other
+ * users chose), one line; a "\n" ending @fmt is its end. What the four above and the library's
+ * messages (main.c) print with.
+ */
+int cli_vmessage(const char *prefix, const char *fmt, va_list ap);
 /* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -32,7 +39,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  */
 bool cli_stdout_closed(void);
 
-/* Print @s to @fp with control and non-ASCII bytes escaped as \xNN (for text output). */
+/* Print @s to @fp escaped for a terminal: sdt_fput_escaped() (C0, DEL, C1, invalid UTF-8). */
 void cli_put_escaped(FILE *fp, const char *s);
 
 #endif

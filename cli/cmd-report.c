@@ -232,24 +232,29 @@ static void header_kinds(const struct sdt_trace_reader *r, size_t *shown)
 	for (; *shown < n; (*shown)++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
 
-		printf("# event %s:%s in ", sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
-		       sdt_trace_event_desc__name(sdt_trace_kind__desc(k)));
-		cli_put_escaped(stdout, sdt_trace_event_desc__path(sdt_trace_kind__desc(k))
-					    ? sdt_trace_event_desc__path(sdt_trace_kind__desc(k))
-					    : "?");
-		printf(" (build-id %s)\n",
-		       sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k))
-			   ? sdt_trace_event_desc__build_id(sdt_trace_kind__desc(k))
-			   : "none");
-		for (i = 0; i < sdt_trace_event_desc__arg_count(sdt_trace_kind__desc(k)); i++) {
-			const char *why =
-			    sdt_trace_event_desc__arg_unavailable(sdt_trace_kind__desc(k), i);
+		const struct sdt_trace_event_desc *d = sdt_trace_kind__desc(k);
 
-			printf("#   %s %s",
-			       sdt_trace_event_desc__arg_name(sdt_trace_kind__desc(k), i),
-			       sdt_trace_event_desc__arg_spec(sdt_trace_kind__desc(k), i)
-				   ? sdt_trace_event_desc__arg_spec(sdt_trace_kind__desc(k), i)
-				   : "?");
+		fputs("# event ", stdout);
+		cli_put_escaped(stdout, sdt_trace_event_desc__provider(d));
+		putchar(':');
+		cli_put_escaped(stdout, sdt_trace_event_desc__name(d));
+		fputs(" in ", stdout);
+		cli_put_escaped(stdout, sdt_trace_event_desc__path(d) ? sdt_trace_event_desc__path(d)
+								       : "?");
+		fputs(" (build-id ", stdout);
+		cli_put_escaped(stdout, sdt_trace_event_desc__build_id(d)
+					    ? sdt_trace_event_desc__build_id(d)
+					    : "none");
+		fputs(")\n", stdout);
+		for (i = 0; i < sdt_trace_event_desc__arg_count(d); i++) {
+			const char *why = sdt_trace_event_desc__arg_unavailable(d, i);
+
+			fputs("#   ", stdout);
+			cli_put_escaped(stdout, sdt_trace_event_desc__arg_name(d, i));
+			putchar(' ');
+			cli_put_escaped(stdout, sdt_trace_event_desc__arg_spec(d, i)
+						    ? sdt_trace_event_desc__arg_spec(d, i)
+						    : "?");
 			if (why) {
 				fputs(": unavailable: ", stdout);
 				cli_put_escaped(stdout, why);
@@ -294,7 +299,8 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 	}
 	for (i = 0; i < n; i++)
 		ks[i] = sdt_trace_reader__kind(r, i);
-	qsort(ks, n, sizeof(*ks), cmp_kind);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ks, n, sizeof(*ks), cmp_kind);
 	if (o->json) {
 		json_begin_object(&o->j);
 		json_key(&o->j, "events");
@@ -321,13 +327,16 @@ static int stats(struct report_opts *o, const struct sdt_trace_reader *r)
 			json_uint(&o->j, count);
 			json_end_object(&o->j);
 		} else {
-			printf("%12" PRIu64 "  %s:%s  ", count,
-			       sdt_trace_event_desc__provider(sdt_trace_kind__desc(ks[i])),
-			       sdt_trace_event_desc__name(sdt_trace_kind__desc(ks[i])));
-			cli_put_escaped(
-			    stdout, sdt_trace_event_desc__path(sdt_trace_kind__desc(ks[i]))
-					? sdt_trace_event_desc__path(sdt_trace_kind__desc(ks[i]))
-					: "?");
+			const struct sdt_trace_event_desc *d = sdt_trace_kind__desc(ks[i]);
+
+			printf("%12" PRIu64 "  ", count);
+			cli_put_escaped(stdout, sdt_trace_event_desc__provider(d));
+			putchar(':');
+			cli_put_escaped(stdout, sdt_trace_event_desc__name(d));
+			fputs("  ", stdout);
+			cli_put_escaped(stdout, sdt_trace_event_desc__path(d)
+						    ? sdt_trace_event_desc__path(d)
+						    : "?");
 			putchar('\n');
 		}
 		i = e;

@@ -312,10 +312,15 @@ static void take_keys(struct top_ctx *c)
 			c->err = -ENOMEM;
 			return;
 		}
-		fprintf(fp, "%%%s:%s ", d ? sdt_trace_event_desc__provider(d) : "?",
-			d ? sdt_trace_event_desc__name(d) : "?");
-		for (p = 0; p < r->nvalues && p < nby; p++)
-			fprintf(fp, " %s=%s", by[p], stat_agg_value_text(&r->values[p], val, sizeof(val)));
+		fputc('%', fp);
+		cli_put_escaped(fp, d ? sdt_trace_event_desc__provider(d) : "?");
+		fputc(':', fp);
+		cli_put_escaped(fp, d ? sdt_trace_event_desc__name(d) : "?");
+		fputc(' ', fp);
+		for (p = 0; p < r->nvalues && p < nby; p++) {
+			fprintf(fp, " %s=", by[p]);
+			cli_put_escaped(fp, stat_agg_value_text(&r->values[p], val, sizeof(val)));
+		}
 		if (!r->nvalues)
 			fputs(" (without the --by names)", fp);
 		if (fclose(fp)) {
@@ -327,7 +332,8 @@ static void take_keys(struct top_ctx *c)
 		c->keys[c->nkeys] = (struct top_key){t, r->count};
 		c->nkeys++;
 	}
-	qsort(c->keys, c->nkeys, sizeof(*c->keys), cmp_key);
+	if (c->nkeys > 1) /* qsort(NULL, 0) is undefined */
+		qsort(c->keys, c->nkeys, sizeof(*c->keys), cmp_key);
 }
 
 /* The frame, drawn whole with one write(). */

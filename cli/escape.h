@@ -2,7 +2,9 @@
 /*
  * Strings from a recording shown to a person (`report`, `trace`): what a program passed, which
  * may be any bytes. Valid UTF-8 is printed as it is ("héllo wörld ✓ 日本語" reads as such);
- * what a terminal would act on or cannot show is escaped, so that every byte can be told:
+ * what a terminal would act on or cannot show is escaped, so that every byte can be told, by the
+ * library's one escaper (include/sdtrace/text.h), which every name and value printed for a
+ * terminal goes through (cli_put_escaped(), the messages on stderr, tables, stacks, folded):
  *
  *	bytes                       shown as
  *	"  \                        \"  \\

@@ -73,22 +73,13 @@ void print_event_text(const struct sdt_trace_event *ev)
 	uint64_t t = sdt_trace_event__time_ns(ev);
 	struct sdt_trace_value v;
 	char name[80];
-	size_t i, o = 0;
+	size_t i;
 
-	if (!comm) {
+	/* a thread may name itself anything: escape what a terminal would act on */
+	if (!comm)
 		snprintf(name, sizeof(name), ":%u", sdt_trace_event__tid(ev));
-	} else {
-		/* a thread may name itself anything: escape what a terminal would act on */
-		for (; *comm && o + 5 < sizeof(name); comm++) {
-			unsigned char c = (unsigned char)*comm;
-
-			if (c < 0x20 || c >= 0x7f)
-				o += (size_t)snprintf(name + o, sizeof(name) - o, "\\x%02x", c);
-			else
-				name[o++] = (char)c;
-		}
-		name[o] = '\0';
-	}
+	else
+		sdt_escape(name, sizeof(name), comm, strlen(comm), 0);
 	printf("%16s", name);
 	printf(" %7u/%-7u [%03u] %" PRIu64 ".%09" PRIu64 ": ", sdt_trace_event__pid(ev),
 	       sdt_trace_event__tid(ev), sdt_trace_event__cpu(ev), t / 1000000000u,

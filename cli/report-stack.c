@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "event-print.h"
@@ -54,10 +55,11 @@ int report_folded(struct sdt_trace_reader *r, FILE *out)
 		return ret;
 	for (i = 0; i < sdt_folded__count(f) && !ferror(out); i++) {
 		sdt_folded__entry(f, i, &e);
-		fputs(e.event, out);
+		/* no name can split the line or add a frame: ';' and line breaks escaped */
+		sdt_fput_escaped(out, e.event, strlen(e.event), SDT_ESC_FOLDED);
 		for (j = 0; j < e.depth; j++) {
 			fputc(';', out);
-			fputs(e.frames[j], out);
+			sdt_fput_escaped(out, e.frames[j], strlen(e.frames[j]), SDT_ESC_FOLDED);
 		}
 		fprintf(out, " %" PRIu64 "\n", e.count);
 	}
@@ -118,7 +120,8 @@ int report_stacks_text(struct sdt_trace_reader *r)
 			break;
 		}
 		for (i = 0; i < n; i++) {
-			printf("\t%16" PRIx64 " %s", fr[i].ip, fr[i].name);
+			printf("\t%16" PRIx64 " ", fr[i].ip);
+			cli_put_escaped(stdout, fr[i].name);
 			if (fr[i].sym && !fr[i].inlined)
 				printf("+0x%" PRIx64, fr[i].sym_off);
 			else if (fr[i].inlined)

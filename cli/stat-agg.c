@@ -589,7 +589,11 @@ static void print_counts(struct stat_agg *sa, const struct sdt_recorder *rec,
 			json_uint(j, rows[i]->count);
 			json_end_object(j);
 		} else {
-			fprintf(out, "%14" PRIu64 "  %%%s:%s  ", rows[i]->count, prov, name);
+			fprintf(out, "%14" PRIu64 "  %%", rows[i]->count);
+			cli_put_escaped(out, prov);
+			fputc(':', out);
+			cli_put_escaped(out, name);
+			fputs("  ", out);
 			put_values(out, rows[i], &sa->by);
 			fputc('\n', out);
 		}
@@ -614,7 +618,8 @@ static void print_rows(struct stat_agg *sa, const struct sdt_recorder *rec, FILE
 		cli_error("out of memory");
 		return;
 	}
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(rows, n, sizeof(*rows), cmp_row);
 	sdt_recorder__agg_drops(rec, &keys, &starts, &unmatched);
 	if (json) {
 		json_init(&j, out, false);
