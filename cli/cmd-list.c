@@ -136,7 +136,8 @@ static int list_file(struct list_opts *o, const struct sdt_file *f, const char *
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	sort_file = f;
-	qsort(idx, n, sizeof(*idx), cmp_site_index);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(idx, n, sizeof(*idx), cmp_site_index);
 
 	for (i = 0; i < n; i++) {
 		const struct sdt_site *s = sdt_file__site(f, idx[i]);

@@ -344,7 +344,8 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 			continue;
 		paths[np++] = (struct fg_path){.e = &entries[i], .with_event = !event && entries[i].event};
 	}
-	qsort(paths, np, sizeof(*paths), path_cmp);
+	if (np > 1) /* qsort(NULL, 0) is undefined */
+		qsort(paths, np, sizeof(*paths), path_cmp);
 	ret = build(paths, np, &v, &nv);
 	if (ret) {
 		free(paths);

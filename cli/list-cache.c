@@ -129,7 +129,8 @@ int list_cache(struct list_opts *o)
 		for (j = 0; j < sdt_target__site_count(ti); j++)
 			rows[nrows++] = (struct row){ti, j};
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (nrows > 1) /* qsort(NULL, 0) is undefined */
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
 	if (o->json) {
 		json_init(&o->j, stdout, false);
 		json_begin_array(&o->j);

@@ -76,6 +76,7 @@ size_t stat_rows_collect(const struct stat_names *sn, const struct sdt_recorder 
 		}
 		rows[j].count += sdt_recorder__count(rec, i);
 	}
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(rows, n, sizeof(*rows), cmp_row);
 	return n;
 }

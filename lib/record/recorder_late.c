@@ -319,7 +319,8 @@ int sdt_rec_samples_add_set(struct rec_samples *sp, uint32_t setno)
 	sp->nkev += nkev;
 	if (total > sp->nevents)
 		sp->nevents = total;
-	qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
+	if (sp->nkev > 1) /* qsort(NULL, 0) is undefined */
+		qsort(sp->map, sp->nkev, sizeof(*sp->map), cmp_map);
 	return 0;
 }
 

@@ -361,7 +361,8 @@ int sdt_elf_find_symbols(struct sdt_elf *e, const char *const *names, size_t n, 
 		want[i].slot = i;
 		first[(unsigned char)names[i][0] >> 3] |= (uint8_t)(1u << (names[i][0] & 7));
 	}
-	qsort(want, n, sizeof(*want), want_cmp);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(want, n, sizeof(*want), want_cmp);
 	/*
 	 * The string table read once and indexed directly (elf_strptr() checks the section on every
 	 * call: a third of a scan of postgres); used only when it ends with a NUL.

@@ -186,7 +186,8 @@ int sdt_folded__read(struct sdt_trace_reader *r, const struct sdt_folded_opts *o
 	if (!err && !f->n && !sdt_trace_reader__has_stacks(r))
 		err = sdt_err(-ENODATA, "the recording has no stacks: record it with -g");
 	if (!err) {
-		qsort(f->e, f->n, sizeof(*f->e), cmp_entry);
+		if (f->n > 1) /* qsort(NULL, 0) is undefined */
+			qsort(f->e, f->n, sizeof(*f->e), cmp_entry);
 		if (split_entries(f))
 			err = sdt_err(-ENOMEM, "out of memory");
 	}

@@ -91,7 +91,8 @@ static int mark_duplicate_sites(const struct sdt_uprobe_set *s, bool *ok)
 						      x->file->sites[x->sites[j]].file_offset,
 						      x->is_return, i};
 	}
-	qsort(keys, n, sizeof(*keys), cmp_site_key);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(keys, n, sizeof(*keys), cmp_site_key);
 	for (i = 1; i < n; i++) {
 		if (!cmp_site_key(&keys[i - 1], &keys[i])) {
 			ok[keys[i - 1].event] = false;
