@@ -29,6 +29,7 @@
 #include "sdtrace/debuginfod.h"
 #include "sdtrace/stack.h"
 #include "stack/demangle.h"
+#include "stack/find_debug.h"
 #include "stack/unwind_dwarf.h"
 #include "util/internal.h"
 
@@ -108,7 +109,7 @@ int sdt_symbolizer__new(struct sdt_trace_reader *r, const struct sdt_symbolizer_
 	s->debuginfo_path = s->debug_dir ? sdt_asprintf(":.debug:%s", s->debug_dir) : NULL;
 	s->cb = (Dwfl_Callbacks){
 	    .find_elf = dwfl_build_id_find_elf,
-	    .find_debuginfo = dwfl_standard_find_debuginfo,
+	    .find_debuginfo = sdt_find_debuginfo,
 	    .section_address = dwfl_offline_section_address,
 	    .debuginfo_path = &s->debuginfo_path,
 	};
@@ -154,51 +155,40 @@ void sdt_symbolizer__free(struct sdt_symbolizer *s)
 
 /* ---- finding a file by build-id ------------------------------------------------------------ */
 
-/* The GNU build-id of @path in hex (malloc'ed), NULL when it has none or cannot be read. */
-static char *file_build_id(const char *path)
-{
-	const void *bid = NULL;
-	char *hex = NULL;
-	ssize_t n;
-	Elf *elf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && (n = dwelf_elf_gnu_build_id(elf, &bid)) > 0 &&
-	    (hex = malloc(2 * (size_t)n + 1))) {
-		for (ssize_t i = 0; i < n; i++)
-			sprintf(hex + 2 * i, "%02x", ((const unsigned char *)bid)[i]);
-	}
-	elf_end(elf);
-	close(fd);
-	return hex;
-}
-
-static bool has_build_id(const char *path, const char *bid)
-{
-	char *got = file_build_id(path);
-	bool same = got && !strcmp(got, bid);
-
-	free(got);
-	return same;
-}
-
-static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
+/*
+ * The file of mapping @m: its path, the cache's copy, a debug directory's, each opened only if it
+ * is a regular file (sdt_open_regular(): a FIFO named by a recording, planted in the cache or a
+ * debug directory never blocks) with the mapping's build-id. Returns the path and *@fd (open), or
+ * NULL and -1.
+ */
+static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_mapping *m, int *fd)
 {
 	const char *bid = m->build_id, *dir;
 	size_t len;
 	char *p;
 
-	if (!bid || strlen(bid) < 4)
-		return m->path && !access(m->path, R_OK) ? sdt_strdup(m->path) : NULL;
-	if (m->path && has_build_id(m->path, bid))
-		return sdt_strdup(m->path);
+	*fd = -1;
+	if (!bid || strlen(bid) < 4) {
+		if (!m->path || (*fd = sdt_open_regular(m->path)) < 0) {
+			sdt_err_clear();
+			return NULL;
+		}
+		if (!(p = sdt_strdup(m->path))) {
+			close(*fd);
+			*fd = -1;
+		}
+		return p;
+	}
+	if (m->path && (*fd = sdt_open_build_id(m->path, bid)) >= 0) {
+		if ((p = sdt_strdup(m->path)))
+			return p;
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
 	if (s->cache_dir) {
 		p = sdt_asprintf("%s/.build-id/%.2s/%s/elf", s->cache_dir, bid, bid + 2);
-		if (p && has_build_id(p, bid))
+		if (p && (*fd = sdt_open_build_id(p, bid)) >= 0)
 			return p;
 		free(p);
 	}
@@ -207,7 +197,7 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 		if (!len)
 			continue;
 		p = sdt_asprintf("%.*s/.build-id/%.2s/%s.debug", (int)len, dir, bid, bid + 2);
-		if (p && has_build_id(p, bid))
+		if (p && (*fd = sdt_open_build_id(p, bid)) >= 0)
 			return p;
 		free(p);
 	}
@@ -223,27 +213,43 @@ static char *find_file(const struct sdt_symbolizer *s, const struct sdt_trace_ma
 			p = NULL;
 		}
 		free(orig);
+		if (p && (*fd = sdt_open_build_id(p, bid)) < 0) {
+			free(p);
+			p = NULL;
+		}
 		return p;
 	}
 	return NULL;
 }
 
-/* Report @sf->found into a Dwfl of its own at bias 0 and read its PT_LOAD segments. */
-static void open_file(const struct sdt_symbolizer *s, struct sym_file *sf)
+/*
+ * Report @sf->found (open at @fd, which is taken) into a Dwfl of its own at bias 0 and read its
+ * PT_LOAD segments.
+ */
+static void open_file(const struct sdt_symbolizer *s, struct sym_file *sf, int fd)
 {
 	GElf_Addr bias;
 	GElf_Phdr ph;
 	size_t n, i;
+	void **ud;
 	Elf *elf;
 
 	sf->dwfl = dwfl_begin(&s->cb);
-	if (!sf->dwfl)
+	if (!sf->dwfl) {
+		close(fd);
 		return;
+	}
 	dwfl_report_begin(sf->dwfl);
-	sf->mod = dwfl_report_elf(sf->dwfl, sf->found, sf->found, -1, 0, false);
+	/* the fd checked, not the path again (which could be swapped meanwhile) */
+	sf->mod = dwfl_report_elf(sf->dwfl, sf->found, sf->found, fd, 0, false);
 	dwfl_report_end(sf->dwfl, NULL, NULL);
-	if (!sf->mod)
+	if (!sf->mod) {
+		close(fd); /* libdwfl takes the fd only on success */
 		return;
+	}
+	/* where sdt_find_debuginfo() looks for a separate debug file */
+	if (dwfl_module_info(sf->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = s->debug_dir;
 	elf = dwfl_module_getelf(sf->mod, &bias);
 	if (!elf || elf_getphdrnum(elf, &n))
 		return;
@@ -266,6 +272,7 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	struct sym_file *sf;
 	char *key;
 	size_t i;
+	int fd;
 
 	/* seen already? (compared without allocating: this runs per frame) */
 	for (i = 0; i < s->nfiles; i++) {
@@ -286,9 +293,9 @@ static int file_of(struct sdt_symbolizer *s, const struct sdt_trace_mapping *m)
 	sf = &s->files[s->nfiles];
 	memset(sf, 0, sizeof(*sf));
 	sf->key = key;
-	sf->found = find_file(s, m);
+	sf->found = find_file(s, m, &fd);
 	if (sf->found)
-		open_file(s, sf);
+		open_file(s, sf, fd);
 	return (int)s->nfiles++;
 }
 
@@ -318,15 +325,67 @@ static int add_name(struct sym_addr *a, const char *name)
 	return 0;
 }
 
+/*
+ * DIEs that hold code only through their children (a C++ namespace or class, a module): looked
+ * into even though they have no address range of their own, as dwarf_getscopes() does.
+ */
+static bool scope_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_module;
+}
+
+/*
+ * The inlined subroutines whose ranges hold @pc under @cu, outermost first, into @in (at most
+ * SYM_MAX_DEPTH). libdw's dwarf_getscopes() recurses once per nesting level, so that a file with
+ * 50,000 nested DW_TAG_inlined_subroutine entries (any local user's program may carry one)
+ * overflows the stack; this walk keeps its own path of at most SYM_MAX_DEPTH levels and goes no
+ * deeper: the innermost inlined frames of a deeper nest are left out. Returns their number.
+ */
+#define SYM_MAX_DEPTH 256
+static size_t inlined_at(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *in)
+{
+	Dwarf_Die path[SYM_MAX_DEPTH];
+	size_t d = 0, floor = 0, n = 0; /* floor: the level of the innermost scope's children */
+
+	if (dwarf_child(cu, &path[0]))
+		return 0;
+	for (;;) {
+		Dwarf_Die *die = &path[d];
+		int tag = dwarf_tag(die);
+
+		if (dwarf_haspc(die, pc) == 1) {
+			if (tag == DW_TAG_inlined_subroutine && n < SYM_MAX_DEPTH)
+				in[n++] = *die;
+			if (d + 1 >= SYM_MAX_DEPTH || dwarf_child(die, &path[d + 1]))
+				break; /* the innermost scope (or as deep as we go) */
+			floor = ++d;
+			continue;
+		}
+		if (scope_container(tag) && d + 1 < SYM_MAX_DEPTH && !dwarf_child(die, &path[d + 1])) {
+			d++;
+			continue;
+		}
+		/* the next sibling, else back up: never above the innermost scope found */
+		while (dwarf_siblingof(&path[d], &path[d])) {
+			if (d == floor)
+				return n;
+			d--;
+		}
+	}
+	return n;
+}
+
 /* The inlined functions at @vaddr, innermost first, then the function @sym itself. */
 static int lookup(struct sym_file *sf, uint64_t vaddr, struct sym_addr *a)
 {
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *name;
-	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Die *cu, *in = NULL;
 	Dwarf_Addr bias;
-	int n, i, err = 0;
+	size_t n = 0;
+	int err = 0;
 
 	if (!sf->mod)
 		return 0;
@@ -334,17 +393,14 @@ static int lookup(struct sym_file *sf, uint64_t vaddr, struct sym_addr *a)
 	if (!name)
 		return 0;
 	cu = dwfl_module_addrdie(sf->mod, vaddr, &bias);
-	if (cu && (n = dwarf_getscopes(cu, vaddr - bias, &scopes)) > 0) {
-		for (i = 0; i < n && !err; i++) {
-			const char *in;
+	if (cu && (in = calloc(SYM_MAX_DEPTH, sizeof(*in))))
+		n = inlined_at(cu, vaddr - bias, in);
+	while (n && !err) {
+		const char *nm = dwarf_diename(&in[--n]);
 
-			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-				continue;
-			in = dwarf_diename(&scopes[i]);
-			err = add_name(a, in ? in : "??");
-		}
+		err = add_name(a, nm ? nm : "??");
 	}
-	free(scopes);
+	free(in);
 	if (!err)
 		err = add_name(a, name);
 	a->off = off;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stack/find_debug.h"
 #include "stack/unwind_dwarf.h"
 #include "util/internal.h"
 
@@ -67,7 +68,7 @@ struct sdt_unwinder {
 
 static const Dwfl_Callbacks dwfl_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = sdt_find_debuginfo,
 };
 
 int sdt_unwinder_new(const struct sdt_trace_reader *r, sdt_unwind_find_fn find, void *ctx,
@@ -258,14 +259,18 @@ static Dwfl *proc_dwfl(struct sdt_unwinder *u, uint32_t pid)
 		if (m.pid != pid || dwfl_addrmodule(dwfl, m.start))
 			continue;
 		path = u->find(u->find_ctx, &m);
-		if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		/* a regular file only, and the one checked is the one read (find_debug.h) */
+		if (!path || (fd = sdt_open_regular(path)) < 0) {
+			sdt_err_clear();
 			continue;
+		}
 		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		ok = elf && load_bias(elf, &m, &bias);
 		elf_end(elf);
-		close(fd);
-		if (ok && dwfl_report_elf(dwfl, path, path, -1, bias, true))
+		if (ok && dwfl_report_elf(dwfl, path, path, fd, bias, true))
 			nmods++;
+		else
+			close(fd);
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!nmods || !dwfl_attach_state(dwfl, NULL, (pid_t)pid, &thread_callbacks, u)) {

@@ -34,6 +34,13 @@ bool sdt_print_enabled(void);
 /* Each line of @text (@len bytes, newline-separated) as one message "PREFIXline\n". */
 void sdt_print_lines(enum sdt_print_level level, const char *prefix, const char *text, size_t len);
 
+/*
+ * Open @path for reading only if it is a regular file (util/open.c): O_NONBLOCK | O_CLOEXEC, so
+ * that a FIFO cannot block the open, then fstat. Returns the fd, or -errno with a message
+ * (-ENOEXEC: not a regular file). The fd stays O_NONBLOCK, which a regular file ignores.
+ */
+int sdt_open_regular(const char *path);
+
 /* Allocation that checks n * size for overflow; NULL with errno = ENOMEM on failure. */
 void *sdt_reallocarray(void *ptr, size_t n, size_t size);
 char *sdt_strdup(const char *s);
