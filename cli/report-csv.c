@@ -10,8 +10,9 @@
  * positional, as many as the widest event has; a column is headed by the name the recording gives
  * that argument when every event kind having it agrees, else argN. Integers are decimal (rebased
  * addresses 0x-hex), floats the shortest decimal that reads back as the same double (as --json),
- * strings as they are (bytes that are not UTF-8 become U+FFFD), and an argument not recorded is an
- * empty field. A string the kernel did not hand back whole is its first bytes; when a recording
+ * strings as they are (bytes that are not UTF-8 become U+FFFD; one that begins with = + - @, a
+ * tab or a carriage return and is not a number gets a ' before it, so that no spreadsheet takes
+ * it for a formula), and an argument not recorded is an empty field. A string the kernel did not hand back whole is its first bytes; when a recording
  * has any, a last column "truncated" names them in each row with the least length each had:
  * "query (4096+ bytes)" ("; " between two), empty in the rows that have none.
  *
@@ -28,30 +29,37 @@
 #include "json.h"
 #include "report.h"
 
-/* One field: quoted when it must be (RFC 4180), invalid UTF-8 replaced. */
+/* Is @s a plain number ("-1", "+2.5", "1e-3", "0x1f")? */
+static bool number(const char *s)
+{
+	char *end;
+
+	if (!*s || strchr(" \t\r\n", *s))
+		return false;
+	(void)strtod(s, &end);
+	return !*end;
+}
+
+/*
+ * One field: quoted when it must be (RFC 4180), invalid UTF-8 replaced. A field a spreadsheet
+ * would take for a formula (it begins with = + - @, a tab or a carriage return, and is not a
+ * plain number) gets a ' before it, as OWASP's "CSV Injection" page recommends: a traced
+ * program's string "=HYPERLINK(...)" is shown as text, never evaluated.
+ */
 static void field(FILE *out, const char *s, bool first)
 {
 	const unsigned char *p;
+	bool quote;
 
 	if (!first)
 		fputc(',', out);
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		for (p = (const unsigned char *)s; *p;) {
-			size_t n = json_utf8_len(p);
-
-			if (n) {
-				fwrite(p, 1, n, out);
-				p += n;
-			} else {
-				fputs("\xef\xbf\xbd", out);
-				p++;
-			}
-		}
-		return;
-	}
-	fputc('"', out);
+	quote = strpbrk(s, ",\"\r\n") != NULL;
+	if (quote)
+		fputc('"', out);
+	if (*s && strchr("=+-@\t\r", *s) && !number(s))
+		fputc('\'', out);
 	for (p = (const unsigned char *)s; *p;) {
 		size_t n = json_utf8_len(p);
 
@@ -66,7 +74,8 @@ static void field(FILE *out, const char *s, bool first)
 			p++;
 		}
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
 }
 
 static void value(FILE *out, const struct sdt_trace_value *v)
