@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "protobuf.h"
+#include "sdtrace/text.h"
 
 enum { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2 };
 
@@ -95,9 +96,31 @@ void pb_bytes(struct pb *p, unsigned int field, const void *s, size_t n)
 	}
 }
 
+void pb_string_n(struct pb *p, unsigned int field, const char *s, size_t n)
+{
+	static const char fffd[] = "\xef\xbf\xbd";
+	size_t i, k, out = 0;
+
+	for (i = 0; i < n; i += k ? k : 1)
+		out += (k = sdt_utf8_len(s + i, n - i)) ? k : sizeof(fffd) - 1;
+	if (out == n) {
+		pb_bytes(p, field, s, n);
+		return;
+	}
+	tag(p, field, PB_LEN);
+	varint(p, out);
+	if (room(p, out))
+		return;
+	for (i = 0; i < n; i += k ? k : 1) {
+		k = sdt_utf8_len(s + i, n - i);
+		memcpy(p->buf + p->len, k ? s + i : fffd, k ? k : sizeof(fffd) - 1);
+		p->len += k ? k : sizeof(fffd) - 1;
+	}
+}
+
 void pb_string(struct pb *p, unsigned int field, const char *s)
 {
-	pb_bytes(p, field, s, strlen(s));
+	pb_string_n(p, field, s, strlen(s));
 }
 
 void pb_message(struct pb *p, unsigned int field, const struct pb *m)

@@ -29,7 +29,13 @@ void pb_free(struct pb *p);
 void pb_uint(struct pb *p, unsigned int field, uint64_t v);  /* uint32/uint64/enum/bool */
 void pb_int(struct pb *p, unsigned int field, int64_t v);    /* int32/int64 */
 void pb_double(struct pb *p, unsigned int field, double v);  /* double */
-void pb_bytes(struct pb *p, unsigned int field, const void *s, size_t n); /* string/bytes */
+void pb_bytes(struct pb *p, unsigned int field, const void *s, size_t n); /* bytes */
+/*
+ * A `string` field: protobuf requires valid UTF-8 there (protoc and Perfetto's parser refuse
+ * the rest), so each byte of @s that is not part of a valid UTF-8 sequence is written as U+FFFD,
+ * as --json, chrome and CSV do.
+ */
+void pb_string_n(struct pb *p, unsigned int field, const char *s, size_t n);
 void pb_string(struct pb *p, unsigned int field, const char *s);
 void pb_message(struct pb *p, unsigned int field, const struct pb *m); /* nested message */
 

@@ -211,7 +211,7 @@ static uint64_t intern(struct perfetto *p, struct intern *t, const char *s)
 	p->interned_bytes += len;
 	pb_reset(&p->entry);
 	pb_uint(&p->entry, INTERNED_IID, t->n);
-	pb_bytes(&p->entry, INTERNED_NAME, s, len);
+	pb_string_n(&p->entry, INTERNED_NAME, s, len);
 	pb_message(&p->in, t->field, &p->entry);
 	return t->n;
 }
