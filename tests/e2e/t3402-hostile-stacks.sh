@@ -21,7 +21,7 @@ cd "$T" || exit 1
 unset DEBUGINFOD_URLS
 export SDTRACE_CACHE_DIR=$T/empty SDTRACE_DEBUG_DIR=$T/nowhere
 SAFE="python3 $SRC_DIR/tests/e2e/text-safe.py"
-LIMIT=60
+LIMIT=${HOSTILE_LIMIT:-60}
 
 mkdir bin && cp "$PROGS_DIR/prog-stack-fp" "$PROGS_DIR/libprog-stack-lib-fp.so" bin/ || exit 1
 export LD_LIBRARY_PATH=$T/bin
@@ -68,7 +68,8 @@ for f in "report -g" "report --format=folded" "report --format=flamegraph -o f.s
 		>fifo.out 2>fifo.err
 	check_eq "FIFOs: $f ends, exit 0" 0 $?
 done
-"$SDTRACE" --cache-dir "$T/cache" report -g -i g.sdt >fifo.txt 2>&1
+SDTRACE_DEBUG_DIR=$T/debug timeout "$LIMIT" "$SDTRACE" --cache-dir "$T/cache" report -g -i g.sdt \
+	>fifo.txt 2>&1
 check_eq "FIFOs: the program's 3 frames of each hit by build-id" 15 \
 	"$(grep -c "\[$BID+0x[0-9a-f]*\] ($P)$" fifo.txt)"
 
@@ -86,7 +87,7 @@ for f in "report -g" "report --format=folded" "report --format=flamegraph -o d.s
 	timeout "$LIMIT" "$SDTRACE" $f -i g.sdt >deep.out 2>deep.err
 	check_eq "deep: $f exit 0 (no stack overflow)" 0 $?
 done
-"$SDTRACE" report -g -i g.sdt >deep.txt 2>&1
+timeout "$LIMIT" "$SDTRACE" report -g -i g.sdt >deep.txt 2>&1
 check "deep: the outermost inlined frames named" grep -qF 'deep_0 (inlined)' deep.txt
 check "deep: inner named under them" grep -qE 'inner\+0x[0-9a-f]+ ' deep.txt
 uprobes_unchanged
