@@ -452,12 +452,29 @@ int cmd_stat(int argc, char **argv)
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
+		size_t np = stat_rows_collect_paths(&sc.names, s.rec, rows);
+		bool by_binary = np > n;
+
 		if (args.interval)
 			fprintf(out, "# total\n");
-		fprintf(out, "%14s  %s\n", "count", "event");
-		for (i = 0; i < n; i++)
-			fprintf(out, "%14llu  %%%s:%s\n", (unsigned long long)rows[i].count,
-				rows[i].provider, rows[i].name);
+		/* an event counted in more than one binary: whose hits they are, per binary */
+		if (by_binary) {
+			fprintf(out, "%14s  %s  %s\n", "count", "event", "binary");
+			n = np;
+		} else {
+			fprintf(out, "%14s  %s\n", "count", "event");
+		}
+		for (i = 0; i < n; i++) {
+			fprintf(out, "%14llu  %%", (unsigned long long)rows[i].count);
+			cli_put_escaped(out, rows[i].provider);
+			fputc(':', out);
+			cli_put_escaped(out, rows[i].name);
+			if (by_binary) {
+				fputs("  ", out);
+				cli_put_escaped(out, rows[i].path);
+			}
+			fputc('\n', out);
+		}
 		if (sdt_recorder__elapsed_ns(s.rec))
 			fprintf(out, "\n%14.3f  seconds elapsed\n",
 				(double)sdt_recorder__elapsed_ns(s.rec) / 1e9);

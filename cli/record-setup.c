@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,9 @@ const char rec_setup_usage[] =
     "                        library dirs and trees (libjvm.so)\n"
     "  -p, --pid PID[,PID]   every thread of these processes, until they exit or Ctrl-C\n"
     "  -a, --all-cpus        system-wide, until Ctrl-C or --duration\n"
+    "      --owner USER      with -a: arm only files owned by USER (root, a name or a uid);\n"
+    "                        with -a and -x, files met later are armed only if copies of a -x\n"
+    "                        binary (the same build-id)\n"
     "      --duration SECS   stop after this long\n"
     "      --semaphore=M     auto (default), refctr (the kernel's ref_ctr_offset) or poke\n"
     "                        (increment and restore in the target's memory; tracefs only)\n"
@@ -122,6 +126,27 @@ static int push(char ***arr, size_t *n, const char *v)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NOT_SHARED    (-1)
 #define OPT_NO_FOLLOW 0x100
+#define OPT_OWNER     0x101
+
+/* --owner root|USER|UID. 0, or a usage error's exit code after saying it. */
+static int parse_owner(struct rec_setup *s, const char *arg)
+{
+	struct passwd *pw = getpwnam(arg);
+	unsigned long uid;
+	char *end;
+
+	if (pw) {
+		s->owner = pw->pw_uid;
+	} else {
+		errno = 0;
+		uid = strtoul(arg, &end, 10);
+		if (!*arg || *end || errno || uid > (uid_t)-2)
+			return cli_usage_error(s->cmd, "--owner: no user '%s'", arg);
+		s->owner = (uid_t)uid;
+	}
+	s->owner_only = true;
+	return 0;
+}
 
 /*
  * One of the shared options (getopt's @c and optarg): 0 when it was one of ours and is taken,
@@ -191,6 +216,8 @@ static int shared_option(struct rec_setup *s, int c, const char *arg)
 	case OPT_NO_FOLLOW:
 		s->no_follow = true;
 		return 0;
+	case OPT_OWNER:
+		return parse_owner(s, arg);
 	case 'm':
 		pages = strtoul(arg, &end, 10);
 		if (*end || !pages || (pages & (pages - 1)) || pages > (1ul << 20))
@@ -214,6 +241,7 @@ static const struct option shared_opts[] = {
     {"types", required_argument, NULL, 'T'},	{"mmap-pages", required_argument, NULL, 'm'},
     {"filter", required_argument, NULL, 'F'},	{"engine", required_argument, NULL, 'E'},
     {"no-follow", no_argument, NULL, OPT_NO_FOLLOW},
+    {"owner", required_argument, NULL, OPT_OWNER},
     {"help", no_argument, NULL, 'h'},
 };
 #define SHARED_SHORT "e:x:p:am:h"
@@ -362,7 +390,8 @@ void rec_setup_print_late(const struct rec_setup *s)
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
 {
 	SDT_OPTS(sdt_recorder_opts, ro);
-	SDT_OPTS(sdt_specs_opts, so, .notify = notify, .late_error = late_error);
+	SDT_OPTS(sdt_specs_opts, so, .notify = notify, .late_error = late_error,
+		 .owner_only = s->owner_only, .owner = s->owner);
 	char *stale = NULL;
 	int n, ret;
 

@@ -48,6 +48,9 @@ struct rec_setup {
 	/* following (--no-follow turns it off) */
 	bool no_follow;
 	bool deferred; /* nothing matched at the start: the command's execs will tell */
+	/* --owner (with -a): arm only the files this uid owns */
+	bool owner_only;
+	uid_t owner;
 };
 
 /*

@@ -16,12 +16,14 @@
 struct stat_names {
 	char **provider; /* by the recorder's event index; NULL: not described */
 	char **name;
+	char **path; /* the binary each was armed in */
 	size_t n;
 };
 
 struct stat_row {
 	const char *provider; /* borrowed from the stat_names */
 	const char *name;
+	const char *path; /* stat_rows_collect_paths() only: the binary */
 	uint64_t count;
 };
 
@@ -35,5 +37,12 @@ void stat_names_free(struct stat_names *sn);
  */
 size_t stat_rows_collect(const struct stat_names *sn, const struct sdt_recorder *rec,
 			 struct stat_row *rows);
+/*
+ * The same per provider:event and binary, sorted by provider, name, then path: stat's table
+ * when more than one binary has an event (under -a, any user's binary with the same
+ * provider:event adds to the count: the table shows whose hits they are).
+ */
+size_t stat_rows_collect_paths(const struct stat_names *sn, const struct sdt_recorder *rec,
+			       struct stat_row *rows);
 
 #endif

@@ -19,13 +19,13 @@ _sdtrace_commands='list record trace stat top report cache probe help'
 _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-g --call-graph -o --output -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
-	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys --no-follow -h --help'
+	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys --no-follow --owner -h --help'
 _sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow -h --help'
+	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
 	--format= --filter --key --by --top --count --slice-name -g --title -h --help'
 _sdtrace_opts_cache='-h --help'
@@ -55,7 +55,7 @@ _sdtrace_takes_value()
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
 		--duration | --semaphore | --engine | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
-		--pair | --format | --build-id | --filter | --key | --by | --top | -n | --slice-name | --max-keys | --title)
+		--pair | --format | --build-id | --filter | --key | --by | --top | -n | --slice-name | --max-keys | --title | --owner)
 		return 0 ;;
 	esac
 	return 1

@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <sdtrace/common.h>
 
@@ -61,6 +62,15 @@ struct sdt_specs_opts {
 	/* A file met during the run whose sites could not be added (may be NULL). */
 	sdt_specs_notify_fn late_error;
 	void *ctx;
+	/*
+	 * System-wide (the recorder's opts.system_wide), where any local user may start a program
+	 * whose notes name the same provider:event: with @owner_only, only the files owned by uid
+	 * @owner are armed (at the start and during the run). And with @paths, a file met during
+	 * the run is armed only when it has the build-id of one of them (an upgrade or a copy,
+	 * never another binary). A file passed over is said at SDT_INFO.
+	 */
+	bool owner_only;
+	uid_t owner;
 };
 
 /* sdt_recorder__add_specs() found nothing yet: the command is a launcher (below). */

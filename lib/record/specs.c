@@ -81,6 +81,7 @@ void sdt_rec_specs_free(void *ext)
 	if (!s)
 		return;
 	sdt_rec_specs_late_release(s);
+	sdt_rec_specs_trust_release(s);
 	sdt_targets__free(s->targets);
 	for (i = 0; s->specs && i < s->nspecs; i++)
 		sdt_spec__free(s->specs[i]);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "sdtrace/record_specs.h"
@@ -50,6 +51,10 @@ struct sdt_rec_specs {
 	size_t nlate_files;
 	struct sdt_file **late_own; /* files read alone (their process was gone) */
 	size_t nlate_own;
+	/* system-wide with paths: their build-ids (specs_trust.c), read at the first late file */
+	char **x_ids;
+	size_t nx_ids;
+	bool x_ids_read;
 };
 
 /*
@@ -78,5 +83,19 @@ int sdt_rec_specs_on_file(void *ctx, struct sdt_recorder *r, pid_t pid, const ch
 void sdt_rec_specs_late_release(struct sdt_rec_specs *s);
 /* specs.c: the recorder's ->ext_free; takes NULL. */
 void sdt_rec_specs_free(void *ext);
+
+/*
+ * specs_trust.c: may file @path (@st its stat) be armed by @r? Only system-wide is anything
+ * refused: with owner_only, a file another uid owns (said at SDT_INFO).
+ */
+bool sdt_rec_specs_owner_ok(const struct sdt_recorder *r, const struct sdt_rec_specs *s,
+			    const char *path, const struct stat *st);
+/*
+ * The same for a file met during the run (@build_id its hex build-id, or NULL), which with
+ * paths must also have one of their build-ids. 1 yes, 0 no (said at SDT_INFO), -ENOMEM.
+ */
+int sdt_rec_specs_trust_late(const struct sdt_recorder *r, struct sdt_rec_specs *s,
+			     const char *path, const struct stat *st, const char *build_id);
+void sdt_rec_specs_trust_release(struct sdt_rec_specs *s);
 
 #endif

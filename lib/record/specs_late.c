@@ -217,9 +217,12 @@ int sdt_rec_specs_on_file(void *ctx, struct sdt_recorder *r, pid_t pid, const ch
 	struct stat st;
 	int err;
 
-	(void)build_id;
 	if (stat(open_path, &st))
 		return 0; /* gone */
+	/* system-wide: another user's binary with the same provider:event only if allowed */
+	err = sdt_rec_specs_trust_late(r, s, open_path, &st, build_id);
+	if (err <= 0)
+		return err;
 	lf = late_find(s, st.st_dev, st.st_ino);
 	if (!lf) {
 		err = late_resolve(s, pid);

@@ -67,8 +67,14 @@ int sdt_rec_specs_add_target(struct sdt_recorder *r, const struct sdt_rec_specs 
 			     const struct sdt_target *t)
 {
 	size_t n = sdt_target__site_count(t), k, *spec_of;
+	struct stat st;
 	int err;
 
+	/* system-wide, with owner_only: another user's cached binary is passed over */
+	if (s->o.owner_only && sdt_target__path(t) &&
+	    (stat(sdt_target__path(t), &st) ||
+	     !sdt_rec_specs_owner_ok(r, s, sdt_target__path(t), &st)))
+		return 0;
 	spec_of = calloc(n ? n : 1, sizeof(*spec_of));
 	if (!spec_of)
 		return sdt_err(-ENOMEM, "out of memory");
