@@ -376,7 +376,8 @@ int sdt_uprobe_set__add_typed(struct sdt_uprobe_set *s, const struct sdt_file *f
 	if (!path_ok(path)) {
 		err = sdt_err(-EINVAL,
 			      "'%s': a path with whitespace or control characters cannot "
-			      "be given to uprobe_events",
+			      "be given to uprobe_events (the tracefs engine); --engine=bpf "
+			      "arms it",
 			      path);
 		goto out;
 	}
