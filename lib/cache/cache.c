@@ -23,6 +23,26 @@
 #include "cache/probes_file.h"
 #include "scan/find.h"
 
+/*
+ * Root using a cache another user owns (sudo kept $HOME, a --cache-dir or $SDTRACE_CACHE_DIR
+ * under someone's home): that user chooses which binaries and events it holds, and so what a
+ * system-wide session of root arms. Said once per process, not refused: it may be meant.
+ */
+static void warn_foreign(const struct sdt_cache *c)
+{
+	static bool warned;
+	struct stat st;
+
+	if (geteuid() != 0 || fstat(c->rootfd, &st) || st.st_uid == 0 ||
+	    __atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+		return;
+	sdt_print(SDT_WARN,
+		  "the cache '%s' belongs to uid %u, not root: that user decides which "
+		  "binaries and events it holds (--cache-dir or $SDTRACE_CACHE_DIR name "
+		  "root's own)\n",
+		  c->root, (unsigned int)st.st_uid);
+}
+
 int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct sdt_cache **out)
 {
 	struct sdt_cache_opts o;
@@ -76,6 +96,7 @@ int sdt_cache__open(const char *root, const struct sdt_cache_opts *opts, struct 
 			      strerror(errno));
 		goto fail;
 	}
+	warn_foreign(c);
 	*out = c;
 	return 0;
 fail:
