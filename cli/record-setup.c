@@ -663,12 +663,12 @@ void rec_report_silence(const struct rec_setup *s)
 		/* no hit, but a filter that may have dropped them all: say that, not "not run" */
 		if (!hits && best == SDT_SILENCE_NOT_RUN &&
 		    rec_filter_silence(s, idx[i], best_text, sizeof(best_text))) {
-			fprintf(stderr, "sdtrace: 0 hits: %%%s:%s: filtered: %s\n", provider, name,
-				best_text);
+			/* cli_note(): the reason names paths others chose, escaped */
+			cli_note("0 hits: %%%s:%s: filtered: %s", provider, name, best_text);
 			continue;
 		}
-		fprintf(stderr, "sdtrace: %llu hits: %%%s:%s: %s: %s\n", (unsigned long long)hits,
-			provider, name, sdt_silence__key(best), best_text);
+		cli_note("%llu hits: %%%s:%s: %s: %s", (unsigned long long)hits, provider, name,
+			 sdt_silence__key(best), best_text);
 	}
 	/* the provider:events only a file not armed has (no event of the recording) */
 	for (i = 0; i < sdt_recorder__unarmed_count(s->rec); i++) {
@@ -683,8 +683,8 @@ void rec_report_silence(const struct rec_setup *s)
 			continue;
 		}
 		shown++;
-		fprintf(stderr, "sdtrace: 0 hits: %%%s:%s: %s: %s\n", provider, name,
-			sdt_silence__key(SDT_SILENCE_NOT_ARMED), text);
+		cli_note("0 hits: %%%s:%s: %s: %s", provider, name,
+			 sdt_silence__key(SDT_SILENCE_NOT_ARMED), text);
 	}
 	if (more)
 		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);
