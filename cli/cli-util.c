@@ -20,12 +20,14 @@ struct cli_global cli = {.exit_error = EXIT_RUNTIME};
 
 /*
  * One message on stderr: @prefix, then the text, escaped as a terminal needs (sdtrace/text.h):
- * it names paths and values others chose (a directory named with ESC or a newline), and no
- * message has a line break of its own but the one that ends it (@fmt's, if any, is dropped).
+ * it names paths and values others chose (a directory named with ESC). A "\n" ending @fmt is
+ * the message's end. With @lines, the line breaks inside are kept (the library's message of an
+ * ambiguous event lists the binaries one a line); without, they are escaped too, so that one
+ * message is one line whatever it names (the library's warnings, one line each by contract).
  */
-int cli_vmessage(const char *prefix, const char *fmt, va_list ap)
+int cli_vmessage(const char *prefix, bool lines, const char *fmt, va_list ap)
 {
-	char *text = NULL;
+	char *text = NULL, *p, *nl;
 	int n = vasprintf(&text, fmt, ap);
 
 	fflush(stdout);
@@ -35,8 +37,12 @@ int cli_vmessage(const char *prefix, const char *fmt, va_list ap)
 		return -1;
 	}
 	if (n > 0 && text[n - 1] == '\n')
-		n--;
-	sdt_fput_escaped(stderr, text, (size_t)n, 0);
+		text[--n] = '\0';
+	for (p = text; lines && (nl = memchr(p, '\n', (size_t)(text + n - p))); p = nl + 1) {
+		sdt_fput_escaped(stderr, p, (size_t)(nl - p), 0);
+		fputc('\n', stderr);
+	}
+	sdt_fput_escaped(stderr, p, (size_t)(text + n - p), 0);
 	fputc('\n', stderr);
 	free(text);
 	return n;
@@ -47,7 +53,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	cli_vmessage("sdtrace: error: ", fmt, ap);
+	cli_vmessage("sdtrace: error: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -56,7 +62,7 @@ void cli_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	cli_vmessage("sdtrace: warning: ", fmt, ap);
+	cli_vmessage("sdtrace: warning: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -65,7 +71,7 @@ void cli_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	cli_vmessage("sdtrace: ", fmt, ap);
+	cli_vmessage("sdtrace: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -74,7 +80,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	cli_vmessage("sdtrace: ", fmt, ap);
+	cli_vmessage("sdtrace: ", true, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "see 'sdtrace %s%s--help'\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;

@@ -26,10 +26,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * @prefix, then the message escaped for a terminal (sdt_fput_escaped(): it may name what other
- * users chose), one line; a "\n" ending @fmt is its end. What the four above and the library's
- * messages (main.c) print with.
+ * users chose); a "\n" ending @fmt is its end. With @lines its inner line breaks are kept (the
+ * four above: an error may list binaries one a line), else escaped: one line whatever it names
+ * (the library's messages, main.c).
  */
-int cli_vmessage(const char *prefix, const char *fmt, va_list ap);
+int cli_vmessage(const char *prefix, bool lines, const char *fmt, va_list ap);
 /* A usage error: the message, then "see 'sdtrace CMD --help'"; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

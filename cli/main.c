@@ -82,7 +82,7 @@ static int cli_print(enum sdt_print_level level, const char *fmt, va_list ap)
 		return 0;
 	if ((unsigned int)level >= sizeof(prefix) / sizeof(prefix[0]))
 		level = SDT_DEBUG;
-	return cli_vmessage(prefix[level], fmt, ap);
+	return cli_vmessage(prefix[level], false, fmt, ap);
 }
 
 static struct sigaction sigpipe_at_start;
