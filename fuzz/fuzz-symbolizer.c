@@ -26,6 +26,14 @@ static char elf_path[64], rec_path[64], none_path[64];
 static const uint64_t ips[] = {0x400000, 0x401000, 0x401040, 0x401130, 0x401139, 0x401200,
 			       0x401500, 0x402000, 0x403000, 0x404010, 0x40f000, 0x410000};
 
+/* The scratch directory goes at exit (a crash leaves it: the reproducer is the input). */
+static void cleanup(void)
+{
+	unlink(elf_path);
+	unlink(rec_path);
+	rmdir(dir);
+}
+
 /* The recording, once: one event whose stack is @ips, in a mapping of @elf_path. */
 static void make_recording(void)
 {
@@ -39,6 +47,7 @@ static void make_recording(void)
 
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	snprintf(elf_path, sizeof(elf_path), "%s/elf", dir);
 	snprintf(rec_path, sizeof(rec_path), "%s/rec.data", dir);
 	snprintf(none_path, sizeof(none_path), "%s/none", dir);
