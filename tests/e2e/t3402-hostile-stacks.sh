@@ -11,7 +11,9 @@
 # - deep DWARF: the recorded program replaced by a copy (same build-id) whose debug info nests
 #   50,000 DW_TAG_inlined_subroutine entries (deep-dwarf.py): report -g, folded and flamegraph
 #   end with exit 0 (libdw's recursive dwarf_getscopes() overflowed the stack), inlined frames
-#   truncated.
+#   truncated;
+# - the recording cut at every length: report --format=folded exits 0 or 1, with no sanitizer
+#   report (UBSan: qsort(NULL, 0) in lib/stack/folded.c, seen in the ASan+UBSan build).
 . "$(dirname "$0")/lib.sh"
 need_file "$PROGS_DIR/prog-stack-fp" "$PROGS_DIR/libprog-stack-lib-fp.so"
 need_tracefs
@@ -72,6 +74,25 @@ SDTRACE_DEBUG_DIR=$T/debug timeout "$LIMIT" "$SDTRACE" --cache-dir "$T/cache" re
 	>fifo.txt 2>&1
 check_eq "FIFOs: the program's 3 frames of each hit by build-id" 15 \
 	"$(grep -c "\[$BID+0x[0-9a-f]*\] ($P)$" fifo.txt)"
+
+# ---- the recording cut at every length: folded ends with no sanitizer report (the ASan+UBSan
+# build saw qsort(NULL, 0) in lib/stack/folded.c when no stack was read)
+mv "$P" fifo.aside # the program gone: its frames by build-id
+size=$(wc -c <g.sdt)
+bad=0
+n=64
+while [ "$n" -lt "$size" ]; do
+	head -c "$n" g.sdt >cut.sdt
+	timeout "$LIMIT" "$SDTRACE" report --format=folded -i cut.sdt >/dev/null 2>cut.err
+	rc=$?
+	if [ "$rc" -gt 1 ] || grep -qE 'runtime error|AddressSanitizer' cut.err; then
+		bad=$n
+		break
+	fi
+	n=$((n + 1))
+done
+check_eq "cut recordings: folded ends cleanly at every length (first bad length)" 0 "$bad"
+mv fifo.aside "$P"
 
 # ---- deep DWARF
 rm "$P"
