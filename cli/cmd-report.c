@@ -239,8 +239,8 @@ static void header_kinds(const struct sdt_trace_reader *r, size_t *shown)
 		putchar(':');
 		cli_put_escaped(stdout, sdt_trace_event_desc__name(d));
 		fputs(" in ", stdout);
-		cli_put_escaped(stdout, sdt_trace_event_desc__path(d) ? sdt_trace_event_desc__path(d)
-								       : "?");
+		cli_put_escaped(
+		    stdout, sdt_trace_event_desc__path(d) ? sdt_trace_event_desc__path(d) : "?");
 		fputs(" (build-id ", stdout);
 		cli_put_escaped(stdout, sdt_trace_event_desc__build_id(d)
 					    ? sdt_trace_event_desc__build_id(d)
