@@ -6,10 +6,12 @@
  * or a decoder (sdtrace/trace.h) in time order.
  *
  * Pairs. Without explicit pairs, the naming conventions decide: an event whose name ends in
- * `__start`, `__begin`, `__entry` or `_start` opens, one ending in `__done`, `__end`, `__return`
- * or `_end` closes, the pair of the same provider and stem (the name without its suffix, the
- * longest suffix taken): job__start/job__done, gc__begin/gc__end, function__entry/function__return
- * and read_start/read_end pair up. An auto pair counts only once both sides have been described
+ * `__start`, `__begin`, `__entry`, `__startup`, `_start`, `_begin`, `_send` or `_pre` opens, one
+ * ending in `__done`, `__end`, `__return`, `__shutdown`, `_end`, `_complete`, `_recv`, `_done` or
+ * `_post` closes, the pair of the same provider and stem (the name without its suffix, the
+ * longest suffix taken): job__start/job__done, gc__begin/gc__end, function__entry/function__return,
+ * request__startup/request__shutdown, read_start/read_end, req_send/req_recv (or req_done) and
+ * save_pre/save_post pair up. An auto pair counts only once both sides have been described
  * (an event whose partner was not recorded stays a plain event). With sdt_latency__add_pair()
  * (`--pair START,END`, event specs, globs allowed) only the explicit pairs count.
  *

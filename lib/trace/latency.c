@@ -50,8 +50,24 @@ struct sdt_latency {
 	bool is_explicit;
 };
 
-static const char *const start_suffixes[] = {"__start", "__begin", "__entry", "_start"};
-static const char *const end_suffixes[] = {"__done", "__end", "__return", "_end"};
+/*
+ * The naming conventions, in the order they are tried (a `__` suffix before its `_` form, so the
+ * stem never keeps an underscore):
+ *	start		end		seen in
+ *	__start		__done		python gc__start/gc__done, postgresql
+ *	__begin		__end		hotspot gc__begin, ruby gc__mark__begin
+ *	__entry		__return	python, ruby, php function__entry, hotspot method__entry
+ *	__startup	__shutdown	php request__startup/request__shutdown
+ *	_start		_end		read_start/read_end
+ *	_begin		_complete	sssd sdap_search_user_save_begin/_end, io_begin/io_complete
+ *	_send		_recv, _done	sssd sdap_*_send/_recv, dp_req_send/dp_req_done
+ *	_pre		_post		sssd sdap_nested_group_*_pre/_post
+ * Any start of a stem pairs with any end of that stem (job_start/job_complete too).
+ */
+static const char *const start_suffixes[] = {"__start", "__begin", "__entry", "__startup",
+					     "_start",	"_begin",  "_send",   "_pre"};
+static const char *const end_suffixes[] = {"__done",	"__end", "__return", "__shutdown", "_end",
+					   "_complete", "_recv", "_done",    "_post"};
 
 static uint64_t hash_str(const char *s)
 {

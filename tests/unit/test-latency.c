@@ -484,6 +484,40 @@ static void test_unkeyed_start(void **state)
 	sdt_latency__free(l);
 }
 
+/* The conventions of php, sssd and others: every pair below, and the longest suffix wins. */
+static void test_more_conventions(void **state)
+{
+	static const char *const pairs[][3] = {
+	    {"request__startup", "request__shutdown", "p:request"},
+	    {"save_begin", "save_end", "p:save"},
+	    {"io_begin", "io_complete", "p:io"},
+	    {"dp_req_send", "dp_req_done", "p:dp_req"},
+	    {"search_send", "search_recv", "p:search"},
+	    {"populate_pre", "populate_post", "p:populate"},
+	    {"gc__mark__begin", "gc__mark__end", "p:gc__mark"},
+	};
+	struct sdt_latency *l;
+	struct sdt_latency_step s;
+	size_t i, n = sizeof(pairs) / sizeof(pairs[0]);
+
+	(void)state;
+	assert_int_equal(sdt_latency__new(&l), 0);
+	for (i = 0; i < n; i++)
+		both(l, pairs[i][0], pairs[i][1]);
+	for (i = 0; i < n; i++) {
+		s = ev(l, "p", pairs[i][0], 10, 100 * i);
+		assert_int_equal(s.role, SDT_LATENCY_START);
+		s = ev(l, "p", pairs[i][1], 10, 100 * i + 3 + i);
+		assert_int_equal(s.role, SDT_LATENCY_END);
+		assert_int_equal(s.duration_ns, 3 + i);
+		assert_true(sdt_latency__pair_active(l, find_pair(l, pairs[i][2])));
+	}
+	/* "__startup" is not "_start" + "up", nor "_send" an "_end" */
+	assert_int_equal(ev(l, "p", "startup", 10, 5000).role, SDT_LATENCY_NONE);
+	assert_int_equal(ev(l, "p", "send", 10, 5000).role, SDT_LATENCY_NONE);
+	sdt_latency__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +530,7 @@ int main(void)
 	    cmocka_unit_test(test_percentile_precision),
 	    cmocka_unit_test(test_bucket_edges),
 	    cmocka_unit_test(test_depth_cap),
+	    cmocka_unit_test(test_more_conventions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
