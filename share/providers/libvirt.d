@@ -2,7 +2,7 @@
  * libvirt's static markers (provider "libvirt"), with the argument names and types of
  * libvirt's own provider files (src/libvirt_probes.d for libvirt.so.0 and the daemons,
  * src/qemu/libvirt_qemu_probes.d for the QEMU driver). Written for sdtrace; checked against the
- * notes of Debian 12's libvirt0 (libvirt 9.0): 40 probes (tests/e2e/t2100-runtimes-list.sh).
+ * notes of Debian 12's libvirt0 (libvirt 9.0): 40 probes (tests/e2e/t2200-runtimes-list.sh).
  * libvirtd adds the rpc_server_client_auth_* probes, libvirt_driver_qemu.so the qemu_monitor_*.
  *
  * Debian's build passes every argument of these probes as 8 bytes (its notes: `8@...`), where

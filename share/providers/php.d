@@ -2,7 +2,7 @@
  * PHP's static markers (provider "php"), with the argument names and types of the Zend
  * engine's provider file (Zend/zend_dtrace.d). Written for sdtrace; checked against the notes
  * of Debian 12's /usr/bin/php8.2: 11 probes, 29 arguments, 14 sites
- * (tests/e2e/t2100-runtimes-list.sh). The same probes are in php-fpm, php-cgi and libphp.
+ * (tests/e2e/t2200-runtimes-list.sh). The same probes are in php-fpm, php-cgi and libphp.
  *
  * Every probe of PHP is semaphore-gated: sdtrace enables the semaphore when it records.
  *

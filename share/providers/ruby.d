@@ -2,7 +2,7 @@
  * Ruby's static markers (provider "ruby"), with the argument names and types of Ruby's own
  * provider file (probes.d at the top of the Ruby sources) and Debian's tapset for them
  * (libruby3.1-x86_64-linux-gnu.stp). Written for sdtrace; checked against the notes of Debian
- * 12's libruby-3.1.so.3.1: 22 probes, 56 arguments, 40 sites (tests/e2e/t2100-runtimes-list.sh).
+ * 12's libruby-3.1.so.3.1: 22 probes, 56 arguments, 40 sites (tests/e2e/t2200-runtimes-list.sh).
  *
  * Every probe of Ruby is semaphore-gated: sdtrace enables the semaphore when it records.
  *

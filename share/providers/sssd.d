@@ -3,7 +3,7 @@
  * provider file (src/systemtap/sssd_probes.d) and Debian's tapset for them (sssd.stp). Written
  * for sdtrace; checked against the notes of Debian 12's sssd-common 2.8: sssd_be (dp_req_*),
  * libsss_util.so (sysdb_transaction_*) and libsss_ldap_common.so (sdap_*), 46 probes
- * (tests/e2e/t2100-runtimes-list.sh). sdap_save_group* and sdap_save_grpmem* are in newer SSSD.
+ * (tests/e2e/t2200-runtimes-list.sh). sdap_save_group* and sdap_save_grpmem* are in newer SSSD.
  *
  * Every probe of SSSD is semaphore-gated. SSSD runs many requests at once on one thread (tevent):
  * a *_send and its *_recv (or dp_req_send and dp_req_done) interleave with those of other
