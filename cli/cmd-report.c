@@ -417,9 +417,11 @@ static int report(struct report_opts *o)
 	if (o->latency) {
 		struct sdt_types *types = NULL;
 
-		/* the provider files' `@sdtrace key:` notes: default keys (none if unreadable) */
-		if (!o->key.n &&
-		    (sdt_types__new(&types) || sdt_types__load_default(types, NULL, 0) < 0)) {
+		/*
+		 * the provider files' `@sdtrace key:` notes (default keys) and `pair:` notes
+		 * (none if unreadable)
+		 */
+		if (sdt_types__new(&types) || sdt_types__load_default(types, NULL, 0) < 0) {
 			sdt_types__free(types);
 			types = NULL;
 		}

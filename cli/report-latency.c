@@ -89,10 +89,41 @@ int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pai
 	return ret;
 }
 
-int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l, size_t *shown)
+/*
+ * The pairs the `@sdtrace pair: END...` note of a start states (ends of the same provider,
+ * separated by spaces or commas). A note that cannot be followed is a warning, not an error.
+ */
+static void note_rules(const struct sdt_types *types, struct sdt_latency *l, const char *provider,
+		       const char *name)
 {
-	size_t n = sdt_trace_reader__kind_count(r);
+	const char *note = sdt_types__note_text(types, provider, name, "pair"), *p = note;
 
+	while (p && *p) {
+		size_t len = strcspn(p, ", \t\n");
+		char *end = len ? strndup(p, len) : NULL;
+
+		if (len && (!end || sdt_latency__add_rule(l, provider, name, end)))
+			cli_warn("%s:%s: pair note '%s' not followed: %s", provider, name, note,
+				 end ? sdt_errmsg() : "out of memory");
+		free(end);
+		p += len;
+		p += strspn(p, ", \t\n");
+	}
+}
+
+int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l,
+			 const struct sdt_types *types, size_t *shown)
+{
+	size_t n = sdt_trace_reader__kind_count(r), i;
+
+	/* the provider files' pairs first, so that their ends are known as ends */
+	for (i = *shown; types && i < n; i++) {
+		const struct sdt_trace_event_desc *d =
+		    sdt_trace_kind__desc(sdt_trace_reader__kind(r, i));
+
+		note_rules(types, l, sdt_trace_event_desc__provider(d),
+			   sdt_trace_event_desc__name(d));
+	}
 	for (; *shown < n; (*shown)++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
 
@@ -756,7 +787,7 @@ int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts 
 	}
 	report_sorter_set_filter(sorter, o->filter);
 	while ((err = report_sorter_next(sorter, &ev)) > 0) {
-		ret = report_latency_kinds(r, lr.l, &shown);
+		ret = report_latency_kinds(r, lr.l, o->types, &shown);
 		if (ret)
 			goto out;
 		if ((err = lat_event(&lr, ev)) < 0)

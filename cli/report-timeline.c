@@ -317,7 +317,7 @@ int report_timeline(struct sdt_trace_reader *r, const struct report_pairs *pairs
 	}
 	err = w->start(wctx, sdt_trace_reader__start_monotonic_ns(r));
 	while (!err && (err = report_sorter_next(sorter, &ev)) > 0) {
-		ret = report_latency_kinds(r, c.l, &shown);
+		ret = report_latency_kinds(r, c.l, NULL, &shown);
 		if (ret)
 			goto out;
 		if (!have_base) {

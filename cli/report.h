@@ -101,8 +101,12 @@ int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **ou
  */
 int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pairs *pairs);
 
-/* Describe to @l the kinds @r described since *@shown (call before each event). Exit code. */
-int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l, size_t *shown);
+/*
+ * Describe to @l the kinds @r described since *@shown (call before each event), with the pairs
+ * the `@sdtrace pair:` notes of @types (may be NULL) state for them. Exit code.
+ */
+int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l,
+			 const struct sdt_types *types, size_t *shown);
 
 /*
  * --latency: read every event of @r (a pair counts when @filter, may be NULL, passes its events:

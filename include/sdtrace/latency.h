@@ -127,6 +127,18 @@ SDT_API void sdt_latency__free(struct sdt_latency *l);
 SDT_API int sdt_latency__add_pair(struct sdt_latency *l, const char *start_spec,
 				  const char *end_spec);
 
+/*
+ * A pair of differently named events of one provider, as a provider file states it (`@sdtrace
+ * pair:`): provider:start opens it, provider:end closes it, ahead of the naming conventions.
+ * Several ends of one start close the same pair; an event has one role. The pair is named by
+ * the names' common prefix up to a `_` (rpc_client_msg_tx_queue, rpc_client_msg_rx:
+ * provider:rpc_client_msg). Kinds described before take the rule too. Ignored once explicit
+ * pairs are added. 0, or -EINVAL (an event that already has another role, an end equal to its
+ * start) / -ENOMEM, message in sdt_errmsg().
+ */
+SDT_API int sdt_latency__add_rule(struct sdt_latency *l, const char *provider, const char *start,
+				  const char *end);
+
 /* Describe an event kind (before its first event). Kinds already described are ignored. */
 SDT_API int sdt_latency__add_kind(struct sdt_latency *l, const char *provider, const char *name);
 

@@ -27,6 +27,13 @@ struct lat_kind {
 	enum sdt_latency_role role; /* NONE, START or END */
 };
 
+/* A named pairing (sdt_latency__add_rule()): provider:name opens or closes a pair. */
+struct lat_rule {
+	char *key; /* provider \1 name */
+	size_t pair;
+	enum sdt_latency_role role; /* START or END */
+};
+
 struct lat_thread {
 	unsigned int pid, tid;
 	struct sdt_latency_open *stack;
@@ -46,6 +53,8 @@ struct sdt_latency {
 	size_t nkinds, kinds_cap;
 	struct lat_thread *threads;
 	size_t nthreads, threads_cap;
+	struct lat_rule *rules; /* few: searched in order */
+	size_t nrules, rules_cap;
 	struct lat_map kind_map, pair_map, thread_map;
 	bool is_explicit;
 };
@@ -194,6 +203,9 @@ void sdt_latency__free(struct sdt_latency *l)
 		free(l->kinds[i].key);
 	for (i = 0; i < l->nthreads; i++)
 		free(l->threads[i].stack);
+	for (i = 0; i < l->nrules; i++)
+		free(l->rules[i].key);
+	free(l->rules);
 	free(l->pairs);
 	free(l->kinds);
 	free(l->threads);
@@ -303,6 +315,117 @@ out_nomem:
 	return sdt_err(-ENOMEM, "out of memory");
 }
 
+static int classify(struct sdt_latency *l, struct lat_kind *k, const char *provider,
+		    const char *name);
+
+/* The pair a rule gives the kind of @key (provider \1 name), and its role; -1 if none. */
+static long rule_of(const struct sdt_latency *l, const char *key, enum sdt_latency_role *role)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrules; i++)
+		if (!strcmp(l->rules[i].key, key)) {
+			*role = l->rules[i].role;
+			return (long)l->rules[i].pair;
+		}
+	return -1;
+}
+
+/* Add the rule of provider:name, unless it has one: then it must be the same. 0 or -errno. */
+static int rule_add(struct sdt_latency *l, const char *provider, const char *name, size_t pair,
+		    enum sdt_latency_role role)
+{
+	char *key = sdt_asprintf("%s\1%s", provider, name);
+	enum sdt_latency_role had;
+	long pi;
+
+	if (!key)
+		return sdt_err(-ENOMEM, "out of memory");
+	pi = rule_of(l, key, &had);
+	if (pi >= 0) {
+		free(key);
+		if ((size_t)pi == pair && had == role)
+			return 0;
+		return sdt_err(-EINVAL, "%s:%s already %s the pair %s", provider, name,
+			       had == SDT_LATENCY_START ? "opens" : "closes", l->pairs[pi].name);
+	}
+	if (sdt_grow((void **)&l->rules, &l->rules_cap, l->nrules + 1, sizeof(*l->rules))) {
+		free(key);
+		return sdt_err(-ENOMEM, "out of memory");
+	}
+	l->rules[l->nrules++] = (struct lat_rule){.key = key, .pair = pair, .role = role};
+	return 0;
+}
+
+/*
+ * The name of a rule's pair: the names' common prefix, up to a `_` (rpc_client_msg_tx_queue and
+ * rpc_client_msg_rx: rpc_client_msg); the start's name when they have none.
+ */
+static char *rule_pair_name(const char *provider, const char *start, const char *end)
+{
+	size_t n = 0, cut = 0;
+
+	while (start[n] && start[n] == end[n]) {
+		if (start[n] == '_' && n > 0 && start[n - 1] != '_')
+			cut = n;
+		n++;
+	}
+	return sdt_asprintf("%s:%.*s", provider, cut ? (int)cut : (int)strlen(start), start);
+}
+
+int sdt_latency__add_rule(struct sdt_latency *l, const char *provider, const char *start,
+			  const char *end)
+{
+	char *key = NULL, *name = NULL;
+	struct lat_pair *p;
+	size_t *slot, pi, i;
+	int err;
+
+	if (!provider || !start || !end || !*start || !*end || !strcmp(start, end))
+		return sdt_err(-EINVAL, "a pair needs a start and another event as its end");
+	if (l->is_explicit)
+		return 0;
+	/* one pair per start, whatever its ends */
+	key = sdt_asprintf("%s\2%s", provider, start);
+	if (!key || map_reserve(&l->pair_map, l->npairs, pair_hash, l))
+		goto out_nomem;
+	slot = map_slot(&l->pair_map, hash_str(key), pair_eq, l, key);
+	if (*slot) {
+		pi = *slot - 1;
+		free(key);
+	} else {
+		name = rule_pair_name(provider, start, end);
+		p = name ? new_pair(l) : NULL;
+		if (!p)
+			goto out_nomem;
+		p->key = key;
+		p->name = name;
+		pi = l->npairs;
+		*slot = ++l->npairs;
+	}
+	err = rule_add(l, provider, start, pi, SDT_LATENCY_START);
+	if (!err)
+		err = rule_add(l, provider, end, pi, SDT_LATENCY_END);
+	if (err)
+		return err;
+	/* kinds described before the rule take it now */
+	for (i = 0; i < l->nkinds; i++) {
+		struct lat_kind *k = &l->kinds[i];
+		const char *sep = strchr(k->key, '\1');
+
+		if (sep && (size_t)(sep - k->key) == strlen(provider) &&
+		    !strncmp(k->key, provider, (size_t)(sep - k->key)) &&
+		    (!strcmp(sep + 1, start) || !strcmp(sep + 1, end)) &&
+		    (err = classify(l, k, provider, sep + 1)))
+			return err;
+	}
+	return 0;
+out_nomem:
+	free(key);
+	free(name);
+	return sdt_err(-ENOMEM, "out of memory");
+}
+
 /* Classify a kind: which pair it opens or closes, if any. */
 static int classify(struct sdt_latency *l, struct lat_kind *k, const char *provider,
 		    const char *name)
@@ -315,6 +438,8 @@ static int classify(struct sdt_latency *l, struct lat_kind *k, const char *provi
 	if (l->is_explicit) {
 		for (i = 0; i < l->npairs; i++) {
 			p = &l->pairs[i];
+			if (!p->is_explicit) /* a rule's, added before */
+				continue;
 			if (sdt_spec__match(p->s_start, provider, name))
 				k->role = SDT_LATENCY_START;
 			else if (sdt_spec__match(p->s_end, provider, name))
@@ -326,12 +451,15 @@ static int classify(struct sdt_latency *l, struct lat_kind *k, const char *provi
 		}
 		return 0;
 	}
-	k->role = auto_role(name, &stem_len);
-	if (k->role == SDT_LATENCY_NONE)
-		return 0;
-	pi = auto_pair(l, provider, name, stem_len);
-	if (pi < 0)
-		return (int)pi;
+	pi = rule_of(l, k->key, &k->role);
+	if (pi < 0) {
+		k->role = auto_role(name, &stem_len);
+		if (k->role == SDT_LATENCY_NONE)
+			return 0;
+		pi = auto_pair(l, provider, name, stem_len);
+		if (pi < 0)
+			return (int)pi;
+	}
 	k->pair = (size_t)pi;
 	p = &l->pairs[pi];
 	if (k->role == SDT_LATENCY_START && !p->has_start) {

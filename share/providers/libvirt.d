@@ -27,9 +27,15 @@ provider libvirt {
 	probe event_glib_dispatch_timeout(long timer, void *cb, void *opaque);
 
 	/* virObject's life: created (with its class's name), referenced, released, disposed */
+	/*
+	 * an object's life, new to disposed
+	 * @sdtrace pair: object_dispose
+	 * @sdtrace key: obj
+	 */
 	probe object_new(void *obj, const char *klassname);
 	probe object_ref(void *obj);
 	probe object_unref(void *obj);
+	/* @sdtrace key: obj */
 	probe object_dispose(void *obj);
 
 	/* RPC sockets: created (fd, error fd, the child's pid, addresses), fds passed */
@@ -48,14 +54,22 @@ provider libvirt {
 	/* @sdtrace key: client,serial */
 	probe rpc_server_client_msg_tx_queue(void *client, long len, long prog, long vers, long proc,
 					     long type, long status, long serial);
-	/* @sdtrace key: client,serial */
+	/*
+	 * a call received, to its reply queued
+	 * @sdtrace pair: rpc_server_client_msg_tx_queue
+	 * @sdtrace key: client,serial
+	 */
 	probe rpc_server_client_msg_rx(void *client, long len, long prog, long vers, long proc,
 				       long type, long status, long serial);
 
 	/* the client side (virsh, any program using libvirt.so.0): the same */
 	probe rpc_client_new(void *client, void *sock);
 	probe rpc_client_dispose(void *client);
-	/* @sdtrace key: client,serial */
+	/*
+	 * a call queued, to its reply received
+	 * @sdtrace pair: rpc_client_msg_rx
+	 * @sdtrace key: client,serial
+	 */
 	probe rpc_client_msg_tx_queue(void *client, long len, long prog, long vers, long proc,
 				      long type, long status, long serial);
 	/* @sdtrace key: client,serial */
@@ -95,7 +109,11 @@ provider libvirt {
 	probe qemu_monitor_unref(void *mon);
 	probe qemu_monitor_close(void *mon);
 	/* a command sent (its text, an fd passed with it), a reply or an event received */
-	/* @sdtrace key: mon */
+	/*
+	 * a command sent, to its reply
+	 * @sdtrace pair: qemu_monitor_recv_reply
+	 * @sdtrace key: mon
+	 */
 	probe qemu_monitor_send_msg(void *mon, const char *msg, long fd);
 	/* @sdtrace key: mon */
 	probe qemu_monitor_recv_reply(void *mon, const char *reply);

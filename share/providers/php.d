@@ -16,8 +16,16 @@
  * The request, error and exception probes fire either way.
  */
 provider php {
-	/* an exception is caught / thrown: its class */
-	probe exception__caught(const char *classname);
+	/*
+	 * An exception is caught / thrown: its class; from throw to catch is a pair. PHP 8.2
+	 * passes caught's class name as its zend_string (the characters start 24 bytes further
+	 * on, on x86-64), not as characters: it is an address here, and caught has no key.
+	 */
+	probe exception__caught(const void *classname);
+	/*
+	 * @sdtrace pair: exception__caught
+	 * @sdtrace key: classname
+	 */
 	probe exception__thrown(const char *classname);
 	/*
 	 * A request starts / ends: the script, the URI and the method (the CLI: the script, and

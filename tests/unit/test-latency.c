@@ -518,6 +518,66 @@ static void test_more_conventions(void **state)
 	sdt_latency__free(l);
 }
 
+/*
+ * Rules (a provider file's `@sdtrace pair:`): differently named events pair, ahead of the
+ * conventions, keyed as any pair; a kind described before the rule takes it; explicit pairs
+ * leave them out.
+ */
+static void test_rules(void **state)
+{
+	struct sdt_latency *l;
+	struct sdt_latency_stats st;
+	struct sdt_latency_step s;
+	size_t pair;
+
+	(void)state;
+	assert_int_equal(sdt_latency__new(&l), 0);
+	/* described before the rule: no role by the conventions, then the rule's */
+	assert_int_equal(sdt_latency__add_kind(l, "p", "msg_rx"), 0);
+	assert_int_equal(sdt_latency__kind_role(l, "p", "msg_rx", &pair), SDT_LATENCY_NONE);
+	assert_int_equal(sdt_latency__add_rule(l, "p", "msg_tx_queue", "msg_rx"), 0);
+	assert_int_equal(sdt_latency__add_rule(l, "p", "msg_tx_queue", "msg_rx"), 0); /* again */
+	assert_int_equal(sdt_latency__add_rule(l, "p", "msg_tx_queue", "msg_lost"), 0);
+	/* a rule's start beats the conventions (obj_new has none; io_start would) */
+	assert_int_equal(sdt_latency__add_rule(l, "p", "io_start", "io_gone"), 0);
+	assert_int_equal(sdt_latency__add_rule(l, "p", "msg_rx", "other"), -EINVAL);
+	assert_int_equal(sdt_latency__add_rule(l, "p", "same", "same"), -EINVAL);
+	both(l, "msg_tx_queue", "msg_lost");
+	both(l, "io_start", "io_gone");
+	assert_int_equal(sdt_latency__add_kind(l, "p", "io_end"), 0);
+	pair = find_pair(l, "p:msg");
+	assert_true(sdt_latency__pair_active(l, pair));
+	assert_string_equal(sdt_latency__pair_start(l, pair), "p:msg_tx_queue");
+	assert_string_equal(sdt_latency__pair_end(l, pair), "p:msg_rx");
+	assert_int_equal(sdt_latency__kind_role(l, "p", "msg_rx", &pair), SDT_LATENCY_END);
+	/* interleaved on one thread, told apart by their key */
+	kev(l, "msg_tx_queue", "client1:7", 1, SDT_LATENCY_COUNT, 100);
+	kev(l, "msg_tx_queue", "client1:8", 2, SDT_LATENCY_COUNT, 110);
+	s = kev(l, "msg_rx", "client1:7", 0, SDT_LATENCY_COUNT, 150);
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_int_equal(s.start_tag, 1);
+	assert_int_equal(s.duration_ns, 50);
+	s = kev(l, "msg_lost", "client1:8", 0, SDT_LATENCY_COUNT, 200); /* a second end */
+	assert_int_equal(s.role, SDT_LATENCY_END);
+	assert_int_equal(s.duration_ns, 90);
+	/* io_start opens the rule's pair, and io_end (the convention's end) closes nothing */
+	kev(l, "io_start", NULL, 3, SDT_LATENCY_COUNT, 300);
+	assert_int_equal(kev(l, "io_end", NULL, 0, SDT_LATENCY_COUNT, 310).role, SDT_LATENCY_NONE);
+	assert_int_equal(kev(l, "io_gone", NULL, 0, SDT_LATENCY_COUNT, 320).role, SDT_LATENCY_END);
+	sdt_latency__stats(l, find_pair(l, "p:msg"), &st);
+	assert_int_equal(st.count, 2);
+	assert_int_equal(st.key_mismatches, 1); /* msg_rx passed over 8 to take 7 */
+	sdt_latency__free(l);
+
+	/* explicit pairs only: a rule adds nothing */
+	assert_int_equal(sdt_latency__new(&l), 0);
+	assert_int_equal(sdt_latency__add_pair(l, "p:a", "p:b"), 0);
+	assert_int_equal(sdt_latency__add_rule(l, "p", "msg_tx_queue", "msg_rx"), 0);
+	both(l, "msg_tx_queue", "msg_rx");
+	assert_int_equal(sdt_latency__kind_role(l, "p", "msg_rx", &pair), SDT_LATENCY_NONE);
+	sdt_latency__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +591,7 @@ int main(void)
 	    cmocka_unit_test(test_bucket_edges),
 	    cmocka_unit_test(test_depth_cap),
 	    cmocka_unit_test(test_more_conventions),
+	    cmocka_unit_test(test_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
