@@ -4,7 +4,8 @@
 # 1000 method calls, 300 static calls and 200 plain function calls. The Zend engine fires its
 # function probes only with USE_ZEND_DTRACE=1 in its environment (php.d's `@sdtrace needs:`
 # note, measured there): without it, the 0-hit line names the switch. The request pairs
-# request__startup -> request__shutdown (the __startup/__shutdown convention).
+# request__startup -> request__shutdown (the __startup/__shutdown convention), and an exception
+# exception__thrown -> exception__caught (php.d's `@sdtrace pair:` note), counted by class.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real-lib.sh"
 PHP=/usr/bin/php8.2
@@ -55,6 +56,28 @@ check_eq "top(): exactly 200 calls" 200 "$(row_count lat.out 'classname= functio
 check "the request pairs request__startup -> request__shutdown" \
 	grep -q '^php:request  (php:request__startup -> php:request__shutdown)$' lat.out
 check_fails "nothing left unmatched" grep -q 'unmatched:' lat.out
+
+# php.d's `@sdtrace pair:` note: from exception__thrown to exception__caught, by class
+cat >exc.php <<'PHPEOF'
+<?php
+class AErr extends Exception {}
+class BErr extends Exception {}
+function thrower($i) { if ($i % 2) throw new AErr("a"); throw new BErr("b"); }
+for ($i = 0; $i < 100; $i++) {
+  try { thrower($i); } catch (Exception $e) { }
+}
+for ($i = 0; $i < 20; $i++) {
+  try { try { throw new AErr("inner"); } finally { } } catch (AErr $e) { }
+}
+PHPEOF
+run exc record -o exc.sdt -e '%php:exception__*' -- "$PHP" -n exc.php
+"$SDTRACE" report -i exc.sdt --latency --by classname >exc-lat.out 2>exc-lat.err
+check_eq "report --latency --by classname (exceptions): exit 0" 0 $?
+check "the pair note pairs exception__thrown -> exception__caught" \
+	grep -q '^php:exception  (php:exception__thrown -> php:exception__caught)$' exc-lat.out
+check_eq "AErr: 70 thrown and caught" 70 "$(row_count exc-lat.out 'classname=AErr')"
+check_eq "BErr: 50 thrown and caught" 50 "$(row_count exc-lat.out 'classname=BErr')"
+check_fails "no exception left unmatched" grep -q 'unmatched:' exc-lat.out
 
 # Without USE_ZEND_DTRACE=1: no function probe fires, and the end says why
 run plain stat -e '%php:function__entry' -e '%php:request__startup' -- "$PHP" -n calls.php
