@@ -26,7 +26,8 @@ static const char report_usage[] =
     "usage: sdtrace report [-i FILE] [-o FILE] [--filter EXPR] [--json] [--stats] [--header]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --latency [--json]\n"
     "                      [--pair START,END]... [--key ARGS] [--by ARGS] [--top N]\n"
-    "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --count --by ARGS [--top N]\n"
+    "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --count --by ARGS [--sum NAME]\n"
+    "                      [--top N]\n"
     "                      [--json]\n"
     "       sdtrace report [-i FILE] [-o FILE] [--filter EXPR] --format=chrome|perfetto|csv\n"
     "                      [--pair START,END]... [--slice-name ARGS]\n"
@@ -78,6 +79,8 @@ static const char report_usage[] =
     "      --top N       the first N rows of --by; without --by, the N slowest single pairs\n"
     "                    with their start's and end's arguments (JSON: \"slowest\")\n"
     "      --count       with --by: count events per value instead of listing them\n"
+    "      --sum NAME    with --count: also the sum of this integer argument per row, and\n"
+    "                    the rows sorted by it (bytes allocated per class)\n"
     "      --slice-name ARGS  with --format=chrome or perfetto: name each slice by these\n"
     "                    arguments of its start (the query text, the method); the pair is\n"
     "                    its category\n"
@@ -154,6 +157,7 @@ static const char report_usage[] =
     "  sdtrace report --latency --key filename,funcname --by funcname --top 10\n"
     "  sdtrace report --latency --top 5           the 5 slowest pairs, with their arguments\n"
     "  sdtrace report --count --by query --top 20\n"
+    "  sdtrace report --count --by classname --sum length   (ruby's string__create)\n"
     "  sdtrace report --format=chrome --slice-name query -o trace.json\n"
     "  sdtrace report -i run1.data --stats         how many of each, and losses\n"
     "  sdtrace report --json | python3 -c 'import json,sys; [print(json.loads(l)[\"args\"]) "
@@ -181,7 +185,7 @@ enum report_format {
 /* The stack outputs (report-stack.c). */
 #define FORMAT_STACKS(f) ((f) == FORMAT_FOLDED || (f) == FORMAT_FLAMEGRAPH)
 
-enum { OPT_TITLE = 1000, OPT_PAIR_BY };
+enum { OPT_TITLE = 1000, OPT_PAIR_BY, OPT_SUM };
 
 /* The timelines: chrome and perfetto take the same options. */
 #define FORMAT_TIMELINE(f) ((f) == FORMAT_CHROME || (f) == FORMAT_PERFETTO)
@@ -190,6 +194,7 @@ struct report_opts {
 	const char *input, *output;
 	bool json, stats, header, latency, stacks;
 	bool pair_by_key; /* --pair-by key */
+	const char *sum;  /* --sum NAME */
 	enum report_format format;
 	const char *title;
 	struct report_pairs pairs;
@@ -441,7 +446,7 @@ static int report(struct report_opts *o)
 		goto out;
 	}
 	if (o->count) {
-		ret = report_count_by(r, &o->by, o->filter, o->top, o->json, stdout);
+		ret = report_count_by(r, &o->by, o->sum, o->filter, o->top, o->json, stdout);
 		goto out;
 	}
 	sdt_trace_reader__set_filter(r, o->filter);
@@ -611,6 +616,7 @@ int cmd_report(int argc, char **argv)
 	    {"count", no_argument, NULL, 'C'},	      {"slice-name", required_argument, NULL, 'Z'},
 	    {"title", required_argument, NULL, OPT_TITLE},
 	    {"pair-by", required_argument, NULL, OPT_PAIR_BY},
+	    {"sum", required_argument, NULL, OPT_SUM},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -639,6 +645,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_TITLE:
 			o.title = optarg;
+			break;
+		case OPT_SUM:
+			o.sum = optarg;
 			break;
 		case 'J':
 			o.json = true;
@@ -757,6 +766,8 @@ int cmd_report(int argc, char **argv)
 			     FORMAT_TIMELINE(o.format) || o.format == FORMAT_CSV))
 		ret = cli_usage_error("report",
 				      "--count goes with --by (and --top, --filter, --json)");
+	else if (o.sum && !o.count)
+		ret = cli_usage_error("report", "--sum goes with --count --by");
 	else if (o.slice.n && !FORMAT_TIMELINE(o.format))
 		ret = cli_usage_error("report", "--slice-name is for --format=chrome and perfetto");
 	else if (o.pairs.n && !o.latency && !FORMAT_TIMELINE(o.format))

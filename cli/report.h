@@ -124,8 +124,11 @@ struct report_latency_opts {
 	bool pair_by_key; /* --pair-by key: a start and an end pair on the key, any thread */
 };
 int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts *o, FILE *out);
-/* --count --by: events per provider:event and value of @by, sorted by count. Exit code. */
-int report_count_by(struct sdt_trace_reader *r, const struct report_names *by,
+/*
+ * --count --by: events per provider:event and value of @by, sorted by count; with @sum (--sum
+ * NAME, may be NULL) also the sum of that integer argument, sorted by it. Exit code.
+ */
+int report_count_by(struct sdt_trace_reader *r, const struct report_names *by, const char *sum,
 		    const struct sdt_filter *filter, size_t top, bool json, FILE *out);
 
 /*

@@ -27,7 +27,7 @@ _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types 
 _sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
-	--format= --filter --key --by --top --count --slice-name -g --title -h --help'
+	--format= --filter --key --by --top --count --sum --slice-name -g --title -h --help'
 _sdtrace_opts_cache='-h --help'
 _sdtrace_subcommands_cache='add remove list purge update check'
 _sdtrace_opts_cache_add='-r --recursive -j --jobs --no-copy --cross-mounts --build-id -h --help'
@@ -55,7 +55,7 @@ _sdtrace_takes_value()
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
 		--duration | --semaphore | --engine | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
-		--pair | --format | --build-id | --filter | --key | --by | --top | -n | --slice-name | --max-keys | --title | --owner)
+		--pair | --format | --build-id | --filter | --key | --by | --top | --sum | -n | --slice-name | --max-keys | --title | --owner)
 		return 0 ;;
 	esac
 	return 1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Ruby 3.1 (Debian's ruby3.1) through share/providers/ruby.d, `sdtrace record` then `report
 # --latency`: method latency by class and method with exact call counts, on a script of known
-# calls, and the GC's mark and sweep phases paired begin -> end. Ruby fires its Ruby-method probes only while a TracePoint on :call/:return is
+# calls, the GC's mark and sweep phases paired begin -> end, and allocations per class and
+# string bytes per line (`report --count --sum length`, uobjnew's question). Ruby fires its Ruby-method probes only while a TracePoint on :call/:return is
 # enabled (ruby.d's `@sdtrace needs:` note, measured there): with one loaded by RUBYOPT=-rFILE,
 # Foo#bar's 1000 calls and Foo#baz's 300 are counted exactly; without it, the 0-hit line names it.
 . "$(dirname "$0")/lib.sh"
@@ -73,6 +74,32 @@ for ph in mark sweep; do
 	check "gc__$ph: at least the 50 GC.start phases paired (${n:-none})" [ "${n:-0}" -ge 50 ]
 done
 check_fails "no GC phase left unmatched" grep -q 'unmatched:' gclat.out
+# Allocations (uobjnew): objects per class, and string bytes per line with --sum
+cat >alloc.rb <<'RBEOF'
+class Foo; end
+class Bar; end
+a = []
+100.times { a << Foo.new }
+30.times { a << Bar.new }
+50.times { a << ("x" * 1000) }
+20.times { a << ("y" * 10) }
+RBEOF
+run alloc record -o alloc.sdt -e '%ruby:object__create' -e '%ruby:string__create' -- "$RUBY" alloc.rb
+"$SDTRACE" report -i alloc.sdt --count --by classname >objs.out 2>objs.err
+check_eq "objects by class: Foo 100" 100 "$(awk '$NF == "classname=Foo" { print $1 }' objs.out)"
+check_eq "objects by class: Bar 30" 30 "$(awk '$NF == "classname=Bar" { print $1 }' objs.out)"
+"$SDTRACE" report -i alloc.sdt --count --by filename,lineno --sum length >bytes.out 2>bytes.err
+check_eq "report --count --sum length: exit 0" 0 $?
+# line 6 makes a 1-byte literal and a 1000-byte string, 50 times: 100 strings, 50050 bytes
+check_eq "string bytes of line 6: 100 strings, 50050 bytes" "100 50050" \
+	"$(awk '$NF == "lineno=6" && $(NF-1) == "filename=alloc.rb" { print $1, $2 }' bytes.out)"
+check_eq "string bytes of line 7: 40 strings, 220 bytes" "40 220" \
+	"$(awk '$NF == "lineno=7" && $(NF-1) == "filename=alloc.rb" { print $1, $2 }' bytes.out)"
+"$SDTRACE" report -i alloc.sdt --count --by lineno --sum classname >/dev/null 2>sum.err
+check_eq "--sum of a string argument: exit 2" 2 $?
+check "... naming the argument and the event" \
+	grep -q "argument 'classname' of ruby:object__create is not an integer" sum.err
+
 # shellcheck disable=SC2086
 real_unchanged $pids
 finish
