@@ -347,12 +347,15 @@ struct lat_run {
 	struct lat_top *top; /* a min-heap of o->top, per all pairs */
 	size_t ntop;
 	struct report_text t;
+	unsigned char *by_key; /* per pair: 0 not known yet, 1 thread and key, 2 key alone */
+	size_t nby_key;
 };
 
 static void lat_run_free(struct lat_run *lr)
 {
 	size_t i;
 
+	free(lr->by_key);
 	for (i = 0; i < lr->nkkeys; i++)
 		report_names_free(&lr->kkeys[i].names);
 	free(lr->kkeys);
@@ -517,6 +520,44 @@ static const struct report_names *key_of(struct lat_run *lr, const struct sdt_tr
 	return kk->names.n ? &kk->names : NULL;
 }
 
+/*
+ * Does @k's pair pair on the key alone: --pair-by key, or the `@sdtrace pair-by: key` note of
+ * the pair's start (a server that ends a request on another thread than it began it)?
+ */
+static bool pairs_by_key(struct lat_run *lr, const struct sdt_trace_kind *k)
+{
+	const struct sdt_trace_event_desc *d = sdt_trace_kind__desc(k);
+	const char *start, *colon, *note;
+	size_t pair;
+	char *prov;
+
+	if (lr->o->pair_by_key)
+		return true;
+	if (!lr->o->types ||
+	    sdt_latency__kind_role(lr->l, sdt_trace_event_desc__provider(d),
+				   sdt_trace_event_desc__name(d), &pair) == SDT_LATENCY_NONE)
+		return false;
+	if (pair >= lr->nby_key) {
+		unsigned char *b = realloc(lr->by_key, pair + 1);
+
+		if (!b)
+			return false;
+		memset(b + lr->nby_key, 0, pair + 1 - lr->nby_key);
+		lr->by_key = b;
+		lr->nby_key = pair + 1;
+	}
+	if (!lr->by_key[pair]) {
+		/* the start's name: "provider:name" */
+		start = sdt_latency__pair_start(lr->l, pair);
+		colon = start ? strchr(start, ':') : NULL;
+		prov = colon ? strndup(start, (size_t)(colon - start)) : NULL;
+		note = prov ? sdt_types__note_text(lr->o->types, prov, colon + 1, "pair-by") : NULL;
+		lr->by_key[pair] = note && !strcmp(note, "key") ? 2 : 1;
+		free(prov);
+	}
+	return lr->by_key[pair] == 2;
+}
+
 /* One event through the model, with its key, its slot and what its end adds. 0 or -ENOMEM. */
 static int lat_event(struct lat_run *lr, const struct report_event *ev)
 {
@@ -528,6 +569,7 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 	struct report_group *gr;
 	const struct report_names *kn = key_of(lr, ev->kind);
 	struct lat_slot *slot;
+	bool by_key = pairs_by_key(lr, ev->kind);
 	int err;
 
 	/* the model hashes the key during the call: the text buffer serves, no copy */
@@ -542,8 +584,8 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 		return -ENOMEM;
 	err = sdt_latency__event_opts(
 	    lr->l, sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind)),
-	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), o->pair_by_key ? 0 : ev->pid,
-	    o->pair_by_key ? 0 : ev->tid, ev->time_ns, &eo, &st);
+	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), by_key ? 0 : ev->pid,
+	    by_key ? 0 : ev->tid, ev->time_ns, &eo, &st);
 	if (err)
 		return -ENOMEM;
 	if (!keep)

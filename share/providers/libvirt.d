@@ -10,7 +10,9 @@
  *
  * Pointers (a client, a socket, an object) are addresses: they tell objects apart and are the
  * keys of the pairs below. An RPC call is a message queued for sending and its reply received,
- * not always on the same thread, both with the client and the call's serial.
+ * not always on the same thread (a daemon's workers reply to what its event loop received), both
+ * with the client and the call's serial: the pairs below pair on their key alone, whatever the
+ * thread (`@sdtrace pair-by: key`, as `report --latency --pair-by key` does for every pair).
  */
 provider libvirt {
 	/* the GLib event loop: file handles (watches) and timers added, changed, dispatched */
@@ -31,6 +33,7 @@ provider libvirt {
 	 * an object's life, new to disposed
 	 * @sdtrace pair: object_dispose
 	 * @sdtrace key: obj
+	 * @sdtrace pair-by: key
 	 */
 	probe object_new(void *obj, const char *klassname);
 	probe object_ref(void *obj);
@@ -58,6 +61,7 @@ provider libvirt {
 	 * a call received, to its reply queued
 	 * @sdtrace pair: rpc_server_client_msg_tx_queue
 	 * @sdtrace key: client,serial
+	 * @sdtrace pair-by: key
 	 */
 	probe rpc_server_client_msg_rx(void *client, long len, long prog, long vers, long proc,
 				       long type, long status, long serial);
@@ -69,6 +73,7 @@ provider libvirt {
 	 * a call queued, to its reply received
 	 * @sdtrace pair: rpc_client_msg_rx
 	 * @sdtrace key: client,serial
+	 * @sdtrace pair-by: key
 	 */
 	probe rpc_client_msg_tx_queue(void *client, long len, long prog, long vers, long proc,
 				      long type, long status, long serial);
@@ -113,6 +118,7 @@ provider libvirt {
 	 * a command sent, to its reply
 	 * @sdtrace pair: qemu_monitor_recv_reply
 	 * @sdtrace key: mon
+	 * @sdtrace pair-by: key
 	 */
 	probe qemu_monitor_send_msg(void *mon, const char *msg, long fd);
 	/* @sdtrace key: mon */
