@@ -10,7 +10,7 @@ want=${1:-test}
 # libbpf-dev, clang (-target bpf), bpftool (gen skeleton), linux-libc-dev (UAPI): the BPF engine
 # libmicrohttpd-dev: stat --serve; prometheus (with promtool): the test that scrapes it (t2000)
 # tmux: the test that drives sdtrace top in a terminal (t2010)
-# ruby3.1, php8.2-cli, libvirt0 (virsh: libvirt-clients), sssd-common: the runtimes' provider files and pairs (t22*)
+# ruby3.1, php8.2-cli, libvirt0, libvirt-clients (virsh), sssd-common: the runtimes (t22*)
 # protobuf-compiler: protoc --decode of report --format=perfetto (t1940)
 # python3-cffi, python3-pandas, python3-pytest: the Python module (python/) and its tests
 # chromium: the test that opens the flame graph SVG headless (t1960)
