@@ -23,10 +23,10 @@ _sdtrace_opts_record='-g --call-graph -o --output -e --event --types -x --exec -
 _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
-	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --top --max-keys --no-follow --owner -h --help'
+	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --pair-by= --top --max-keys --no-follow --owner -h --help'
 _sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
-_sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair
+_sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair --pair-by=
 	--format= --filter --key --by --top --count --sum --slice-name -g --title -h --help'
 _sdtrace_opts_cache='-h --help'
 _sdtrace_subcommands_cache='add remove list purge update check'
@@ -54,7 +54,7 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | --engine | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
+		--duration | --semaphore | --engine | --pair-by | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
 		--pair | --format | --build-id | --filter | --key | --by | --top | --sum | -n | --slice-name | --max-keys | --title | --owner)
 		return 0 ;;
 	esac
@@ -82,6 +82,8 @@ _sdtrace_value()
 		COMPREPLY=($(compgen -W 'auto refctr poke' -- "$cur")) ;;
 	--engine)
 		COMPREPLY=($(compgen -W 'auto tracefs bpf' -- "$cur")) ;;
+	--pair-by)
+		COMPREPLY=($(compgen -W 'thread key' -- "$cur")) ;;
 	--format)
 		COMPREPLY=($(compgen -W 'text json chrome perfetto csv folded flamegraph' -- "$cur")) ;;
 	--build-id)

@@ -55,6 +55,8 @@ check "gone, \$SDTRACE_CACHE_DIR: the same as --cache-dir" cmp -s cd.txt env.txt
 sh "$SRC_DIR/tests/progs/make-debug-file.sh" "$PROGS_DIR/prog-stack-fp" "$T/stripped" "$T/debug" ||
 	fail "make-debug-file.sh"
 chmod +x "$T/stripped"
+# its library beside it: the test programs find theirs by RUNPATH $ORIGIN
+cp "$PROGS_DIR/libprog-stack-lib-fp.so" "$T/" || exit 1
 "$SDTRACE" record -g -x "$T/stripped" -o s.sdt -e '%stack:hit' -- "$T/stripped" 20 >/dev/null 2>s.err
 check_eq "record -g of the stripped copy: exit 0" 0 $?
 rm "$T/stripped"
