@@ -23,6 +23,7 @@
 #include "cache/index.h"
 #include "cache/meta.h"
 #include "sdtrace/debuginfod.h"
+#include "tmpdir-test.h"
 
 static char tmp[256], root[300], self[PATH_MAX];
 
@@ -108,8 +109,8 @@ static char *copy_as_other_build(const char *dst, unsigned char delta)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/sdtrace-test-cache.XXXXXX");
-	assert_non_null(mkdtemp(tmp));
+	if (tmpdir_make(tmp, sizeof(tmp), "cache"))
+		return -1;
 	snprintf(root, sizeof(root), "%s/cache", tmp);
 	assert_non_null(realpath("/proc/self/exe", self));
 	return 0;
@@ -118,8 +119,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	sh("rm -rf '%s'", tmp);
-	return 0;
+	return tmpdir_remove(tmp);
 }
 
 /* Resolve @text: the list in *t, its count in *n. */

@@ -24,8 +24,9 @@
 
 #include "sdtrace/find.h"
 #include "sdtrace/sdtrace.h"
+#include "tmpdir-test.h"
 
-static char dir[64];
+TMPDIR_FIXTURE("find")
 
 static void put(const char *rel, const char *text, mode_t mode)
 {
@@ -54,24 +55,6 @@ static void ln(const char *target, const char *rel)
 
 	snprintf(p, sizeof(p), "%s/%s", dir, rel);
 	assert_int_equal(symlink(target, p), 0);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/sdtrace-test-find.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
 }
 
 /* @path canonical is /proc/@pid/root@want */

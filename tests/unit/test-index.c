@@ -18,6 +18,7 @@
 
 #include "cache/cache_internal.h"
 #include "cache/index.h"
+#include "tmpdir-test.h"
 
 static char root[256];
 
@@ -44,16 +45,13 @@ static void perf_entry(const char *path, const char *bid, const char *probes)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/sdtrace-test-index.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	return 0;
+	return tmpdir_make(root, sizeof(root), "index");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	sh("rm -rf '%s'", root);
-	return 0;
+	return tmpdir_remove(root);
 }
 
 struct vals {

@@ -19,26 +19,11 @@
 
 #include "util/internal.h"
 #include "util/lockfile.h"
+#include "tmpdir-test.h"
 
-static char dir[64], path[128], target[128];
+static char path[128], target[128];
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/sdtrace-test-lockfile.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
-}
+TMPDIR_FIXTURE("lockfile")
 
 static const char *at(const char *name)
 {

@@ -21,13 +21,14 @@
 #include <cmocka.h>
 
 #include "sdtrace/sdtrace.h"
+#include "tmpdir-test.h"
 
 #ifndef PROGS_DIR
 #define PROGS_DIR "."
 #endif
 #define USELIB PROGS_DIR "/prog-uselib"
 
-static char cache_dir[] = "/tmp/sdtrace-test-resolve-target.XXXXXX";
+static char cache_dir[64];
 
 static bool maps_file(pid_t pid, const char *name)
 {
@@ -167,16 +168,13 @@ static void test_command_and_miss(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(cache_dir) ? 0 : -1;
+	return tmpdir_make(cache_dir, sizeof(cache_dir), "resolve-target");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(cache_dir);
 }
 
 int main(void)
