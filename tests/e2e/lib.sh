@@ -81,6 +81,51 @@ wait_grep() {
 	grep -Eq "$2" "$1"
 }
 
+# wait_file FILE [TENTHS]: wait (10 s by default) until FILE exists
+wait_file() {
+	_wf=0
+	while [ ! -e "$1" ] && [ "$_wf" -lt "${2:-100}" ]; do
+		sleep 0.1
+		_wf=$((_wf + 1))
+	done
+	[ -e "$1" ]
+}
+
+# wait_for SECONDS CMD...: run CMD (its output discarded) until it succeeds, SECONDS at most
+wait_for() {
+	_wt=$(($1 * 10))
+	shift
+	while [ "$_wt" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_wt=$((_wt - 1))
+	done
+	return 1
+}
+
+# prog_wait_ticks PID OUT N: N rounds of tests/progs/prog-wait (PID, its stdout in OUT): SIGUSR1,
+# then wait (5 s at most) for the round's "probe wait:tick" line before the next one
+prog_wait_ticks() {
+	_pt_have=$(grep -c '^probe wait:tick' "$2")
+	_pt_i=0
+	while [ "$_pt_i" -lt "$3" ]; do
+		kill -USR1 "$1"
+		_pt_i=$((_pt_i + 1))
+		_pt_n=0
+		while [ "$(grep -c '^probe wait:tick' "$2")" -lt $((_pt_have + _pt_i)) ] &&
+			[ "$_pt_n" -lt 100 ]; do
+			sleep 0.05
+			_pt_n=$((_pt_n + 1))
+		done
+	done
+}
+
+# exec_shim NAME PROGRAM: NAME, an executable shell script that execs PROGRAM with its arguments
+# (what a pyenv shim or a wrapper script does)
+exec_shim() {
+	printf '#!/bin/sh\nexec "%s" "$@"\n' "$2" >"$1" && chmod +x "$1"
+}
+
 # Run a command at exit (LIFO), also when the test fails or is interrupted.
 at_exit() { _cleanups="$*; $_cleanups"; }
 _on_exit() {

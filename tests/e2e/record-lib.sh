@@ -84,15 +84,6 @@ wait_gone() {
 	done
 	! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = Z ]
 }
-# wait_file FILE [TENTHS]: wait until FILE exists (default 10 s).
-wait_file() {
-	_n=0
-	while [ ! -e "$1" ] && [ "$_n" -lt "${2:-100}" ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-	[ -e "$1" ]
-}
 # left_by FILE...: how many uprobe_events lines the sdtrace groups named in the driver's outputs
 # FILE... ("event P:N GROUP/EVENT ...") still have; "no group seen" when none was named. Only our
 # own groups are counted, so that other sdtrace sessions running meanwhile do not disturb.

@@ -15,11 +15,7 @@ start_wait() {
 	"$1" "$T/$2.pid" >"$T/$2.out" 2>&1 &
 	pid=$!
 	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
-	i=0
-	while [ ! -s "$T/$2.pid" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for 10 test -s "$T/$2.pid"
 	[ -s "$T/$2.pid" ] || {
 		fail "$2 started" "no pid file after 10 s: $(cat "$T/$2.out")"
 		finish
@@ -61,11 +57,7 @@ check "list -p -v: lib:gated has a semaphore with its file offset" \
 
 # The process still works: one round of probes (untraced: the gated one stays quiet).
 kill -USR1 "$pid"
-i=0
-while ! grep -q 'lib:call' "$T/wait.out" && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_grep "$T/wait.out" 'lib:call' 5
 check_eq "prog-wait fired its probes on SIGUSR1" "ready $pid
 probe wait:tick arg1=0
 probe lib:call arg1=0 arg2=libprog" "$(cat "$T/wait.out")"
@@ -104,11 +96,7 @@ EOS
 python3 "$T/shm.py" "$T/shm.pid" >"$T/shm.out" 2>&1 &
 shm=$!
 at_exit "kill $shm 2>/dev/null; wait $shm 2>/dev/null"
-i=0
-while [ ! -s "$T/shm.pid" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for 10 test -s "$T/shm.pid"
 check "shared memory and a memfd are mapped" \
 	sh -c "grep -q '/dev/zero (deleted)' /proc/$shm/maps && grep -q '/memfd:jit (deleted)' /proc/$shm/maps"
 "$SDTRACE" list -p "$shm" >"$T/out" 2>"$T/err"
@@ -157,11 +145,7 @@ EOS
 	unshare -m --propagation private sh "$T/ns.sh" >"$T/ns.out" 2>&1 &
 	pid=$!
 	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
-	i=0
-	while [ ! -s "$T/ns.pid" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for 10 test -s "$T/ns.pid"
 	if [ "$(cat "$T/ns.pid" 2>/dev/null)" != "$pid" ]; then
 		say "SKIP: cannot start a program in a mount namespace: $(cat "$T/ns.out")"
 	else

@@ -99,11 +99,7 @@ if [ -x "$W" ]; then
 	"$W" "$T/w.pid" >"$T/w.out" 2>&1 &
 	wpid=$!
 	at_exit "kill -9 $wpid 2>/dev/null"
-	_n=0
-	while [ ! -s "$T/w.pid" ] && [ "$_n" -lt 100 ]; do
-		sleep 0.05
-		_n=$((_n + 1))
-	done
+	wait_for 5 test -s "$T/w.pid"
 	run --cache-dir "$T/nocache" list -p "$wpid" '%wait:tik'
 	outcome "-p typo of the executable's event" 1 "" \
 		"sdtrace: no SDT event matches '%wait:tik' in the files process $wpid maps; did you mean %wait:tick?"

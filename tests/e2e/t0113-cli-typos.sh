@@ -96,11 +96,7 @@ if [ -x "$W" ]; then
 	"$W" "$T/w.pid" >"$T/w.out" 2>&1 &
 	wpid=$!
 	at_exit "kill -9 $wpid 2>/dev/null"
-	_n=0
-	while [ ! -s "$T/w.pid" ] && [ "$_n" -lt 100 ]; do
-		sleep 0.05
-		_n=$((_n + 1))
-	done
+	wait_for 5 test -s "$T/w.pid"
 	misses "-p not cached, typo: the process's names" %wait:tik "process $wpid (prog-wait)" \
 		"; did you mean %wait:tick?" "$SDTRACE" --cache-dir "$C2" stat -e %wait:tik -p "$wpid"
 	misses "-p not cached, typo of its library's event" %lib:gatd "process $wpid (prog-wait)" \

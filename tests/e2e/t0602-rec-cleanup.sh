@@ -16,28 +16,8 @@ uprobes_guard "$PAT"
 ulimit -c 0
 
 ours() { grep -Ec "$PAT" "$TRACEFS/uprobe_events"; }
-# wait_file FILE: until it exists (10 s at most)
-wait_file() {
-	n=0
-	while [ ! -e "$1" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ]
-}
-# tick PIDFILE N: N rounds of prog-wait, each one after the previous one was printed
-tick() {
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		kill -USR1 "$(cat "$1")"
-		i=$((i + 1))
-		n=0
-		while [ "$(grep -c '^probe wait:tick' "$1.out")" -lt "$i" ] && [ "$n" -lt 100 ]; do
-			sleep 0.05
-			n=$((n + 1))
-		done
-	done
-}
+# tick PIDFILE N: N rounds of the prog-wait whose pid is in PIDFILE (its stdout: PIDFILE.out)
+tick() { prog_wait_ticks "$(cat "$1")" "$1.out" "$2"; }
 before=$(ours)
 
 # normal end

@@ -18,28 +18,8 @@ CMP="$SRC_DIR/tests/e2e/rec-compare.py"
 "$SDTRACE" list --json -x "$P/libprog-lib.so" >lib.list
 "$SDTRACE" list --json -x "$P/prog-sizes" >sizes.list
 
-wait_file() {
-	n=0
-	while [ ! -e "$1" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ]
-}
-# tick OUT N: N rounds of the prog-wait writing OUT, each after the previous one was printed
-tick() {
-	_have=$(grep -c '^probe wait:tick' "$1")
-	_i=0
-	while [ "$_i" -lt "$2" ]; do
-		kill -USR1 "$wpid"
-		_i=$((_i + 1))
-		n=0
-		while [ "$(grep -c '^probe wait:tick' "$1")" -lt $((_have + _i)) ] && [ "$n" -lt 100 ]; do
-			sleep 0.05
-			n=$((n + 1))
-		done
-	done
-}
+# tick OUT N: N rounds of the prog-wait ($wpid) writing OUT
+tick() { prog_wait_ticks "$wpid" "$1" "$2"; }
 
 # -p, ended by the process's exit
 "$W" "$T/w1.pid" >w1.out 2>&1 &

@@ -64,11 +64,7 @@ uprobes_unchanged "trace --json | head -1: uprobe_events unchanged"
 ./loop "$T/loop.pid" &
 lp=$!
 at_exit "kill $lp 2>/dev/null"
-wait_pid=0
-while [ ! -s "$T/loop.pid" ] && [ $wait_pid -lt 100 ]; do
-	sleep 0.05
-	wait_pid=$((wait_pid + 1))
-done
+wait_for 5 test -s "$T/loop.pid"
 piped "trace -p" trace -x ./loop -e %pipe:fire -p "$lp"
 check "trace -p | head -1: the process still runs" kill -0 "$lp"
 uprobes_unchanged "trace -p | head -1: uprobe_events unchanged"

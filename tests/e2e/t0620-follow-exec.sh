@@ -19,11 +19,9 @@ need_file "$F"
 cd "$T" || exit 1
 uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
 
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$F" >shim.sh
-chmod +x shim.sh
+exec_shim shim.sh "$F"
 cp "$F" "$T/copy"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$T/copy" >shim-copy.sh
-chmod +x shim-copy.sh
+exec_shim shim-copy.sh "$T/copy"
 
 # events FILE: the recorded events, "name: args", in order
 events() { "$SDTRACE" report -i "$1" | sed 's/.*: \(follow[a-z_]*:[a-z]*\): /\1: /'; }
@@ -74,8 +72,7 @@ check "--no-follow: the help says what following is" \
 # A semaphore-gated probe in the image exec'd: raised at the exec stop, every round recorded.
 S=$P/prog-semaphore
 need_file "$S"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$S" >shim-sem.sh
-chmod +x shim-sem.sh
+exec_shim shim-sem.sh "$S"
 export SDTRACE_CACHE_DIR="$T/cache-sem"
 "$SDTRACE" record -o sem.data -e '%sem:first' -- ./shim-sem.sh 3 >sem.out 2>sem.err
 check_eq "semaphore, a shim: exit status" 0 $?

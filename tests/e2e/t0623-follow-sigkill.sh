@@ -13,18 +13,13 @@ need_file "$F"
 cd "$T" || exit 1
 uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
 cp "$F" "$T/copy"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$T/copy" >shim-copy.sh
-chmod +x shim-copy.sh
+exec_shim shim-copy.sh "$T/copy"
 
 FOLLOW_WAIT="$T/go" "$SDTRACE" record -o k.data -x "$F" -e '%follow:*' -- ./shim-copy.sh 3 \
 	>k.out 2>k.err &
 sd=$!
 at_exit "kill -9 $sd 2>/dev/null"
-n=0
-while ! grep -q "^p:[^ ]* $T/copy:" "$TRACEFS/uprobe_events" && [ "$n" -lt 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_grep "$TRACEFS/uprobe_events" "^p:[^ ]* $T/copy:" 10
 check "the copy is armed at its exec (a group of its own)" \
 	grep -q "^p:[^ ]* $T/copy:" "$TRACEFS/uprobe_events"
 groups=$(grep -E "^p:[^ ]+ ($F|$T/copy):" "$TRACEFS/uprobe_events" | sed 's/^p:\([^/]*\)\/.*/\1/' | sort -u)

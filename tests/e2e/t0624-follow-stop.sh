@@ -19,19 +19,9 @@ need_file "$F"
 cd "$T" || exit 1
 uprobes_guard "^[p-r]:[^ ]+ ($PROGS_DIR|$T)/"
 cp "$F" "$T/copy"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$T/copy" >shim-copy.sh
-chmod +x shim-copy.sh
+exec_shim shim-copy.sh "$T/copy"
 "$SDTRACE" cache add "$F" >/dev/null 2>&1 || fail "cache add" "cannot cache $F"
 
-# wait_for CMD...: until CMD succeeds (10 s)
-wait_for() {
-	n=0
-	while ! "$@" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	"$@" 2>/dev/null
-}
 ours() { grep -cE "^p:[^ ]+ ($F|$T/copy):" "$TRACEFS/uprobe_events"; }
 # placed: sdtrace $sd has placed its probes on $F (its group in uprobe_events, or its link)
 placed() {
@@ -55,8 +45,8 @@ FOLLOW_WAIT="$T/never" $FOREGROUND "$SDTRACE" record -o int.data -x "$F" -e '%fo
 	./shim-copy.sh 2 >int.out 2>int.err &
 sd=$!
 at_exit "kill -9 $sd 2>/dev/null"
-check "Ctrl-C: the copy is armed at its exec" wait_for copy_armed
-wait_for pgrep -f "^$T/copy 2" >/dev/null
+check "Ctrl-C: the copy is armed at its exec" wait_for 10 copy_armed
+wait_for 10 pgrep -f "^$T/copy 2" >/dev/null
 sleep 0.2 # its stdout is a file (buffered): past its first probe by now
 cpid=$(pgrep -f "^$T/copy 2" | head -n 1)
 kill -INT $sd
@@ -72,8 +62,8 @@ FOLLOW_WAIT="$T/never" "$SDTRACE" record -o kill.data -x "$F" -e '%follow:*' -- 
 	./shim-copy.sh 2 >kill.out 2>kill.err &
 sd=$!
 at_exit "kill -9 $sd 2>/dev/null"
-wait_for copy_armed
-wait_for pgrep -f "^$T/copy 2" >/dev/null
+wait_for 10 copy_armed
+wait_for 10 pgrep -f "^$T/copy 2" >/dev/null
 sleep 0.2
 cpid=$(pgrep -f "^$T/copy 2" | head -n 1)
 check "SIGKILL of the program: it runs" test -n "$cpid"
@@ -93,10 +83,10 @@ at_exit "kill $pid 2>/dev/null"
 $FOREGROUND "$SDTRACE" -v record -o p.data -x "$F" -e '%follow:tick' -p "$pid" >pr.out 2>pr.err &
 sd=$!
 at_exit "kill $sd 2>/dev/null"
-wait_for placed
+wait_for 10 placed
 sleep 0.3
 touch go
-check "-p, a child runs a copy: armed" wait_for grep -q "armed [0-9]* events in '$T/copy'" pr.err
+check "-p, a child runs a copy: armed" wait_for 10 grep -q "armed [0-9]* events in '$T/copy'" pr.err
 touch go2
 wait $pid
 sleep 0.3
@@ -113,7 +103,7 @@ $FOREGROUND "$SDTRACE" -v record --no-follow -o nf.data -x "$F" -e '%follow:tick
 	>nf.out 2>nf.err &
 sd=$!
 at_exit "kill $sd 2>/dev/null"
-wait_for placed
+wait_for 10 placed
 sleep 0.5
 cp "$F" "$T/copy2"
 "$T/copy2" 3 >copy2.out 2>&1
@@ -126,8 +116,7 @@ check_eq "-a --no-follow: none of the copy's hits" 0 "$(ticks nf.data copy2)"
 check "-a --no-follow: the end counts no late binary" sh -c "! grep -q 'armed during the run' nf.err"
 
 # ---- --filter: a file met during the run is not armed (filters cover the first set only) ----
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$F" >shim.sh
-chmod +x shim.sh
+exec_shim shim.sh "$F"
 export SDTRACE_CACHE_DIR="$T/cache-filter"
 "$SDTRACE" record -o flt.data --filter 'arg1 > 0' -e '%follow:tick' -- ./shim.sh 3 \
 	>flt.out 2>flt.err

@@ -152,11 +152,7 @@ pcounts() {
 		_g=$!
 		"$SDTRACE" -v stat --json -p "$_g" -e %gen:hit >p.json 2>p.err &
 		_s=$!
-		_n=0
-		while ! grep -q "debug: armed: every probe" p.err 2>/dev/null && [ "$_n" -lt 100 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
+		wait_grep p.err "debug: armed: every probe" 10
 		touch go
 		wait "$_g"
 		wait "$_s"

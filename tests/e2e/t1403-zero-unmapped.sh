@@ -15,11 +15,7 @@ cd "$T" || exit 1
 "$P/prog-wait" w.pid >w.out 2>&1 &
 wpid=$!
 at_exit "kill -9 $wpid 2>/dev/null"
-n=0
-while [ ! -s w.pid ] && [ "$n" -lt 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_for 10 test -s w.pid
 check_eq "prog-wait started" "$wpid" "$(cat w.pid 2>/dev/null)"
 
 "$SDTRACE" stat -p "$wpid" --duration 0.5 -x "$P/prog-sizes" -x "$P/libprog-lib.so" \

@@ -18,28 +18,8 @@ unshare -m true 2>/dev/null || skip "cannot make a mount namespace (unshare -m)"
 uprobes_guard "^[p-r]:[^ ]+ (/proc/[0-9]+/root)?($T|$PROGS_DIR)/"
 cd "$T" || exit 1
 
-wait_file() {
-	n=0
-	while [ ! -s "$1" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -s "$1" ]
-}
-# ticks N: N rounds of prog-wait, each after the previous one was printed
-ticks() {
-	_have=$(grep -c '^probe wait:tick' w.out)
-	_i=0
-	while [ "$_i" -lt "$1" ]; do
-		kill -USR1 "$wpid"
-		_i=$((_i + 1))
-		n=0
-		while [ "$(grep -c '^probe wait:tick' w.out)" -lt $((_have + _i)) ] && [ "$n" -lt 100 ]; do
-			sleep 0.05
-			n=$((n + 1))
-		done
-	done
-}
+# ticks N: N rounds of the prog-wait ($wpid) writing w.out
+ticks() { prog_wait_ticks "$wpid" w.out "$1"; }
 # rec NAME N ARGS...: record ARGS for N rounds of the program, stopped with SIGTERM
 rec() {
 	_name=$1

@@ -95,15 +95,6 @@ cc -O1 -g -o tick tick.c -DVARIANT=1 && cc -O1 -g -o a/tick a/tick.c -DVARIANT=1
 	skip "cannot compile the test programs"
 cp tick blue/tick
 
-# wait_file FILE: up to 10 s
-wait_file() {
-	n=0
-	while [ ! -e "$1" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -e "$1" ]
-}
 # count FILE EVENT: the count stat printed for EVENT ("       5  %myapp:tick")
 count() {
 	awk -v e="$2" '$2 == e { s += $1 } END { print s + 0 }' "$1"

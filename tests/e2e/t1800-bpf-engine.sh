@@ -120,13 +120,7 @@ for line in sys.stdin:
     if line:
         out += json.loads(line).get("map_ids", [])
 print(" ".join(map(str, out)))'; }
-wait_pidfile() {
-	n=0
-	while [ ! -s "$1" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
+wait_pidfile() { wait_for 10 test -s "$1"; }
 # new IDS_BEFORE IDS_NOW: the ids of NOW not in BEFORE
 # held_ids PID: the sdt_hit programs process PID holds (its fds' prog_id), not those of another
 # BPF user that loaded its own meanwhile (another sdtrace, a test of another build)

@@ -21,17 +21,6 @@ cd "$T" || exit 1
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-# wait_for SECONDS CMD...: until CMD succeeds, every 0.1 s
-wait_for() {
-	_wn=$(($1 * 10))
-	shift
-	while [ "$_wn" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		_wn=$((_wn - 1))
-	done
-	return 1
-}
 # prom_query EXPR: the value of the one series of an instant query, "none" or "N series"
 prom_query() {
 	curl -s -G --data-urlencode "query=$1" "http://127.0.0.1:$PPORT/api/v1/query" |
