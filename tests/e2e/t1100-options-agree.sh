@@ -14,20 +14,7 @@ need_cmd python3 bash
 COMPLETION=$SRC_DIR/completion/sdtrace.bash
 need_file "$COMPLETION" "$SRC_DIR/man/sdtrace.1.scd"
 
-# What the completion offers for a line (cursor at its end), as bash would ask it.
-cat >"$T/complete.bash" <<'EOF'
-. "$1"
-COMP_LINE=$2
-COMP_POINT=${#COMP_LINE}
-read -ra COMP_WORDS <<<"$COMP_LINE"
-[[ $COMP_LINE == *' ' ]] && COMP_WORDS+=('')
-COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
-_sdtrace
-printf '%s\n' "${COMPREPLY[@]}"
-EOF
-
-python3 - "$SDTRACE" "$SRC_DIR" "$COMPLETION" "$T/complete.bash" "$BUILD_DIR" >"$T/report" 2>&1 <<'EOF'
+python3 - "$SDTRACE" "$SRC_DIR" "$COMPLETION" "$SRC_DIR/tests/e2e/complete-driver.bash" "$BUILD_DIR" >"$T/report" 2>&1 <<'EOF'
 import os, re, shutil, subprocess, sys
 
 sdtrace, src, completion, driver, build = sys.argv[1:6]

@@ -11,20 +11,10 @@ need_cmd bash
 COMPLETION=$SRC_DIR/completion/sdtrace.bash
 need_file "$COMPLETION" "$PROGS_DIR/prog-inline" "$PROGS_DIR/prog-sizes"
 
-cat >"$T/complete.bash" <<'EOF'
-. "$1"
-COMP_LINE=$2
-COMP_POINT=${#COMP_LINE}
-read -ra COMP_WORDS <<<"$COMP_LINE"
-[[ $COMP_LINE == *' ' ]] && COMP_WORDS+=('')
-COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
-_sdtrace
-printf '%s\n' "${COMPREPLY[@]}" | sort
-EOF
 # comp LINE: the completions of LINE (sorted, space-separated); the command word is $SDTRACE
 comp() {
-	bash "$T/complete.bash" "$COMPLETION" "$SDTRACE $1" 2>>"$T/comp.err" | tr '\n' ' ' | sed 's/ $//'
+	bash "$SRC_DIR/tests/e2e/complete-driver.bash" "$COMPLETION" "$SDTRACE $1" 2>>"$T/comp.err" |
+		sort | tr '\n' ' ' | sed 's/ $//'
 }
 
 C=$T/cache
