@@ -4,7 +4,7 @@
 # `postgres` user or `nobody`: the server refuses root; stopped on every path, also when a check
 # fails), then `pgbench -i`. Leaves PG_BIN, the user U and as_u, PGT, DATA (the data directory),
 # PM (the postmaster's pid) and the PG* variables for psql and pgbench; the test is in $T. Skips
-# without postgresql-15.
+# without postgresql-15. log_lines: how many lines the server's log ($PGT/log) has now.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real-lib.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -24,6 +24,7 @@ elif id nobody >/dev/null 2>&1; then
 else
 	skip "no 'postgres' or 'nobody' user to run the server as (it refuses root)"
 fi
+log_lines() { wc -l <"$PGT/log"; }
 as_u() { setpriv --reuid="$U" --regid="$(id -g "$U")" --clear-groups env HOME="$PGT" "$@"; }
 chmod 711 "$T"
 PGT=$T/pg

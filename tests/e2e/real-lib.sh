@@ -5,6 +5,18 @@
 # before and after, only those of the groups of our own sdtrace sessions:
 #	real_guard BINARY          snapshot now (needs TRACEFS: need_tracefs first)
 #	real_unchanged PID...      at the end, PID... being the sdtrace processes the test ran
+#	need_jdk                   JDK ($JDK, else OpenJDK 17), JAVA its java, JVM its libjvm.so;
+#	                           skips without them
+#	real_checks FILE           FILE's lines from a python checker of the recording, "ok NAME"
+#	                           and "not ok NAME :: DETAIL", counted as this test's; others said
+
+need_jdk() {
+	JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64} # not `java` from PATH: it may be another JDK
+	JAVA=$JDK/bin/java
+	JVM=$JDK/lib/server/libjvm.so
+	[ -x "$JAVA" ] || skip "'$JAVA' is not installed (Debian: openjdk-17-jre-headless)"
+	need_file "$JVM"
+}
 
 real_guard() {
 	_real_pat="^[p-r]:[^ ]+ $1:"
@@ -29,4 +41,16 @@ real_unchanged() {
 	else
 		fail "uprobe_events unchanged" "$(diff "$T/.real-before.f" "$T/.real-after.f" | head -n 20)"
 	fi
+}
+real_checks() {
+	while read -r line; do
+		case $line in
+		"ok "*) pass "${line#ok }" ;;
+		"not ok "*)
+			w=${line#not ok }
+			fail "${w%% :: *}" "${w#* :: }"
+			;;
+		*) say "$line" ;;
+		esac
+	done <"$1"
 }

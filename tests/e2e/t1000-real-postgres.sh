@@ -42,7 +42,6 @@ processed() { sed -n 's/^number of transactions actually processed: \([0-9]*\).*
 backends() {
 	tail -n +"${1:-1}" "$PGT/log" | sed -n 's/^\([0-9]*\):LOG:  connection received: .*/\1/p' | sort -u
 }
-log_lines() { wc -l <"$PGT/log"; }
 
 # 1. record -a while pgbench runs: every commit and query of our backends. (System-wide: other
 # clusters' events are left out by pid, our backends' from the server's log.)
@@ -146,16 +145,7 @@ else:
     res("query pointers are non-zero", all(type(e["args"][0]) is int and e["args"][0]
                                            for e in ev if e["name"].startswith("query")))
 EOF
-while read -r line; do
-	case $line in
-	"ok "*) pass "${line#ok }" ;;
-	"not ok "*)
-		w=${line#not ok }
-		fail "${w%% :: *}" "${w#* :: }"
-		;;
-	*) say "$line" ;;
-	esac
-done <pg.checks
+real_checks pg.checks
 grep -q '^ok ' pg.checks || fail "the event checks ran" "$(cat pg.checks)"
 check "report text: query=\"BEGIN;\" quoted (typed string)" grep -q 'query__start: query="BEGIN;"$' pg.txt
 
@@ -206,16 +196,7 @@ for start, d in want.items():
 print("info query latency p50 %.1f us, p99 %.1f us" % (got["query__start"]["p50_ns"] / 1e3,
                                                         got["query__start"]["p99_ns"] / 1e3))
 EOF
-while read -r line; do
-	case $line in
-	"ok "*) pass "${line#ok }" ;;
-	"not ok "*)
-		w=${line#not ok }
-		fail "${w%% :: *}" "${w#* :: }"
-		;;
-	*) say "$line" ;;
-	esac
-done <lat.checks
+real_checks lat.checks
 grep -q '^ok ' lat.checks || fail "the latency checks ran" "$(cat lat.checks)"
 
 # 2. record -p POSTMASTER: the backends forked after the attach are followed (inherit). But here

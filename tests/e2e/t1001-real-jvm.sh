@@ -10,11 +10,7 @@
 # (This libjvm has no SDT semaphores: HotSpot gates its costly probes with -XX flags instead.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real-lib.sh"
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64} # not `java` from PATH: it may be another JDK
-JAVA=$JDK/bin/java
-JVM=$JDK/lib/server/libjvm.so
-[ -x "$JAVA" ] || skip "'$JAVA' is not installed (Debian: openjdk-17-jre-headless)"
-need_file "$JVM"
+need_jdk
 need_tracefs
 need_cmd python3
 real_guard "$JVM"
@@ -104,16 +100,7 @@ for _, jid, length, daemon, name in mine:
 print("info %d thread__start, %d of them ours; name lengths %s" %
       (len(ts), len(mine), [e["args"][1] for e in ts]))
 EOF
-while read -r line; do
-	case $line in
-	"ok "*) pass "${line#ok }" ;;
-	"not ok "*)
-		w=${line#not ok }
-		fail "${w%% :: *}" "${w#* :: }"
-		;;
-	*) say "$line" ;;
-	esac
-done <j.checks
+real_checks j.checks
 grep -q '^ok ' j.checks || fail "the event checks ran" "$(cat j.checks)"
 if [ -x "$JDK/bin/javac" ]; then
 	check_eq "our 4 threads ran" 4 "$(grep -c '^thread ' j.out)"

@@ -6,11 +6,7 @@
 # flag, the probe fires and no such line is printed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real-lib.sh"
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64} # not `java` from PATH: it may be another JDK
-JAVA=$JDK/bin/java
-JVM=$JDK/lib/server/libjvm.so
-[ -x "$JAVA" ] || skip "'$JAVA' is not installed (Debian: openjdk-17-jre-headless)"
-need_file "$JVM"
+need_jdk
 need_tracefs
 real_guard "$JVM"
 cd "$T" || exit 1

@@ -83,16 +83,7 @@ res("every pool pair (%d): begin and end of one pool" % len(s),
     len(s) == sum(pg.values()) and all(pool_of(t["start_args"]) == pool_of(t["end_args"]) for t in s),
     str([(t["start_args"][:80], t["end_args"][:80]) for t in s if pool_of(t["start_args"]) != pool_of(t["end_args"])][:2]))
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) pass "${line#ok }" ;;
-	"not ok "*)
-		w=${line#not ok }
-		fail "${w%% :: *}" "${w#* :: }"
-		;;
-	*) say "$line" ;;
-	esac
-done <k.check
+real_checks k.check
 grep -q '^ok ' k.check || fail "the checks ran" "$(cat k.check)"
 real_unchanged "$rp"
 finish

@@ -9,7 +9,6 @@
 # this machine's postgres 15 fp reaches main too: 142 of 142 queries, without libc's frames).
 # engine: tracefs
 . "$(dirname "$0")/pg-lib.sh"
-log_lines() { wc -l <"$PGT/log"; }
 # our backends forked since log line $1 (log_connections, log_line_prefix %p:)
 backends() { tail -n "+$1" "$PGT/log" | sed -n 's/^\([0-9]*\):.*connection authorized.*/\1/p' | sort -u; }
 
