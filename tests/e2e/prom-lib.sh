@@ -1,19 +1,9 @@
-# Helpers of the stat --serve tests (after lib.sh): a port, waiting, a real Prometheus.
+# Helpers of the stat --serve tests (after lib.sh, whose wait_for they use): a port, a real
+# Prometheus.
 
 # a port free on 127.0.0.1 now (another program may take it before we do: rare, then a failure)
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# wait_for SECONDS CMD...: until CMD succeeds, every 0.1 s
-wait_for() {
-	_wn=$(($1 * 10))
-	shift
-	while [ "$_wn" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		_wn=$((_wn - 1))
-	done
-	return 1
 }
 # need_prometheus: skip without prometheus and promtool
 need_prometheus() {

@@ -24,24 +24,16 @@ guard_says() {
 		# another sdtrace, probing the same binary, running on past our end
 		"$W" "$T/w.pid" >/dev/null 2>&1 &
 		wpid=$!
-		n=0
-		while [ ! -s "$T/w.pid" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+		wait_for 10 test -s "$T/w.pid"
 		"$SDTRACE" stat -x "$W" -e '%wait:tick' -p "$wpid" >/dev/null 2>&1 &
 		other=$!
-		n=0
-		while ! grep -q "^p:sdtrace_${other}_" "$TRACEFS/uprobe_events" && [ $n -lt 100 ]; do
-			sleep 0.1
-			n=$((n + 1))
-		done
+		wait_grep "$TRACEFS/uprobe_events" "^p:sdtrace_${other}_" 10
 		# another tool's event on the same binary, in a group of its own
 		printf 'p:other_%s/tick %s:%s\n' $$ "$W" "$off" >>"$TRACEFS/uprobe_events"
 		# a session of ours, which ends
 		"$SDTRACE" record -o "$T/r.data" -x "$W" -e '%wait:tick' -- "$W" >/dev/null 2>&1 &
 		mine=$!
-		while ! grep -q "^p:sdtrace_${mine}_" "$TRACEFS/uprobe_events" && [ $n -lt 200 ]; do
-			sleep 0.1
-			n=$((n + 1))
-		done
+		wait_grep "$TRACEFS/uprobe_events" "^p:sdtrace_${mine}_" 20
 		kill -TERM "$mine"
 		wait "$mine"
 		[ -n "${LEAK:-}" ] &&
