@@ -129,7 +129,7 @@ cp "$WAIT" "$NL"
 start_wait "$NL" nl
 "$SDTRACE" list -p "$pid" '%wait:*' >"$T/out" 2>"$T/err"
 check_eq "newline in the path: exit 0, nothing on stderr" "0:" "$?:$(cat "$T/err")"
-check_eq "newline in the path: escaped as \\x0a in text" "$T/new\x0aline:%wait:tick" "$(cat "$T/out")"
+check_eq "newline in the path: escaped as \\n in text, as sdtrace-report(1) says" "$T/new\\nline:%wait:tick" "$(cat "$T/out")"
 check_eq "newline in the path: the real name in --json" "$NL" "$("$SDTRACE" list -p "$pid" --json '%wait:*' |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["path"])')"
 
