@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "sdtrace/text.h"
 
 void json_init(struct json *j, FILE *fp, bool pretty)
 {
@@ -92,33 +93,8 @@ void json_key(struct json *j, const char *key)
 
 size_t json_utf8_len(const unsigned char *s)
 {
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
+	/* the string ends at its NUL: no sequence is read past it */
+	return sdt_utf8_len((const char *)s, strnlen((const char *)s, 4));
 }
 
 void json_write_string(FILE *fp, const char *str)
