@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# When tracefs cannot be used, the error names the real cause: not root (permission denied on
-# tracefs, as the user nobody: not an offer to mount it), a missing mount point (a private mount
+# When tracefs cannot be used, the error names the real cause: not root (as the user nobody:
+# not an offer to mount it), a missing mount point (a private mount
 # namespace whose /sys/kernel is an empty tmpfs: not "needs root" to root), a mount refused to a
 # root without CAP_SYS_ADMIN (tracefs unmounted in a private namespace). Each is one error line,
 # exit 1, nothing on stdout, and nothing left in uprobe_events. The mounts are only ever changed
 # inside `unshare -m`, never on the host.
-# Under the BPF engine (the e2e-bpf pass) the same cases name its own needs: as nobody, root or
-# CAP_BPF and CAP_PERFMON; with /sys/kernel hidden, the kernel's BTF; with tracefs unmounted and
-# no CAP_SYS_ADMIN it records, for it does not use tracefs.
+# Not root is said before an engine is tried, the same on both (cli/privilege.c). Under the BPF
+# engine (the e2e-bpf pass) the other cases name its own needs: with /sys/kernel hidden, the
+# kernel's BTF; with tracefs unmounted and no CAP_SYS_ADMIN it records, for it does not use tracefs.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 P=$PROGS_DIR
@@ -28,12 +28,12 @@ fails() {
 }
 
 if tracefs_engine; then
-	NOT_ROOT="cannot (use tracefs: permission denied on|open) '/sys/kernel/[^']*'.*: not root \\(placing uprobes needs root"
 	NO_POINT="no tracefs with uprobe_events \\(tried /sys/kernel/tracing and /sys/kernel/debug/tracing\\): not mounted, and its mount point /sys/kernel/tracing does not exist"
 else
-	NOT_ROOT="loading the BPF program needs root \\(or CAP_BPF and CAP_PERFMON\\)"
 	NO_POINT="the kernel has no BTF \\(/sys/kernel/btf/vmlinux\\): the BPF engine needs it \\(--engine=tracefs does not\\)"
 fi
+# Not root is found before either engine is tried (cli/privilege.c), the same on both
+NOT_ROOT="[a-z]+ needs root: placing uprobes needs root \\(or CAP_SYS_ADMIN and access to tracefs\\), the BPF engine CAP_BPF and CAP_PERFMON"
 
 # ---- not root ------------------------------------------------------------------------------
 if nobody_prepare "$P/prog-sizes"; then
