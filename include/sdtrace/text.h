@@ -16,6 +16,14 @@
  *
  * The result holds no byte below 0x20, no DEL and no C1 control, and is valid UTF-8: a name can
  * never split a line (a folded line "...;fake_frame 999999" cannot be forged).
+ *
+ * Example: a path of @n bytes another user chose, quoted on stderr, then into a buffer
+ *	char buf[64];
+ *	fputs("file \"", stderr);
+ *	sdt_fput_escaped(stderr, path, n, SDT_ESC_QUOTED);
+ *	fputs("\"\n", stderr);
+ *	if (sdt_escape(buf, sizeof(buf), path, n, 0) >= sizeof(buf))
+ *		warnx("cut: %s...", buf);
  */
 #ifndef SDTRACE_TEXT_H
 #define SDTRACE_TEXT_H
