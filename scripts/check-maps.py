@@ -14,7 +14,7 @@ something says so. This checks, and prints every miss with what to add where:
      family in backquotes (`uprobe*.c`).
 
 Usage: check-maps.py SRC_DIR. The files are git's (`git ls-files`) when SRC_DIR is a checkout,
-else every file below it but build directories. Exits 1 when anything is missing.
+else every file below it but build directories (build*, or any with a CMakeCache.txt). Exits 1 when anything is missing.
 """
 import fnmatch
 import os
@@ -37,8 +37,10 @@ def tree_files(src):
     files = []
     for root, dirs, names in os.walk(src):
         rel = os.path.relpath(root, src)
+        # build trees: build*/, and any holding a CMakeCache.txt (dh's obj-<triplet>/)
         dirs[:] = [d for d in dirs if not d.startswith(".") and
-                   not (rel == "." and d.startswith("build"))]
+                   not (rel == "." and d.startswith("build")) and
+                   not os.path.exists(os.path.join(root, d, "CMakeCache.txt"))]
         files += [os.path.normpath(os.path.join(rel, n)) for n in names]
     return files
 
