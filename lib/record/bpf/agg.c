@@ -265,53 +265,17 @@ static int on_count(void *ctx, const void *key, uint64_t count)
 	return decode_values(ag, &b->events[e], &ag->ev[e], key, row);
 }
 
-static int on_lat(void *ctx, const void *key, const struct sdt_bpf_lat *v)
+/* A row of pair @pair's durations @v (its start event's, @past_cap: past the cap on keys). */
+static struct sdt_agg_row *lat_row(struct rec_agg *ag, uint32_t pair, const struct sdt_bpf_lat *v,
+				   bool past_cap)
 {
-	struct rec_bpf *b = ctx;
-	struct rec_agg *ag = &b->agg;
-	struct sdt_agg_row *row;
-	uint64_t *hist;
-	uint32_t pair;
-	size_t e;
+	uint64_t *hist = malloc(sizeof(v->hist));
+	struct sdt_agg_row *row = hist ? new_row(ag) : NULL;
 
-	memcpy(&pair, key, 4);
-	if (pair >= ag->npairs || (e = ag->pair_start[pair]) == SIZE_MAX)
-		return 0;
-	hist = malloc(sizeof(v->hist));
-	row = hist ? new_row(ag) : NULL;
 	if (!row) {
 		free(hist);
-		return sdt_err(-ENOMEM, "out of memory");
-	}
-	memcpy(hist, v->hist, sizeof(v->hist));
-	row->is_pair = true;
-	row->pair = pair;
-	row->event = (uint32_t)e;
-	row->count = v->count;
-	row->sum_ns = v->sum;
-	row->min_ns = v->min;
-	row->max_ns = v->max;
-	row->hist = hist;
-	return decode_values(ag, &b->events[e], &ag->ev[e], key, row);
-}
-
-/* A pair's durations past the cap on keys: a row of its own, without values. */
-static int on_lat_over(void *ctx, const void *key, const struct sdt_bpf_lat *v)
-{
-	struct rec_bpf *b = ctx;
-	struct rec_agg *ag = &b->agg;
-	struct sdt_agg_row *row;
-	uint64_t *hist;
-	uint32_t pair;
-
-	memcpy(&pair, key, 4);
-	if (pair >= ag->npairs || ag->pair_start[pair] == SIZE_MAX)
-		return 0;
-	hist = malloc(sizeof(v->hist));
-	row = hist ? new_row(ag) : NULL;
-	if (!row) {
-		free(hist);
-		return sdt_err(-ENOMEM, "out of memory");
+		sdt_err(-ENOMEM, "out of memory");
+		return NULL;
 	}
 	memcpy(hist, v->hist, sizeof(v->hist));
 	*row = (struct sdt_agg_row){.is_pair = true,
@@ -322,8 +286,38 @@ static int on_lat_over(void *ctx, const void *key, const struct sdt_bpf_lat *v)
 				    .min_ns = v->min,
 				    .max_ns = v->max,
 				    .hist = hist,
-				    .past_cap = true};
-	return 0;
+				    .past_cap = past_cap};
+	return row;
+}
+
+static int on_lat(void *ctx, const void *key, const struct sdt_bpf_lat *v)
+{
+	struct rec_bpf *b = ctx;
+	struct rec_agg *ag = &b->agg;
+	struct sdt_agg_row *row;
+	uint32_t pair;
+	size_t e;
+
+	memcpy(&pair, key, 4);
+	if (pair >= ag->npairs || (e = ag->pair_start[pair]) == SIZE_MAX)
+		return 0;
+	row = lat_row(ag, pair, v, false);
+	if (!row)
+		return -ENOMEM;
+	return decode_values(ag, &b->events[e], &ag->ev[e], key, row);
+}
+
+/* A pair's durations past the cap on keys: a row of its own, without values. */
+static int on_lat_over(void *ctx, const void *key, const struct sdt_bpf_lat *v)
+{
+	struct rec_bpf *b = ctx;
+	struct rec_agg *ag = &b->agg;
+	uint32_t pair;
+
+	memcpy(&pair, key, 4);
+	if (pair >= ag->npairs || ag->pair_start[pair] == SIZE_MAX)
+		return 0;
+	return lat_row(ag, pair, v, true) ? 0 : -ENOMEM;
 }
 
 /* The rows of the last read, gone (their values too). */
