@@ -9,6 +9,12 @@
  *	op__start/op__done(key)              crossing pairs: start 1, start 2, done 1, done 2
  *	req__start/req__done(id)             a request handed between threads: started on one,
  *	                                     ended on another (pairs only by key)
+ *	rpc_client_msg_tx_queue(client, serial)
+ *	rpc_client_msg_rx(client, serial)    libvirt-style: with each request, a message queued on
+ *	                                     the main thread and its reply received on the other;
+ *	                                     differently named (paired by a provider file's
+ *	                                     `@sdtrace pair:` note), client 1 and 2 in turn, serial
+ *	                                     counting per client (pairs only by both)
  *	text(text, size)                     strings of lengths 0..10000 (size is not named
  *	                                     text_len: cut at the NUL), then one with every byte
  *	                                     value 1..255
@@ -79,7 +85,7 @@ static void *worker(void *arg)
 
 /* a global: its operand is memory (8f@val_now(%rip)), which tracefs fetches too (not %xmm0) */
 static double val_now;
-static long req_id;
+static long req_id, req_client, req_serial;
 static pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t req_cond = PTHREAD_COND_INITIALIZER;
 static int req_ready, req_done;
@@ -94,6 +100,7 @@ static void *finisher(void *arg)
 		while (!req_ready)
 			pthread_cond_wait(&req_cond, &req_lock);
 		req_ready = 0;
+		STAP_PROBE2(oneq, rpc_client_msg_rx, req_client, req_serial);
 		STAP_PROBE1(oneq, req__done, req_id);
 		req_done = 1;
 		pthread_cond_broadcast(&req_cond);
@@ -201,7 +208,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&req_lock);
 		req_id = 1000 + i;
+		req_client = 1 + i % 2;
+		req_serial = i / 2;
 		STAP_PROBE1(oneq, req__start, req_id);
+		STAP_PROBE2(oneq, rpc_client_msg_tx_queue, req_client, req_serial);
 		req_ready = 1;
 		req_done = 0;
 		pthread_cond_broadcast(&req_cond);
