@@ -93,8 +93,8 @@ int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pai
  * The pairs the `@sdtrace pair: END...` note of a start states (ends of the same provider,
  * separated by spaces or commas). A note that cannot be followed is a warning, not an error.
  */
-static void note_rules(const struct sdt_types *types, struct sdt_latency *l, const char *provider,
-		       const char *name)
+void report_latency_note_rules(const struct sdt_types *types, struct sdt_latency *l,
+			       const char *provider, const char *name)
 {
 	const char *note = sdt_types__note_text(types, provider, name, "pair"), *p = note;
 
@@ -121,8 +121,8 @@ int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l
 		const struct sdt_trace_event_desc *d =
 		    sdt_trace_kind__desc(sdt_trace_reader__kind(r, i));
 
-		note_rules(types, l, sdt_trace_event_desc__provider(d),
-			   sdt_trace_event_desc__name(d));
+		report_latency_note_rules(types, l, sdt_trace_event_desc__provider(d),
+					  sdt_trace_event_desc__name(d));
 	}
 	for (; *shown < n; (*shown)++) {
 		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
@@ -527,9 +527,7 @@ static const struct report_names *key_of(struct lat_run *lr, const struct sdt_tr
 static bool pairs_by_key(struct lat_run *lr, const struct sdt_trace_kind *k)
 {
 	const struct sdt_trace_event_desc *d = sdt_trace_kind__desc(k);
-	const char *start, *colon, *note;
 	size_t pair;
-	char *prov;
 
 	if (lr->o->pair_by_key)
 		return true;
@@ -546,16 +544,25 @@ static bool pairs_by_key(struct lat_run *lr, const struct sdt_trace_kind *k)
 		lr->by_key = b;
 		lr->nby_key = pair + 1;
 	}
-	if (!lr->by_key[pair]) {
-		/* the start's name: "provider:name" */
-		start = sdt_latency__pair_start(lr->l, pair);
-		colon = start ? strchr(start, ':') : NULL;
-		prov = colon ? strndup(start, (size_t)(colon - start)) : NULL;
-		note = prov ? sdt_types__note_text(lr->o->types, prov, colon + 1, "pair-by") : NULL;
-		lr->by_key[pair] = note && !strcmp(note, "key") ? 2 : 1;
-		free(prov);
-	}
+	if (!lr->by_key[pair])
+		lr->by_key[pair] = report_latency_note_by_key(lr->o->types, lr->l, pair) ? 2 : 1;
 	return lr->by_key[pair] == 2;
+}
+
+bool report_latency_note_by_key(const struct sdt_types *types, struct sdt_latency *l, size_t pair)
+{
+	const char *start, *colon, *note;
+	char *prov;
+	bool by_key;
+
+	/* the start's name: "provider:name" */
+	start = types ? sdt_latency__pair_start(l, pair) : NULL;
+	colon = start ? strchr(start, ':') : NULL;
+	prov = colon ? strndup(start, (size_t)(colon - start)) : NULL;
+	note = prov ? sdt_types__note_text(types, prov, colon + 1, "pair-by") : NULL;
+	by_key = note && !strcmp(note, "key");
+	free(prov);
+	return by_key;
 }
 
 /* One event through the model, with its key, its slot and what its end adds. 0 or -ENOMEM. */

@@ -107,6 +107,14 @@ int report_pairs_check(const struct sdt_trace_reader *r, const struct report_pai
  */
 int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l,
 			 const struct sdt_types *types, size_t *shown);
+/*
+ * The pairs the `@sdtrace pair: END...` note of provider:name in @types states, added to @l (a
+ * note that cannot be followed: a warning). stat --latency and report --latency both use it.
+ */
+void report_latency_note_rules(const struct sdt_types *types, struct sdt_latency *l,
+			       const char *provider, const char *name);
+/* Does pair @pair of @l pair on its key alone: the `@sdtrace pair-by: key` note of its start? */
+bool report_latency_note_by_key(const struct sdt_types *types, struct sdt_latency *l, size_t pair);
 
 /*
  * --latency: read every event of @r (a pair counts when @filter, may be NULL, passes its events:

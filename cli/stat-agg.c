@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stat --by and --latency (stat-agg.h). Pairs as report --latency makes them (sdtrace/latency.h:
- * the naming conventions, or --pair), keys as its --key (else the provider file's `@sdtrace key:`
- * note of the pair's start, when both sides have those arguments), so that a stat and a report
- * of the same run agree; the counting and timing is the kernel's (lib/record/engine_bpf_agg.c).
+ * the provider files' `@sdtrace pair:` notes, the naming conventions, or --pair), keys as its
+ * --key (else the provider file's `@sdtrace key:` note of the pair's start, when both sides have
+ * those arguments), on the thread and key or on the key alone as its --pair-by (else the
+ * start's `@sdtrace pair-by:` note), so that a stat and a report of the same run agree; the
+ * counting and timing is the kernel's (lib/record/bpf/agg.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include "cli.h"
 #include "json.h"
 #include "record-setup.h"
+#include "report.h"
 #include "stat-agg.h"
 
 struct names {
@@ -246,6 +249,9 @@ int stat_agg_for(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg
 			sa->nev = idx + 1;
 		}
 		sa->ev[idx] = d;
+		/* a start's pair note first: its end, met before or after, is known as its end */
+		if (sa->a.latency && sa->types)
+			report_latency_note_rules(sa->types, sa->lat, prov, name);
 		if (sa->a.latency && sdt_latency__add_kind(sa->lat, prov, name))
 			goto nomem;
 		return 0;
@@ -280,7 +286,9 @@ int stat_agg_for(void *ctx, const struct sdt_trace_event_desc *d, struct sdt_agg
 			goto nomem;
 		out->key = (const char *const *)k->v;
 		out->nkey = k->n;
-		out->any_thread = sa->a.pair_by_key;
+		/* both sides alike: the start's note decides for the pair */
+		out->any_thread =
+		    sa->a.pair_by_key || report_latency_note_by_key(sa->types, sa->lat, pair);
 		if (out->role == SDT_AGG_END)
 			return 0;
 	}
