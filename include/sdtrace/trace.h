@@ -320,6 +320,94 @@ SDT_API int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i,
 				 struct sdt_trace_value *out);
 
 /*
+ * Events by the batch: up to a batch's size of events read at once into columns (one array per
+ * field, the arguments of every event in one set of arrays, strings copied into one buffer),
+ * for a caller that pays for each call (Python through cffi builds its arrays from the columns
+ * with numpy.frombuffer, not an object per event). The same events, values and order as
+ * __next() and __arg() give: the two may be mixed on one reader.
+ *
+ *	struct sdt_trace_batch *b;
+ *	struct sdt_trace_columns c = {.sz = sizeof(c)};
+ *	if (sdt_trace_batch__new(NULL, &b) < 0) ...
+ *	while ((n = sdt_trace_reader__read_batch(r, b)) > 0) {
+ *		sdt_trace_batch__columns(b, &c);
+ *		for (i = 0; i < c.count; i++)
+ *			for (s = c.arg_first[i]; s < c.arg_first[i + 1]; s++)
+ *				if (c.arg_kind[s] == SDT_VALUE_STRING)
+ *					puts(c.strings + c.arg_value[s]);
+ *	}
+ *	sdt_trace_batch__free(b);
+ *
+ * Lifetimes: the columns are the batch's, valid until the next __read_batch() on it or
+ * sdt_trace_batch__free(); nothing in them is borrowed from the reader.
+ */
+struct sdt_trace_batch;
+
+struct sdt_trace_batch_opts {
+	size_t sz;
+	size_t max_events; /* events per batch at most; 0: 65536 */
+};
+
+/* An offset of sdt_trace_columns that points nowhere (a thread without a recorded name). */
+#define SDT_TRACE_NO_STRING UINT64_MAX
+
+/* sdt_trace_columns.flags[]: the event's ->address is known. */
+#define SDT_TRACE_EVENT_ADDRESS 0x1u
+/* sdt_trace_columns.arg_flags[]: a truncated string (sdt_trace_value.truncated), an address. */
+#define SDT_TRACE_ARG_TRUNCATED 0x1u
+#define SDT_TRACE_ARG_ADDRESS	0x2u
+
+/*
+ * A batch's columns: @count events, event i in element i of the per-event arrays. Its arguments
+ * are the argument slots arg_first[i] to arg_first[i + 1] - 1, in the kind's order (as many as
+ * sdt_trace_event__arg_count()); its stack, ips[stack_first[i]] to ips[stack_first[i + 1] - 1].
+ * Strings are NUL-terminated in @strings, named by their offset. Filled by
+ * sdt_trace_batch__columns(): the caller sets ->sz (sizeof), the fields past it stay unwritten.
+ */
+struct sdt_trace_columns {
+	size_t sz;
+	size_t count;		   /* events */
+	const uint64_t *time_ns;   /* CLOCK_MONOTONIC */
+	const uint32_t *cpu;
+	const uint32_t *pid;
+	const uint32_t *tid;
+	const uint32_t *kind;	   /* the event's kind: sdt_trace_reader__kind(r, kind[i]) */
+	const uint32_t *stack_id;  /* sdt_trace_event__stack_id() */
+	const uint64_t *comm;	   /* offset in ->strings, SDT_TRACE_NO_STRING: none */
+	const uint64_t *address;   /* sdt_trace_event__address() where flags has EVENT_ADDRESS */
+	const uint8_t *flags;	   /* SDT_TRACE_EVENT_* */
+	const uint64_t *stack_first; /* count + 1 elements */
+	const uint64_t *ips;	   /* the stacks (-g), the probe ip first */
+	const uint64_t *arg_first; /* count + 1 elements; arg_first[count]: the slots in use */
+	const uint8_t *arg_kind;   /* enum sdt_value_kind */
+	const uint8_t *arg_flags;  /* SDT_TRACE_ARG_* */
+	/*
+	 * The value's 8 bytes, as its kind says: INT an int64_t, UINT a uint64_t, FLOAT a double
+	 * (->f: a 16-byte long double rounded), STRING the offset of its bytes in ->strings; 0
+	 * when UNAVAILABLE.
+	 */
+	const uint64_t *arg_value;
+	const uint64_t *arg_len;     /* STRING: its length in bytes (->len), else 0 */
+	const uint64_t *arg_min_len; /* a truncated STRING: ->min_len, else 0 */
+	const char *strings;
+	size_t strings_len;
+};
+
+/* A batch of at most opts->max_events events: 0 and *out, or -EINVAL (opts), -ENOMEM. */
+SDT_API int sdt_trace_batch__new(const struct sdt_trace_batch_opts *opts,
+				 struct sdt_trace_batch **out);
+SDT_API void sdt_trace_batch__free(struct sdt_trace_batch *b);
+/*
+ * The next events of @r into @b, which is emptied first: their number (1 to the batch's size),
+ * 0 at the end (as __next()), or -EINVAL (a corrupt record: @b holds the events before it) or
+ * -ENOMEM, with the message set.
+ */
+SDT_API int sdt_trace_reader__read_batch(struct sdt_trace_reader *r, struct sdt_trace_batch *b);
+/* @b's columns into *out (out->sz set by the caller). */
+SDT_API void sdt_trace_batch__columns(const struct sdt_trace_batch *b,
+				      struct sdt_trace_columns *out);
+
+/*
  * The decoder: the events of samples as a recorder's sink receives them (sdtrace/record.h),
  * decoded exactly as the reader decodes them once written to a file and read back (the bytes a
  * recording would keep of each sample, the same thread names, the same sites and load biases):

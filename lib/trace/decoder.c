@@ -100,6 +100,7 @@ int sdt_trace_decoder_add_kind(struct sdt_trace_decoder *dec, struct sdt_trace_k
 	find_counts(k);
 	k->path_hash = fnv1a(k->d.path ? k->d.path : "");
 	dec->by_index[k->d.index] = k;
+	k->pos = (uint32_t)dec->nkinds;
 	dec->kinds[dec->nkinds++] = k;
 	return 0;
 }

@@ -25,6 +25,7 @@ struct sdt_trace_kind {
 	struct sdt_trace_layout lay;
 	uint64_t samples;
 	uint32_t path_hash; /* of d.path, for the bias cache */
+	uint32_t pos;	    /* its place in the decoder's kinds[] (sdt_trace_reader__kind()) */
 };
 
 /*
