@@ -67,10 +67,15 @@ def version():
 
 
 class Event:
-    """One event: a copy of what the reader handed out (it stays valid after the next one)."""
+    """One event: a copy of what the reader handed out (it stays valid after the next one).
+
+    .args: {name: value}; .truncated: {name: bytes} of the strings that did not reach the
+    recording whole (their value is their first bytes; bytes: the least length they had), as
+    `report --json` gives them ({} when none).
+    """
 
     __slots__ = ("time_ns", "cpu", "pid", "tid", "comm", "provider", "name", "args",
-                 "stack_id", "stack", "address")
+                 "stack_id", "stack", "address", "truncated")
 
     @property
     def event(self):
@@ -102,17 +107,51 @@ class _Kind:
             self.args.append(n if n else "arg%d" % (i + 1))
 
 
-def _value(v):
-    t = v.kind
-    if t == _INT:
-        return v.i
-    if t == _UINT:
-        return v.u
-    if t == _FLOAT:
-        return v.f
-    if t == _STRING:
-        return ffi.string(v.str, v.len).decode("utf-8", "surrogateescape")
-    return None
+_NO_STRING = 0xFFFFFFFFFFFFFFFF  # SDT_TRACE_NO_STRING
+_EMPTY = memoryview(b"")
+
+
+def _view(ptr, n, fmt, size):
+    """@n elements at @ptr (a column of the batch) as a memoryview of format @fmt, in place."""
+    if not n:
+        return _EMPTY.cast(fmt)
+    return memoryview(ffi.buffer(ptr, n * size)).cast(fmt)
+
+
+def _cstr(buf, off):
+    """The NUL-terminated string at @off of the batch's strings (bytes @buf), decoded."""
+    return buf[off:buf.index(b"\0", off)].decode("utf-8", "surrogateescape")
+
+
+class _Batches:
+    """The events of reader @r by the batch (sdt_trace_reader__read_batch, one library call for
+    up to 65536 events): iterating gives each batch's columns (struct sdt_trace_columns, valid
+    until the next); .kinds: the reader's kinds as _Kind, by their place (the kind column)."""
+
+    def __init__(self, r):
+        self.r = r
+        self.kinds = []
+        out = ffi.new("struct sdt_trace_batch **")
+        _check(lib.sdt_trace_batch__new(ffi.NULL, out))
+        self.b = ffi.gc(out[0], lib.sdt_trace_batch__free)
+        self.cols = ffi.new("struct sdt_trace_columns *")
+        self.cols.sz = ffi.sizeof("struct sdt_trace_columns")
+
+    def __iter__(self):
+        c = self.cols
+        while True:
+            n = lib.sdt_trace_reader__read_batch(self.r, self.b)
+            # a corrupt record: the events before it first, as the reader handed them out
+            err = Error(n, _errmsg()) if n < 0 else None
+            lib.sdt_trace_batch__columns(self.b, c)
+            for i in range(len(self.kinds), lib.sdt_trace_reader__kind_count(self.r)):
+                self.kinds.append(_Kind(i, lib.sdt_trace_reader__kind(self.r, i)))
+            if c.count:
+                yield c
+            if err is not None:
+                raise err
+            if n == 0:
+                return
 
 
 class Recording:
@@ -165,114 +204,32 @@ class Recording:
         """Every event as Event objects: in file order, or in time order (@time_order)."""
         r = self._open(time_order)
         try:
-            pev = ffi.new("const struct sdt_trace_event **")
-            v = ffi.new("struct sdt_trace_value *")
-            ips = ffi.new("const uint64_t **")
-            addr = ffi.new("uint64_t *")
-            kinds = {}
-            while True:
-                err = lib.sdt_trace_reader__next(r, pev)
-                if err <= 0:
-                    break
-                e = pev[0]
-                k = lib.sdt_trace_event__kind(e)
-                kind = kinds.get(k)
-                if kind is None:
-                    kind = kinds[k] = _Kind(len(kinds), k)
-                ev = Event()
-                ev.time_ns = lib.sdt_trace_event__time_ns(e)
-                ev.cpu = lib.sdt_trace_event__cpu(e)
-                ev.pid = lib.sdt_trace_event__pid(e)
-                ev.tid = lib.sdt_trace_event__tid(e)
-                ev.comm = _str(lib.sdt_trace_event__comm(e))
-                ev.provider = kind.provider
-                ev.name = kind.name
-                args = {}
-                for i, n in enumerate(kind.args):
-                    lib.sdt_trace_event__arg(e, i, v)
-                    args[n] = _value(v)
-                ev.args = args
-                ev.stack_id = lib.sdt_trace_event__stack_id(e)
-                n = lib.sdt_trace_event__stack(e, ips)
-                ev.stack = tuple(ips[0][0:n]) if n else ()
-                ev.address = addr[0] if lib.sdt_trace_event__address(e, addr) else None
-                yield ev
-            _check(err)
+            batches = _Batches(r)
+            for c in batches:
+                yield from _batch_events(c, batches.kinds)
             self._end(r)
         finally:
             lib.sdt_trace_reader__free(r)
 
     def _columns(self, want):
-        """One pass in time order: the fixed columns as lists, and per kind its argument columns."""
+        """One pass in time order, by the batch: the fixed columns (numpy arrays, one per batch),
+        the kinds, and per (kind, argument index) its parts (rows, value kinds, values, strings)."""
+        import numpy as np
+
         r = self._open(True)
+        fixed = {k: [] for k in ("time_ns", "cpu", "pid", "tid", "kind", "stack_id", "comm")}
+        args = {}
+        names = {}  # thread names by their bytes, decoded once
+        row = 0
         try:
-            pev = ffi.new("const struct sdt_trace_event **")
-            v = ffi.new("struct sdt_trace_value *")
-            nxt = lib.sdt_trace_reader__next
-            kind_of = lib.sdt_trace_event__kind
-            time_of = lib.sdt_trace_event__time_ns
-            cpu_of = lib.sdt_trace_event__cpu
-            pid_of = lib.sdt_trace_event__pid
-            tid_of = lib.sdt_trace_event__tid
-            comm_of = lib.sdt_trace_event__comm
-            stack_of = lib.sdt_trace_event__stack_id
-            arg_of = lib.sdt_trace_event__arg
-            string = ffi.string
-            null = ffi.NULL
-            times, cpus, pids, tids, comms, kix, stacks = [], [], [], [], [], [], []
-            kinds = {}   # kind pointer -> _Kind
-            plans = []   # per kind: (row indices, one (values, kinds seen) per argument)
-            comm_names = {}
-            row = 0
-            while True:
-                err = nxt(r, pev)
-                if err <= 0:
-                    break
-                e = pev[0]
-                k = kind_of(e)
-                kind = kinds.get(k)
-                if kind is None:
-                    kind = kinds[k] = _Kind(len(plans), k)
-                    plans.append((kind, [], [([], set()) for _ in kind.args]))
-                if want is not None and kind.event not in want:
-                    continue
-                _, rows, cols = plans[kind.index]
-                times.append(time_of(e))
-                cpus.append(cpu_of(e))
-                pids.append(pid_of(e))
-                tids.append(tid_of(e))
-                c = comm_of(e)
-                if c == null:
-                    comms.append(None)
-                else:
-                    b = string(c)
-                    s = comm_names.get(b)
-                    if s is None:
-                        s = comm_names[b] = b.decode("utf-8", "surrogateescape")
-                    comms.append(s)
-                kix.append(kind.index)
-                stacks.append(stack_of(e))
-                rows.append(row)
-                row += 1
-                for i, (vals, seen) in enumerate(cols):
-                    arg_of(e, i, v)
-                    t = v.kind
-                    if t == _INT:
-                        vals.append(v.i)
-                    elif t == _UINT:
-                        vals.append(v.u)
-                    elif t == _FLOAT:
-                        vals.append(v.f)
-                    elif t == _STRING:
-                        vals.append(string(v.str, v.len).decode("utf-8", "surrogateescape"))
-                    else:
-                        vals.append(None)
-                    seen.add(t)
-            _check(err)
+            batches = _Batches(r)
+            for c in batches:
+                row += _batch_columns(np, c, batches.kinds, want, row, fixed, args, names)
             self._end(r)
+            kinds = batches.kinds
         finally:
             lib.sdt_trace_reader__free(r)
-        return (times, cpus, pids, tids, comms, kix, stacks), plans, row
+        return fixed, kinds, args, row
 
     def to_pandas(self, event=None, truncated=False):
         """A pandas DataFrame: one row per event, in time order (the reader's, as report's).
@@ -282,7 +239,9 @@ class Recording:
         argument name of the events read (an argument named as a fixed column gets "arg_"
         before its name). A column is int64, uint64, float64 or object (str) as the reader
         decoded the values; where some rows lack it (another event kind) or a value could not
-        be fetched, the nullable Int64/UInt64 types (floats: NaN; strings: None).
+        be fetched, the nullable Int64/UInt64 types (floats: NaN; strings: None). A string
+        that did not reach the recording whole holds its first bytes (Event.truncated says
+        which were cut).
         @event: only the events of these names ("provider:name", a str or a collection).
         """
         import numpy as np
@@ -291,32 +250,36 @@ class Recording:
         want = None
         if event is not None:
             want = {event} if isinstance(event, str) else set(event)
-        fixed, plans, n = self._columns(want)
-        times, cpus, pids, tids, comms, kix, stacks = fixed
-        names = [p[0].event for p in plans]
+        fixed, kinds, args, n = self._columns(want)
+
+        def cat(name, dt):
+            return np.concatenate(fixed[name]) if fixed[name] else np.zeros(0, dtype=dt)
+
+        kix = cat("kind", np.uint32)
+        # the event names of the kinds that have rows, in the reader's order, each once
+        used = np.unique(kix).tolist()
+        cats = list(dict.fromkeys(kinds[k].event for k in used))
+        code = np.zeros(len(kinds), dtype=np.int32)
+        for k in used:
+            code[k] = cats.index(kinds[k].event)
         data = {
-            "time_ns": np.array(times, dtype=np.uint64),
-            "cpu": np.array(cpus, dtype=np.uint32),
-            "pid": np.array(pids, dtype=np.uint32),
-            "tid": np.array(tids, dtype=np.uint32),
-            "comm": np.array(comms, dtype=object),
-            "event": pd.Categorical.from_codes(np.array(kix, dtype=np.int32),
-                                               categories=names) if names else
+            "time_ns": cat("time_ns", np.uint64),
+            "cpu": cat("cpu", np.uint32),
+            "pid": cat("pid", np.uint32),
+            "tid": cat("tid", np.uint32),
+            "comm": cat("comm", object),
+            "event": pd.Categorical.from_codes(code[kix], categories=cats) if cats else
             pd.Categorical([]),
-            "stack_id": np.array(stacks, dtype=np.uint32),
+            "stack_id": cat("stack_id", np.uint32),
         }
-        # argument name -> [(row indices, values, value kinds seen)] over the kinds having it
+        # argument name -> its parts over the kinds having it, in the kinds' and arguments' order
         parts = {}
-        for kind, rows, cols in plans:
-            if not rows:  # a kind left out by @event, or with no events
-                continue
-            for name, (vals, seen) in zip(kind.args, cols):
-                col = "arg_" + name if name in COLUMNS else name
-                parts.setdefault(col, []).append((rows, vals, seen))
+        for (k, j) in sorted(args):
+            name = kinds[k].args[j]
+            col = "arg_" + name if name in COLUMNS else name
+            parts.setdefault(col, []).extend(args[(k, j)])
         for col, ps in parts.items():
             data[col] = _column(ps, n, np, pd)
-        if want is not None:
-            data["event"] = data["event"].remove_unused_categories()
         df = pd.DataFrame(data)
         if self.truncated:
             df.attrs["truncated"] = True
@@ -328,29 +291,17 @@ class Recording:
         """One pass in time order: per event (time, kind index, pid, tid), and the kinds."""
         r = self._open(True)
         try:
-            pev = ffi.new("const struct sdt_trace_event **")
-            nxt = lib.sdt_trace_reader__next
-            kind_of = lib.sdt_trace_event__kind
-            time_of = lib.sdt_trace_event__time_ns
-            pid_of = lib.sdt_trace_event__pid
-            tid_of = lib.sdt_trace_event__tid
-            kinds, order = {}, []
             evs = []
-            while True:
-                err = nxt(r, pev)
-                if err <= 0:
-                    break
-                e = pev[0]
-                k = kind_of(e)
-                ki = kinds.get(k)
-                if ki is None:
-                    ki = kinds[k] = len(order)
-                    order.append(_Kind(ki, k))
-                evs.append((time_of(e), ki, pid_of(e), tid_of(e)))
-            _check(err)
+            batches = _Batches(r)
+            for c in batches:
+                n = c.count
+                evs.extend(zip(_view(c.time_ns, n, "Q", 8).tolist(),
+                               _view(c.kind, n, "I", 4).tolist(),
+                               _view(c.pid, n, "I", 4).tolist(),
+                               _view(c.tid, n, "I", 4).tolist()))
             self._end(r)
             # the kinds' C strings are borrowed from the reader: kept as Python bytes
-            kinds_c = [(ffi.string(k.cprovider), ffi.string(k.cname)) for k in order]
+            kinds_c = [(ffi.string(k.cprovider), ffi.string(k.cname)) for k in batches.kinds]
         finally:
             lib.sdt_trace_reader__free(r)
         return evs, kinds_c
@@ -367,7 +318,7 @@ class Recording:
                 _check(lib.sdt_latency__add_pair(l, start.encode(), end.encode()))
             # the events in time order, as report --latency feeds them (the reader's window; a
             # late event, which the report pairs where it came, too); every kind described
-            # first, as the report's reader has them all before their events
+            # first, in the reader's order, as the report's reader has them before their events
             cstr = [(ffi.new("char[]", p), ffi.new("char[]", n)) for p, n in kinds_c]
             for p, n in cstr:
                 _check(lib.sdt_latency__add_kind(l, p, n))
@@ -435,40 +386,189 @@ class Recording:
         return self._latency(pairs, truncated)[2]
 
 
+def _batch_events(c, kinds):
+    """The Event objects of one batch's columns @c (the reader's @kinds by place)."""
+    n = c.count
+    time_ns = _view(c.time_ns, n, "Q", 8).tolist()
+    cpu = _view(c.cpu, n, "I", 4).tolist()
+    pid = _view(c.pid, n, "I", 4).tolist()
+    tid = _view(c.tid, n, "I", 4).tolist()
+    kix = _view(c.kind, n, "I", 4).tolist()
+    stack_id = _view(c.stack_id, n, "I", 4).tolist()
+    comm = _view(c.comm, n, "Q", 8).tolist()
+    address = _view(c.address, n, "Q", 8).tolist()
+    flags = bytes(_view(c.flags, n, "B", 1))
+    sfirst = _view(c.stack_first, n + 1, "Q", 8).tolist()
+    ips = _view(c.ips, sfirst[n], "Q", 8).tolist()
+    afirst = _view(c.arg_first, n + 1, "Q", 8).tolist()
+    nslots = afirst[n]
+    akind = bytes(_view(c.arg_kind, nslots, "B", 1))
+    aflags = bytes(_view(c.arg_flags, nslots, "B", 1))
+    raw = _view(c.arg_value, nslots * 8, "B", 1)
+    au = raw.cast("Q").tolist() if nslots else []
+    ai = raw.cast("q").tolist() if nslots else []
+    af = raw.cast("d").tolist() if nslots else []
+    alen = _view(c.arg_len, nslots, "Q", 8).tolist()
+    amin = _view(c.arg_min_len, nslots, "Q", 8).tolist()
+    sbuf = ffi.buffer(c.strings, c.strings_len)[:] if c.strings_len else b""
+    comms = {_NO_STRING: None}
+    trunc_flag = lib.SDT_TRACE_ARG_TRUNCATED
+    for i in range(n):
+        kind = kinds[kix[i]]
+        ev = Event()
+        ev.time_ns = time_ns[i]
+        ev.cpu = cpu[i]
+        ev.pid = pid[i]
+        ev.tid = tid[i]
+        co = comm[i]
+        name = comms.get(co, comms)
+        if name is comms:
+            name = comms[co] = _cstr(sbuf, co)
+        ev.comm = name
+        ev.provider = kind.provider
+        ev.name = kind.name
+        args = {}
+        truncated = {}
+        s = afirst[i]
+        for a in kind.args:
+            t = akind[s]
+            if t == _INT:
+                args[a] = ai[s]
+            elif t == _UINT:
+                args[a] = au[s]
+            elif t == _FLOAT:
+                args[a] = af[s]
+            elif t == _STRING:
+                o = au[s]
+                args[a] = sbuf[o:o + alen[s]].decode("utf-8", "surrogateescape")
+                if aflags[s] & trunc_flag:
+                    truncated[a] = amin[s]
+            else:
+                args[a] = None
+            s += 1
+        ev.args = args
+        ev.truncated = truncated
+        ev.stack_id = stack_id[i]
+        ev.stack = tuple(ips[sfirst[i]:sfirst[i + 1]])
+        ev.address = address[i] if flags[i] & 1 else None
+        yield ev
+
+
+def _np(np, ptr, n, dt):
+    """@n elements of a batch's column at @ptr as a numpy array over the batch's memory."""
+    dt = np.dtype(dt)
+    if not n:
+        return np.zeros(0, dtype=dt)
+    return np.frombuffer(ffi.buffer(ptr, n * dt.itemsize), dtype=dt)
+
+
+def _batch_columns(np, c, kinds, want, row, fixed, args, names):
+    """One batch's columns @c appended to @fixed (numpy copies) and @args (per (kind place,
+    argument index): [(rows, value kinds, 8-byte values, decoded strings or None)]), its rows
+    numbered from @row; only the events of @want (names) when given. Returns its row count."""
+    n = c.count
+    kix = _np(np, c.kind, n, np.uint32)
+    keep = None
+    if want is not None:
+        ok = np.array([k.event in want for k in kinds], dtype=bool)
+        keep = np.flatnonzero(ok[kix])
+        if len(keep) == n:
+            keep = None
+        elif not len(keep):
+            return 0
+
+    def pick(a):  # a copy: the batch's memory is reused by the next
+        return a[keep] if keep is not None else a.copy()
+
+    fixed["time_ns"].append(pick(_np(np, c.time_ns, n, np.uint64)))
+    fixed["cpu"].append(pick(_np(np, c.cpu, n, np.uint32)))
+    fixed["pid"].append(pick(_np(np, c.pid, n, np.uint32)))
+    fixed["tid"].append(pick(_np(np, c.tid, n, np.uint32)))
+    fixed["stack_id"].append(pick(_np(np, c.stack_id, n, np.uint32)))
+    kk = pick(kix)
+    fixed["kind"].append(kk)
+    m = len(kk)
+    sbuf = ffi.buffer(c.strings, c.strings_len)[:] if c.strings_len else b""
+    # thread names: each distinct offset decoded once, equal names one str object
+    comm = pick(_np(np, c.comm, n, np.uint64))
+    offs, inv = np.unique(comm, return_inverse=True)
+    strs = np.empty(len(offs), dtype=object)
+    for i, o in enumerate(offs.tolist()):
+        if o == _NO_STRING:
+            strs[i] = None
+            continue
+        b = sbuf[o:sbuf.index(b"\0", o)]
+        name = names.get(b)
+        if name is None:
+            name = names[b] = b.decode("utf-8", "surrogateescape")
+        strs[i] = name
+    fixed["comm"].append(strs[inv])
+    nslots = c.arg_first[n]
+    first = pick(_np(np, c.arg_first, n, np.uint64))  # the events' first slots
+    akind = _np(np, c.arg_kind, nslots, np.uint8)
+    aval = _np(np, c.arg_value, nslots, np.uint64)
+    alen = _np(np, c.arg_len, nslots, np.uint64)
+    for k in np.unique(kk).tolist():
+        sel = np.flatnonzero(kk == k) if len(kinds) > 1 or keep is not None else \
+            np.arange(m)
+        rows = sel + row
+        fs = first[sel]
+        for j in range(len(kinds[k].args)):
+            slots = fs + j
+            vk = akind[slots]
+            vals = aval[slots]
+            decoded = None
+            sm = vk == _STRING
+            if sm.any():
+                decoded = [sbuf[o:o + ln].decode("utf-8", "surrogateescape")
+                           for o, ln in zip(vals[sm].tolist(), alen[slots][sm].tolist())]
+            args.setdefault((k, j), []).append((rows, vk, vals, decoded))
+    return m
+
+
 def _column(parts, n, np, pd):
-    """One argument column from its parts (rows, values, kinds seen), typed as described."""
+    """One argument column from its parts (rows, value kinds, 8-byte values, strings), typed as
+    to_pandas() says."""
+    unavailable = lib.SDT_VALUE_UNAVAILABLE
     seen = set()
     covered = 0
-    for rows, vals, s in parts:
-        seen |= s
+    for rows, vk, _, _ in parts:
+        seen.update(np.unique(vk).tolist())
         covered += len(rows)
-    full = covered == n and lib.SDT_VALUE_UNAVAILABLE not in seen
-    kinds = seen - {lib.SDT_VALUE_UNAVAILABLE}
+    full = covered == n and unavailable not in seen
+    kinds = seen - {unavailable}
     if kinds == {_FLOAT}:
         a = np.full(n, np.nan)
-        for rows, vals, _ in parts:
-            a[rows] = [np.nan if x is None else x for x in vals] if not full else vals
+        for rows, vk, vals, _ in parts:
+            ok = vk == _FLOAT
+            a[rows[ok]] = vals[ok].view(np.float64)
         return a
     if kinds and kinds <= {_INT, _UINT}:
         dt = np.uint64 if kinds == {_UINT} else np.int64
-        if full:
-            if len(parts) == 1:
-                return np.array(parts[0][1], dtype=dt)
+        # signed and unsigned under one name, an unsigned beyond int64: Python ints (below)
+        big = np.uint64(2**63 - 1)
+        if dt is np.uint64 or not any((vals[vk == _UINT] > big).any() for _, vk, vals, _ in parts):
             a = np.zeros(n, dtype=dt)
-            for rows, vals, _ in parts:
-                a[rows] = vals
-            return a
-        a = np.zeros(n, dtype=dt)
-        mask = np.ones(n, dtype=bool)
-        for rows, vals, _ in parts:
-            idx = np.array(rows, dtype=np.int64)
-            ok = np.array([x is not None for x in vals], dtype=bool)
-            a[idx[ok]] = [x for x in vals if x is not None]
-            mask[idx[ok]] = False
-        return pd.arrays.IntegerArray(a, mask)
+            mask = np.ones(n, dtype=bool)
+            for rows, vk, vals, _ in parts:
+                ok = vk != unavailable
+                a[rows[ok]] = vals[ok].view(dt)
+                mask[rows[ok]] = False
+            return a if full else pd.arrays.IntegerArray(a, mask)
     a = np.full(n, None, dtype=object)
-    for rows, vals, _ in parts:
-        a[rows] = vals
+    for rows, vk, vals, decoded in parts:
+        out = np.full(len(rows), None, dtype=object)
+        if decoded:
+            strs = np.empty(len(decoded), dtype=object)
+            strs[:] = decoded
+            out[vk == _STRING] = strs
+        for t, view in ((_INT, np.int64), (_UINT, np.uint64), (_FLOAT, np.float64)):
+            m = vk == t
+            if m.any():
+                vs = np.empty(int(m.sum()), dtype=object)
+                vs[:] = vals[m].view(view).tolist()
+                out[m] = vs
+        a[rows] = out
     return a
 
 

@@ -10,9 +10,11 @@ cffi in ABI mode (ffi.dlopen), not ctypes, and not cffi's API mode:
   cffi's calls and struct field reads are cheaper than ctypes', which matters at millions of
   events per recording. Both are libffi calls: about 0.2-0.45 us each here, far more than the
   C reader's own 0.1 us per event (BENCHMARKS.md, "Python").
-The structs passed by pointer (sdt_trace_value, the latency step and stats, the open options) are
-declared field for field, in the order and with the types of include/sdtrace/*.h: their layout
-is the ABI. Opaque structs are declared as such.
+Events are read by the batch (sdt_trace_reader__read_batch: one call for up to 65536 events, their
+fields and arguments in columns that numpy reads in place), not one call per field of each event.
+The structs passed by pointer (sdt_trace_value, the latency step and stats, the open options, the
+batch's options and columns) are declared field for field, in the order and with the types of
+include/sdtrace/*.h: their layout is the ABI. Opaque structs are declared as such.
 
 $SDTRACE_LIBRARY names another file to open (the build tree's, for the tests).
 """
@@ -90,6 +92,41 @@ uint32_t sdt_trace_event__stack_id(const struct sdt_trace_event *ev);
 bool sdt_trace_event__address(const struct sdt_trace_event *ev, uint64_t *addr);
 size_t sdt_trace_event__arg_count(const struct sdt_trace_event *ev);
 int sdt_trace_event__arg(const struct sdt_trace_event *ev, size_t i, struct sdt_trace_value *out);
+struct sdt_trace_batch;
+struct sdt_trace_batch_opts {
+	size_t sz;
+	size_t max_events;
+};
+#define SDT_TRACE_EVENT_ADDRESS 0x1
+#define SDT_TRACE_ARG_TRUNCATED 0x1
+#define SDT_TRACE_ARG_ADDRESS 0x2
+struct sdt_trace_columns {
+	size_t sz;
+	size_t count;
+	const uint64_t *time_ns;
+	const uint32_t *cpu;
+	const uint32_t *pid;
+	const uint32_t *tid;
+	const uint32_t *kind;
+	const uint32_t *stack_id;
+	const uint64_t *comm;
+	const uint64_t *address;
+	const uint8_t *flags;
+	const uint64_t *stack_first;
+	const uint64_t *ips;
+	const uint64_t *arg_first;
+	const uint8_t *arg_kind;
+	const uint8_t *arg_flags;
+	const uint64_t *arg_value;
+	const uint64_t *arg_len;
+	const uint64_t *arg_min_len;
+	const char *strings;
+	size_t strings_len;
+};
+int sdt_trace_batch__new(const struct sdt_trace_batch_opts *opts, struct sdt_trace_batch **out);
+void sdt_trace_batch__free(struct sdt_trace_batch *b);
+int sdt_trace_reader__read_batch(struct sdt_trace_reader *r, struct sdt_trace_batch *b);
+void sdt_trace_batch__columns(const struct sdt_trace_batch *b, struct sdt_trace_columns *out);
 
 /* sdtrace/latency.h */
 struct sdt_latency;
