@@ -76,12 +76,13 @@ static int names_split(const char *s, struct names *out)
 	return 0;
 }
 
+/* Has @d every name of @n? `pid` (the process, no argument: record.h) every event has. */
 static bool has_all(const struct sdt_trace_event_desc *d, const struct names *n)
 {
 	size_t i;
 
 	for (i = 0; i < n->n; i++)
-		if (sdt_trace_event_desc__arg_index(d, n->v[i]) < 0)
+		if (strcmp(n->v[i], "pid") && sdt_trace_event_desc__arg_index(d, n->v[i]) < 0)
 			return false;
 	return true;
 }

@@ -275,7 +275,8 @@ struct sdt_recorder_opts {
  * sdt_trace_event_desc__arg_index() takes them (a name, or argN); at most SDT_AGG_MAX_PARTS of
  * each. A string argument's value is its first SDT_AGG_STR_MAX bytes (longer ones are marked
  * cut). A pair is the caller's number (0, 1, ...): every START and END of one pair must name
- * the same --key arguments.
+ * the same --key arguments. The name `pid` is the process of the hit (its thread group id, as a
+ * filter's pid), an integer every event has; it wins over an argument so named (argN names it).
  */
 #define SDT_AGG_MAX_PARTS 4
 #define SDT_AGG_STR_MAX	  126

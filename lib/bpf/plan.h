@@ -82,7 +82,7 @@ enum sdt_bpf_role {
 };
 
 struct sdt_bpf_keypart {
-	__u8 arg; /* the argument (index into args[]) */
+	__u8 arg; /* the argument (index into args[]), or SDT_BPF_ARG_PID */
 	__u8 str; /* a string: SDT_BPF_KEY_STR bytes, else 8 */
 	__u16 dst; /* its offset in the key */
 	/*
@@ -93,6 +93,8 @@ struct sdt_bpf_keypart {
 	__u8 pad[3];
 };
 #define SDT_BPF_NO_LEN 0xff
+/* keypart.arg: no argument, the hit's process id (tgid, as the filter's pid), an integer */
+#define SDT_BPF_ARG_PID 0xfe
 
 /* The durations of one (pair, --by values), per CPU. */
 struct sdt_bpf_lat {

@@ -651,6 +651,11 @@ static long key_part(__u64 i, void *data)
 	if (i >= SDT_BPF_KEY_PARTS)
 		return 1;
 	kp = &j->parts[i];
+	if (kp->arg == SDT_BPF_ARG_PID) {
+		dst = j->key + (kp->dst & 511);
+		*(__u64 *)dst = bpf_get_current_pid_tgid() >> 32;
+		return 0;
+	}
 	if (kp->arg >= SDT_BPF_MAX_ARGS)
 		return 0;
 	a = &j->s->args[kp->arg];

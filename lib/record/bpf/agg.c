@@ -9,6 +9,11 @@
  * for every event: a position holds a string (SDT_BPF_KEY_STR bytes) when the argument there is
  * a string, else an integer (8 bytes); an event whose argument at a position is of the other
  * kind is refused, as is a name an event lacks or cannot fetch.
+ *
+ * `pid` is no argument but the process the hit ran in (its thread group id, the filter's `pid`),
+ * an integer part the program writes itself (SDT_BPF_ARG_PID): every event has it, so that
+ * `stat --by pid` and `top --per-process` count each process's hits under one key. It wins
+ * over an argument named pid, as in a filter; `argN` still names that argument.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +24,14 @@
 #include "record/recorder.h"
 #include "trace/trace_event.h"
 #include "util/internal.h"
+
+/* agg_ev's by[]/key[] index of the process id (no argument) */
+#define AGG_ARG_PID (-2)
+
+static bool is_pid(const char *name)
+{
+	return !strcmp(name, "pid");
+}
 
 /* The names of @ev's by[] (@by) or key[] at their argument indices, into @idx. 0 or -errno. */
 static int resolve(const struct sdt_trace_event_desc *d, const char *opt,
@@ -31,6 +44,10 @@ static int resolve(const struct sdt_trace_event_desc *d, const char *opt,
 	for (p = 0; p < n; p++) {
 		int i = sdt_trace_event_desc__arg_index(d, names[p]);
 
+		if (is_pid(names[p])) {
+			idx[p] = AGG_ARG_PID;
+			continue;
+		}
 		if (i < 0)
 			return sdt_err(-EINVAL, "%s %s: %s:%s has no argument '%s'", opt, names[p],
 				       d->provider, d->name, names[p]);
@@ -45,19 +62,27 @@ static int resolve(const struct sdt_trace_event_desc *d, const char *opt,
 	return 0;
 }
 
-/* Position @p of @lay takes argument @a: the same kind as every event before. */
-static int place(struct agg_layout *lay, size_t p, const struct sdt_trace_arg *a,
-		 const struct sdt_trace_event_desc *d, const char *opt)
+/* Position @p of @lay takes argument @i of @d (or the pid): the same kind as every event before. */
+static int place(struct agg_layout *lay, size_t p, int i, const struct sdt_trace_event_desc *d,
+		 const char *opt)
 {
+	bool str = i >= 0 && d->args[i].is_string;
+
 	if (p >= lay->n) {
-		lay->str[p] = a->is_string;
+		lay->str[p] = str;
 		lay->n = p + 1;
 		return 0;
 	}
-	if (lay->str[p] != a->is_string)
+	if (lay->str[p] != str)
 		return sdt_err(-EINVAL, "%s %s: a string in some events and a number in %s:%s", opt,
-			       a->name, d->provider, d->name);
+			       i >= 0 ? d->args[i].name : "pid", d->provider, d->name);
 	return 0;
+}
+
+/* The program's keypart argument for agg_ev index @i. */
+static uint8_t part_arg(int i)
+{
+	return i == AGG_ARG_PID ? SDT_BPF_ARG_PID : (uint8_t)i;
 }
 
 /*
@@ -126,13 +151,13 @@ int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r)
 		if (q.role == SDT_AGG_COUNT || q.role == SDT_AGG_START) {
 			err = resolve(d, "--by", q.by, q.nby, ae->by);
 			for (p = 0; !err && p < q.nby; p++)
-				err = place(&ag->by, p, &d->args[ae->by[p]], d, "--by");
+				err = place(&ag->by, p, ae->by[p], d, "--by");
 			ae->nby = (uint8_t)q.nby;
 		}
 		if (!err && (q.role == SDT_AGG_START || q.role == SDT_AGG_END)) {
 			err = resolve(d, "--key", q.key, q.nkey, ae->key);
 			for (p = 0; !err && p < q.nkey; p++)
-				err = place(&ag->key, p, &d->args[ae->key[p]], d, "--key");
+				err = place(&ag->key, p, ae->key[p], d, "--key");
 			ae->nkey = (uint8_t)q.nkey;
 			if (q.pair >= ag->npairs)
 				ag->npairs = q.pair + 1;
@@ -190,13 +215,13 @@ int sdt_rec_bpf_agg_plan(struct rec_bpf *b, struct sdt_recorder *r)
 		s->clear = ae->nby < ag->by.n || ae->nkey < ag->key.n;
 		for (p = 0; p < ae->nby; p++)
 			s->by[p] = (struct sdt_bpf_keypart){
-			    .arg = (uint8_t)ae->by[p],
+			    .arg = part_arg(ae->by[p]),
 			    .str = ag->by.str[p],
 			    .dst = ag->by.dst[p],
 			    .len_arg = count_arg(&b->events[s->event], ae->by[p])};
 		for (p = 0; p < ae->nkey; p++)
 			s->key[p] = (struct sdt_bpf_keypart){
-			    .arg = (uint8_t)ae->key[p],
+			    .arg = part_arg(ae->key[p]),
 			    .str = ag->key.str[p],
 			    .dst = ag->key.dst[p],
 			    .len_arg = count_arg(&b->events[s->event], ae->key[p])};
@@ -216,9 +241,16 @@ static int decode_values(struct rec_agg *ag, const struct sdt_trace_event_desc *
 	row->values = v;
 	row->nvalues = ae->nby;
 	for (p = 0; p < ae->nby; p++, v++) {
-		const struct sdt_trace_arg *a = &d->args[ae->by[p]];
+		const struct sdt_trace_arg *a;
 		const unsigned char *src = key + ag->by.dst[p];
 
+		if (ae->by[p] == AGG_ARG_PID) { /* a pid_t */
+			memcpy(&v->u, src, 8);
+			v->is_signed = true;
+			v->i = (int64_t)v->u;
+			continue;
+		}
+		a = &d->args[ae->by[p]];
 		if (ag->by.str[p]) {
 			v->is_string = true;
 			v->cut = src[SDT_BPF_KEY_STR - 1] != 0;
