@@ -160,6 +160,10 @@ SDT_API const char *sdt_types__origin(const struct sdt_types *t, const char *pro
  *	fires	when it fires at all, when that is less often than its name says
  *	key	the arguments (NAME[,NAME...]) that tell its pairs apart: `report --latency`
  *		pairs a start and an end of equal values (its --key, by default)
+ *	category  what the probe counts in `top --per-process` (BCC ustat's columns): one
+ *		word, [a-z][a-z0-9_]* of at most 16 bytes, else a FILE:LINE error; those in
+ *		use: method (a call), gc (a collection starts), objnew (an object allocated),
+ *		cload (a class or file loaded), excp (an exception raised), thread (one started)
  * Other keys are kept (and listed by `sdtrace list -v`): the vocabulary may grow. A note is at
  * most 1024 bytes of printable text, a probe has at most 16; a malformed `@sdtrace` line is a
  * FILE:LINE error of the file.

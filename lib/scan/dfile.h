@@ -15,7 +15,8 @@
  * `provider`, to every probe of the block, ahead of each probe's own). TEXT runs on over the
  * next lines of the comment up to a blank line, another `@sdtrace` line or the comment's end.
  * KEY is [a-z][a-z0-9_-]* (needs, fires, ...: the vocabulary is the callers'; unknown keys are
- * kept). To dtrace and every other reader it is a comment.
+ * kept). One key's text is checked here: `category`'s is one word ([a-z][a-z0-9_]*, at most
+ * SDT_DFILE_MAX_CATEGORY bytes). To dtrace and every other reader it is a comment.
  *
  *	/\* @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes) *\/
  *	probe method__entry(...);
@@ -37,6 +38,7 @@
 #define SDT_DFILE_MAX_NOTES   16   /* per probe, its provider's included */
 #define SDT_DFILE_MAX_NOTE_KEY 32
 #define SDT_DFILE_MAX_NOTE    1024 /* bytes of one note's text */
+#define SDT_DFILE_MAX_CATEGORY 16  /* bytes of a `category` note's one word */
 
 struct sdt_dparam {
 	char *name;  /* NULL when unnamed */

@@ -258,6 +258,23 @@ struct note_acc {
 	bool open;
 };
 
+/*
+ * A `category` note's text: one word, [a-z][a-z0-9_]*, at most SDT_DFILE_MAX_CATEGORY bytes (a
+ * column of `top --per-process`, a JSON key). The words in use are ustat's: method, gc, objnew,
+ * cload, excp, thread; others are kept, as other keys are.
+ */
+static bool category_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len > SDT_DFILE_MAX_CATEGORY || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (i = 1; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
 /* The note in @acc is complete: checked and put in lx->pending. */
 static int note_end(struct lexer *lx, struct note_acc *acc)
 {
@@ -268,6 +285,11 @@ static int note_end(struct lexer *lx, struct note_acc *acc)
 	acc->open = false;
 	if (!acc->text.len)
 		err = sdt_dlex_err(lx, acc->line, "note '%s' has no text", acc->key);
+	else if (!strcmp(acc->key, "category") && !category_ok(acc->text.buf, acc->text.len))
+		err = sdt_dlex_err(lx, acc->line,
+				   "note 'category' takes one word ([a-z][a-z0-9_]*, at most %d "
+				   "bytes: method, gc, objnew, cload, excp, thread)",
+				   SDT_DFILE_MAX_CATEGORY);
 	else
 		err = sdt_dlex_notes_add(lx, &lx->pending, acc->key, acc->text.buf, acc->line);
 	sdt_buf_free(&acc->text);

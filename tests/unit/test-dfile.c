@@ -462,6 +462,17 @@ static void test_notes(void **state)
 			 0);
 	expect_notes(t, "p", "e", "needs=one");
 	sdt_types__free(t);
+
+	/* a category of the provider's, then one of the probe's own (top takes the last) */
+	t = load("/* @sdtrace category: method */\n"
+		 "provider p { probe e(); /* @sdtrace category: obj_new2 */ probe f(); };",
+		 2);
+	assert_string_equal(sdt_types__note_text(t, "p", "e", "category"), "method");
+	expect_notes(t, "p", "f", "category=method|category=obj_new2");
+	sdt_types__free(t);
+	t = load("provider p { /* @sdtrace category: abcdefghijklmnop */ probe e(); };", 1);
+	assert_string_equal(sdt_types__note_text(t, "p", "e", "category"), "abcdefghijklmnop");
+	sdt_types__free(t);
 }
 
 /* Malformed notes are FILE:LINE errors; the caps hold. */
@@ -484,6 +495,15 @@ static void test_notes_bad(void **state)
 	     "control byte 0x1b"},
 	    {"provider p { /* @sdtrace abcdefghijklmnopqrstuvwxyzabcdefg: x */ probe e(); };",
 	     -EINVAL, "KEY: TEXT"},
+	    /* a category is one word: a column of top --per-process, a JSON key */
+	    {"provider p {\n/* @sdtrace category: two words */ probe e(); };", -EINVAL,
+	     "bad.d:2: note 'category' takes one word"},
+	    {"provider p { /* @sdtrace category: Method */ probe e(); };", -EINVAL,
+	     "'category' takes one word"},
+	    {"provider p { /* @sdtrace category: gc-start */ probe e(); };", -EINVAL,
+	     "'category' takes one word"},
+	    {"provider p { /* @sdtrace category: abcdefghijklmnopq */ probe e(); };", -EINVAL,
+	     "'category' takes one word"},
 	};
 	struct sdt_buf b = {0};
 	size_t i;
