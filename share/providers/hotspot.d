@@ -24,7 +24,10 @@ provider hotspot {
 	probe vm__init__end();
 	probe vm__shutdown();
 
-	/* thread name, its length, Java thread id, native (OS) thread id, daemon */
+	/*
+	 * thread name, its length, Java thread id, native (OS) thread id, daemon
+	 * @sdtrace category: thread
+	 */
 	probe thread__start(const char *thread_name, int thread_name_len, long long java_tid,
 			    uintptr_t native_tid, bool is_daemon);
 	probe thread__stop(const char *thread_name, int thread_name_len, long long java_tid,
@@ -42,7 +45,10 @@ provider hotspot {
 	probe vmops__begin(const char *op_name, size_t op_name_len, int mode);
 	probe vmops__end(const char *op_name, size_t op_name_len, int mode);
 
-	/* class name, its length, class loader id, shared (from the CDS archive) */
+	/*
+	 * class name, its length, class loader id, shared (from the CDS archive)
+	 * @sdtrace category: cload
+	 */
 	probe class__loaded(const char *class_name, int class_name_len, void *loader_id,
 			    bool is_shared);
 	probe class__unloaded(const char *class_name, int class_name_len, void *loader_id,
@@ -65,7 +71,10 @@ provider hotspot {
 	probe class__initialization__end(const char *class_name, int class_name_len,
 					 void *loader_id, int thread_type, bool wait);
 
-	/* a full collection or not */
+	/*
+	 * a full collection or not (mem__pool__gc__begin fires too, once per pool)
+	 * @sdtrace category: gc
+	 */
 	probe gc__begin(bool is_full);
 	probe gc__end();
 	/*
@@ -135,6 +144,7 @@ provider hotspot {
 	/*
 	 * Java thread id, class name and length, object size in bytes
 	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceAllocProbes)
+	 * @sdtrace category: objnew
 	 */
 	probe object__alloc(long long java_tid, const char *class_name, int class_name_len,
 			    int size);
@@ -142,6 +152,7 @@ provider hotspot {
 	 * Java thread id, then class, method and signature, each with its length
 	 * @sdtrace needs: -XX:+ExtendedDTraceProbes (or -XX:+DTraceMethodProbes)
 	 * @sdtrace key: class_name,method_name,signature
+	 * @sdtrace category: method
 	 */
 	probe method__entry(long long java_tid, const char *class_name, int class_name_len,
 			    const char *method_name, int method_name_len, const char *signature,

@@ -25,6 +25,7 @@ provider php {
 	/*
 	 * @sdtrace pair: exception__caught
 	 * @sdtrace key: classname
+	 * @sdtrace category: excp
 	 */
 	probe exception__thrown(const char *classname);
 	/*
@@ -38,6 +39,7 @@ provider php {
 	/*
 	 * A file is compiled: its name as given, and as resolved
 	 * @sdtrace needs: USE_ZEND_DTRACE=1 in the target's environment
+	 * @sdtrace category: cload
 	 */
 	probe compile__file__entry(const char *compile_file, const char *compile_file_translated);
 	/* @sdtrace needs: USE_ZEND_DTRACE=1 in the target's environment */
@@ -57,6 +59,7 @@ provider php {
 	 * for a plain function) and the call's scope ("::" or "->", empty for a function)
 	 * @sdtrace needs: USE_ZEND_DTRACE=1 in the target's environment
 	 * @sdtrace key: classname,function_name
+	 * @sdtrace category: method
 	 */
 	probe function__entry(const char *function_name, const char *request_file, int lineno,
 			      const char *classname, const char *scope);

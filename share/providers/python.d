@@ -26,6 +26,7 @@ provider python {
 	 *   sys.settrace() is set, or while %python:line is recorded too (then for every call);
 	 *   otherwise a handful of times at start-up
 	 * @sdtrace key: filename,funcname
+	 * @sdtrace category: method
 	 */
 	probe function__entry(const char *filename, const char *funcname, int lineno);
 	/* @sdtrace key: filename,funcname */
@@ -35,7 +36,10 @@ provider python {
 	 * evaluation loop's tracing path (CPython 3.11): slower, and function__entry then fires too.
 	 */
 	probe line(const char *filename, const char *funcname, int lineno);
-	/* The cyclic garbage collector starts collecting a generation / finished, collected N. */
+	/*
+	 * The cyclic garbage collector starts collecting a generation / finished, collected N.
+	 * @sdtrace category: gc
+	 */
 	probe gc__start(int generation);
 	probe gc__done(long collected);
 	/* importlib's find_and_load: the module's name; whether it was found. */

@@ -27,6 +27,7 @@ provider ruby {
 	 *   Ruby-method probes from that event hook only), e.g. RUBYOPT=-rFILE with FILE holding
 	 *   `TracePoint.new(:call, :return) {}.enable`
 	 * @sdtrace key: classname,methodname
+	 * @sdtrace category: method
 	 */
 	probe method__entry(const char *classname, const char *methodname, const char *filename,
 			    int lineno);
@@ -40,6 +41,7 @@ provider ruby {
 	/*
 	 * A C method is entered / returns: same arguments.
 	 * @sdtrace key: classname,methodname
+	 * @sdtrace category: method
 	 */
 	probe cmethod__entry(const char *classname, const char *methodname, const char *filename,
 			     int lineno);
@@ -52,23 +54,40 @@ provider ruby {
 	/* the search of $" and the load path that require makes first */
 	probe find__require__entry(const char *requiredfile, const char *filename, int lineno);
 	probe find__require__return(const char *requiredfile, const char *filename, int lineno);
-	/* load: the file loaded, and the file and line of the call */
+	/*
+	 * load: the file loaded, and the file and line of the call
+	 * @sdtrace category: cload
+	 */
 	probe load__entry(const char *loadedfile, const char *filename, int lineno);
 	probe load__return(const char *loadedfile, const char *filename, int lineno);
-	/* an exception is raised: its class, where */
+	/*
+	 * an exception is raised: its class, where
+	 * @sdtrace category: excp
+	 */
 	probe raise(const char *classname, const char *filename, int lineno);
-	/* an object is about to be allocated: its class, where */
+	/*
+	 * an object is about to be allocated: its class, where
+	 * @sdtrace category: objnew
+	 */
 	probe object__create(const char *classname, const char *filename, int lineno);
-	/* an Array / Hash / String is about to be allocated: its length, where */
+	/*
+	 * an Array / Hash / String is about to be allocated: its length, where
+	 * @sdtrace category: objnew
+	 */
 	probe array__create(long length, const char *filename, int lineno);
+	/* @sdtrace category: objnew */
 	probe hash__create(long length, const char *filename, int lineno);
+	/* @sdtrace category: objnew */
 	probe string__create(long length, const char *filename, int lineno);
 	/* a Symbol is about to be created: its text, where */
 	probe symbol__create(const char *string, const char *filename, int lineno);
 	/* a source file is about to be parsed and compiled / was: the file, its first/last line */
 	probe parse__begin(const char *sourcefile, int lineno);
 	probe parse__end(const char *sourcefile, int lineno);
-	/* the garbage collector's mark and sweep phases begin / end */
+	/*
+	 * the garbage collector's mark and sweep phases begin / end (a collection: its mark begins)
+	 * @sdtrace category: gc
+	 */
 	probe gc__mark__begin();
 	probe gc__mark__end();
 	probe gc__sweep__begin();
