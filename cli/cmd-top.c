@@ -27,6 +27,14 @@
  * frame is then printed as plain text on the main screen, so that what was seen stays.
  * stdout that is not a terminal is refused: `sdtrace stat --interval` prints the same counts as
  * lines, for a file or a pipe.
+ *
+ * --per-process (BCC ustat's question): a row per process, a column per category, the
+ * `@sdtrace category:` note of each event's provider file (method, gc, objnew, ...). The hits
+ * are counted in the kernel as `stat --by pid` counts them (the same stat_agg, the key `pid`):
+ * a column is the sum of its events' rows, so the two are one answer. The kernel's rows are
+ * read at every tick, so that a process is named (/proc/PID/comm) while it still runs; the
+ * rates are taken every --interval. --json prints each interval as a line of JSON instead of
+ * the screen (any stdout), then the totals at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +49,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "json.h"
 #include "record-setup.h"
 #include "stat-agg.h"
 #include "stat-rows.h"
@@ -60,6 +69,12 @@ static const char top_usage[] =
     "  -n, --top N           show at most N events (default: as many as the terminal fits)\n"
     "      --by ARGS         also the keys: hits per value of these arguments (as stat --by,\n"
     "                        counted in the kernel by the BPF engine), most first\n"
+    "      --per-process     a row per process, a column per category of the provider files'\n"
+    "                        `@sdtrace category:` notes (method, gc, objnew, cload, excp,\n"
+    "                        thread: BCC ustat's), each its rate; busiest first (as stat --by\n"
+    "                        pid counts, the BPF engine)\n"
+    "      --json            with --per-process: a line of JSON per interval, then the totals,\n"
+    "                        on any standard output (no screen, no keys)\n"
     "%s"
     "With q the exit status is 0 (the command is sent SIGTERM).\n"
     "\n"
@@ -67,7 +82,8 @@ static const char top_usage[] =
     "  sdtrace top -e '%%python:*' -- python3 script.py\n"
     "  sdtrace top -e '%%postgresql:*' -p $(pgrep -d, postgres) -n 10\n"
     "  sdtrace top --by query -e '%%postgresql:query__start' -p $(pgrep -d, postgres)\n"
-    "  sdtrace top -e '%%postgresql:query__*' -a --interval 2000 --duration 60\n";
+    "  sdtrace top -e '%%postgresql:query__*' -a --interval 2000 --duration 60\n"
+    "  sdtrace top --per-process -e '%%python:*' -e '%%ruby:*' -a   # BCC's ustat\n";
 
 /* The terminal as top found it, to give back (static: the atexit handler needs it). */
 static struct {
@@ -186,6 +202,8 @@ struct top_args {
 	unsigned long max_rows;
 	unsigned int tick_ms; /* the drain tick */
 	struct stat_agg_args agg; /* --by */
+	bool per_process;	  /* --per-process */
+	bool json;		  /* --json */
 };
 
 struct top_ctx {
@@ -208,6 +226,15 @@ struct top_ctx {
 	struct top_key *keys; /* its rows, most hits first, as the last frame showed them */
 	char **key_text;
 	size_t nkeys;
+	/* --per-process */
+	const struct sdt_types *types;
+	const char *cats[TOP_MAX_CATS]; /* the columns, borrowed from @types */
+	size_t ncats;
+	int *ev_cat;  /* per recorder event: its column, -1 none, -2 not looked up */
+	size_t nev;
+	struct top_proc *procs;
+	size_t nprocs, procs_cap;
+	uint64_t ticks; /* JSON intervals written */
 };
 
 static uint64_t mono_ns(void)
@@ -336,6 +363,252 @@ static void take_keys(struct top_ctx *c)
 		qsort(c->keys, c->nkeys, sizeof(*c->keys), cmp_key);
 }
 
+/* The order of ustat's columns; other categories follow in the order met. */
+static const char *const known_cats[] = {"method", "gc", "objnew", "cload", "excp", "thread"};
+
+static size_t cat_rank(const char *cat)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known_cats) / sizeof(known_cats[0]); i++)
+		if (!strcmp(cat, known_cats[i]))
+			return i;
+	return SIZE_MAX;
+}
+
+/* The category of event @e: the last `category` note (a probe's own after its provider's). */
+static const char *event_cat(const struct top_ctx *c, uint32_t e)
+{
+	const struct sdt_trace_event_desc *d = sdt_recorder__event(c->rec, e);
+	const char *prov, *name, *key, *text, *cat = NULL;
+	size_t i;
+
+	if (!d || !c->types)
+		return NULL;
+	prov = sdt_trace_event_desc__provider(d);
+	name = sdt_trace_event_desc__name(d);
+	for (i = 0; !sdt_types__note(c->types, prov, name, i, &key, &text); i++)
+		if (!strcmp(key, "category"))
+			cat = text;
+	return cat;
+}
+
+/* The column of event @e (a new category is a new column, in ustat's order); -1: none. */
+static int event_col(struct top_ctx *c, uint32_t e)
+{
+	const char *cat;
+	size_t k, r;
+
+	if (e >= c->nev) {
+		size_t n = e + 1;
+		int *v = realloc(c->ev_cat, n * sizeof(*v));
+
+		if (!v) {
+			c->err = -ENOMEM;
+			return -1;
+		}
+		for (k = c->nev; k < n; k++)
+			v[k] = -2;
+		c->ev_cat = v;
+		c->nev = n;
+	}
+	if (c->ev_cat[e] != -2)
+		return c->ev_cat[e];
+	c->ev_cat[e] = -1;
+	cat = event_cat(c, e);
+	if (!cat)
+		return -1;
+	for (k = 0; k < c->ncats; k++)
+		if (!strcmp(c->cats[k], cat))
+			return c->ev_cat[e] = (int)k;
+	if (c->ncats == TOP_MAX_CATS)
+		return -1;
+	/* before the first column of a later rank (an unknown category goes last) */
+	r = cat_rank(cat);
+	for (k = 0; k < c->ncats && cat_rank(c->cats[k]) <= r; k++)
+		;
+	if (c->nprocs && k < c->ncats) /* the rows have columns already: at the end */
+		k = c->ncats;
+	memmove(&c->cats[k + 1], &c->cats[k], (c->ncats - k) * sizeof(c->cats[0]));
+	c->cats[k] = cat;
+	c->ncats++;
+	for (r = 0; r < c->nev; r++)
+		if (c->ev_cat[r] >= (int)k)
+			c->ev_cat[r]++;
+	return c->ev_cat[e] = (int)k;
+}
+
+/* Every event described so far has its column: the columns in order before any row. */
+static void cols_learn(struct top_ctx *c)
+{
+	size_t e, n = sdt_recorder__event_count(c->rec);
+
+	for (e = 0; e < n; e++)
+		event_col(c, (uint32_t)e);
+}
+
+static struct top_proc *proc_get(struct top_ctx *c, int pid)
+{
+	struct top_proc *p;
+	char path[64];
+	size_t i, len;
+	FILE *f;
+
+	for (i = 0; i < c->nprocs; i++)
+		if (c->procs[i].pid == pid)
+			return &c->procs[i];
+	if (c->nprocs == c->procs_cap) {
+		size_t cap = c->procs_cap ? c->procs_cap * 2 : 16;
+
+		p = realloc(c->procs, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		c->procs = p;
+		c->procs_cap = cap;
+	}
+	p = &c->procs[c->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	strcpy(p->comm, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(p->comm, sizeof(p->comm), f)) {
+			len = strcspn(p->comm, "\n");
+			p->comm[len] = '\0';
+		}
+		fclose(f);
+		if (!p->comm[0])
+			strcpy(p->comm, "?");
+	}
+	return p;
+}
+
+/* --per-process: the kernel's rows (read by the caller) as each process's totals per column. */
+static void procs_sync(struct top_ctx *c)
+{
+	size_t i, k, n = sdt_recorder__agg_count(c->rec);
+
+	for (i = 0; i < c->nprocs; i++)
+		memset(c->procs[i].total, 0, sizeof(c->procs[i].total));
+	for (i = 0; i < n; i++) {
+		const struct sdt_agg_row *r = sdt_recorder__agg_row(c->rec, i);
+		struct top_proc *p;
+		int col;
+
+		if (!r || r->is_pair || r->nvalues < 1)
+			continue;
+		col = event_col(c, r->event);
+		if (col < 0)
+			continue;
+		p = proc_get(c, (int)r->values[0].i);
+		if (!p) {
+			c->err = -ENOMEM;
+			return;
+		}
+		p->total[col] += r->count;
+	}
+	for (i = 0; i < c->nprocs; i++) {
+		c->procs[i].all = 0;
+		for (k = 0; k < c->ncats; k++)
+			c->procs[i].all += c->procs[i].total[k];
+	}
+}
+
+/* --per-process: a new interval of @span ns: each process's hits since the last, their rates. */
+static void procs_interval(struct top_ctx *c, uint64_t span)
+{
+	size_t i, k;
+
+	c->rate = 0;
+	for (i = 0; i < c->nprocs; i++) {
+		struct top_proc *p = &c->procs[i];
+
+		p->busy = 0;
+		for (k = 0; k < c->ncats; k++) {
+			p->count[k] = p->total[k] - p->prev[k];
+			p->prev[k] = p->total[k];
+			p->rate[k] = span ? (double)p->count[k] * 1e9 / (double)span : 0;
+			p->busy += p->rate[k];
+		}
+		c->rate += p->busy;
+	}
+	top_procs_sort(c->procs, c->nprocs);
+}
+
+/* {"method": V, ...} of one process: its counts, rates or totals. */
+static void json_cats(struct json *j, const struct top_ctx *c, const char *key,
+		      const uint64_t *u, const double *d)
+{
+	size_t k;
+
+	json_key(j, key);
+	json_begin_object(j);
+	for (k = 0; k < c->ncats; k++) {
+		json_key(j, c->cats[k]);
+		if (u)
+			json_uint(j, u[k]);
+		else
+			json_double(j, d[k]);
+	}
+	json_end_object(j);
+}
+
+/*
+ * --per-process --json: one line, {"interval" (or "final": true), "elapsed_s", "interval_s",
+ * "categories", "processes": [{"pid", "comm", "count", "rate", "total"}]}; the final line
+ * adds "lost" and "exit_status".
+ */
+static void procs_json(struct top_ctx *c, double elapsed_s, double interval_s, bool final,
+		       int status)
+{
+	struct json j;
+	size_t i, k;
+
+	json_init(&j, stdout, false);
+	json_begin_object(&j);
+	if (final) {
+		json_key(&j, "final");
+		json_bool(&j, true);
+	} else {
+		json_key(&j, "interval");
+		json_uint(&j, ++c->ticks);
+	}
+	json_key(&j, "elapsed_s");
+	json_double(&j, elapsed_s);
+	json_key(&j, "interval_s");
+	json_double(&j, interval_s);
+	json_key(&j, "categories");
+	json_begin_array(&j);
+	for (k = 0; k < c->ncats; k++)
+		json_string(&j, c->cats[k]);
+	json_end_array(&j);
+	json_key(&j, "processes");
+	json_begin_array(&j);
+	for (i = 0; i < c->nprocs; i++) {
+		const struct top_proc *p = &c->procs[i];
+
+		json_begin_object(&j);
+		json_key(&j, "pid");
+		json_int(&j, p->pid);
+		json_key(&j, "comm");
+		json_string(&j, p->comm);
+		json_cats(&j, c, "count", p->count, NULL);
+		json_cats(&j, c, "rate", NULL, p->rate);
+		json_cats(&j, c, "total", p->total, NULL);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	if (final) {
+		json_key(&j, "lost");
+		json_uint(&j, sdt_recorder__lost(c->rec));
+		rec_json_exit_status(&j, status);
+	}
+	json_end_object(&j);
+	json_newline(&j);
+	fflush(stdout);
+}
+
 /* The frame, drawn whole with one write(). */
 static void draw(struct top_ctx *c)
 {
@@ -345,7 +618,7 @@ static void draw(struct top_ctx *c)
 	FILE *fp;
 	int err;
 
-	if (c->err)
+	if (c->err || c->args->json) /* --json: lines, no screen */
 		return;
 	fp = open_memstream(&buf, &len);
 	if (!fp) {
@@ -353,10 +626,17 @@ static void draw(struct top_ctx *c)
 		sdt_recorder__stop(c->rec);
 		return;
 	}
-	header(c, &h, term.keys >= 0 ? "q quit  s sort" : "Ctrl-C quits");
-	/* --by: the keys under the events, most hits first (totals since armed) */
-	top_render(fp, &h, c->rows, c->nrows, c->args->max_rows, c->agg ? c->args->agg.by : NULL,
-		   c->keys, c->nkeys, c->width, c->height, true);
+	if (c->args->per_process) {
+		header(c, &h, term.keys >= 0 ? "q quit" : "Ctrl-C quits");
+		top_render_procs(fp, &h, c->procs, c->nprocs, c->cats, c->ncats,
+				 c->args->max_rows, c->width, c->height, true);
+	} else {
+		header(c, &h, term.keys >= 0 ? "q quit  s sort" : "Ctrl-C quits");
+		/* --by: the keys under the events, most hits first (totals since armed) */
+		top_render(fp, &h, c->rows, c->nrows, c->args->max_rows,
+			   c->agg ? c->args->agg.by : NULL, c->keys, c->nkeys, c->width,
+			   c->height, true);
+	}
 	if (fclose(fp)) {
 		free(buf);
 		c->err = -ENOMEM;
@@ -394,6 +674,10 @@ static void on_armed(void *ctx)
 		sdt_recorder__stop(c->rec);
 		return;
 	}
+	if (c->args->per_process)
+		cols_learn(c);
+	if (c->args->json)
+		return; /* no screen: a line per interval */
 	c->err = term_screen_enter();
 	if (c->err) {
 		sdt_recorder__stop(c->rec);
@@ -415,6 +699,16 @@ static void on_tick(void *ctx)
 
 	if (!c->armed_ns || c->err || c->quit)
 		return;
+	if (c->args->per_process) {
+		/* every tick: a new process is named while it runs */
+		c->err = sdt_recorder__agg_refresh(c->rec);
+		if (!c->err)
+			procs_sync(c);
+		if (c->err) {
+			sdt_recorder__stop(c->rec);
+			return;
+		}
+	}
 	n = term_keys_read(keys, sizeof(keys));
 	for (i = 0; i < n; i++) {
 		switch (keys[i]) {
@@ -440,7 +734,19 @@ static void on_tick(void *ctx)
 	if (size_changed(c))
 		redraw = true;
 	/* half a tick early rather than a whole tick late */
-	if (now - c->frame_ns + c->args->tick_ms * 500000u >= interval_ns) {
+	if (now - c->frame_ns + c->args->tick_ms * 500000u >= interval_ns &&
+	    c->args->per_process) {
+		uint64_t span = now - c->frame_ns;
+
+		c->frame_ns = now;
+		procs_interval(c, span);
+		if (c->args->json) {
+			procs_json(c, (double)(now - c->armed_ns) / 1e9, (double)span / 1e9, false,
+				   -1);
+			return;
+		}
+		redraw = true;
+	} else if (now - c->frame_ns + c->args->tick_ms * 500000u >= interval_ns) {
 		take_interval(c, now);
 		/* the kernel's rows, read only for a frame (a walk of its maps) */
 		if (c->agg)
@@ -506,6 +812,12 @@ static int top_option(void *ctx, int c, const char *arg)
 	case 'B':
 		a->agg.by = arg;
 		return 0;
+	case 'P':
+		a->per_process = true;
+		return 0;
+	case 'J':
+		a->json = true;
+		return 0;
 	case 'n':
 		a->max_rows = strtoul(arg, &end, 10);
 		if (*end || !*arg || *arg == '-' || !a->max_rows || a->max_rows > 100000)
@@ -522,7 +834,25 @@ static void summary(struct top_ctx *c, const struct rec_setup *s)
 {
 	struct top_header h;
 
-	if (c->rows) { /* armed */
+	if (c->rows && c->args->per_process) { /* armed */
+		uint64_t now = mono_ns(), span = now - c->frame_ns;
+
+		/* the rest since the last frame, from the kernel's last rows */
+		procs_sync(c);
+		procs_interval(c, span);
+		if (c->args->json) {
+			procs_json(c, (double)sdt_recorder__elapsed_ns(s->rec) / 1e9,
+				   (double)span / 1e9, true, sdt_recorder__exit_status(s->rec));
+		} else {
+			header(c, &h, NULL);
+			h.elapsed_s = (double)sdt_recorder__elapsed_ns(s->rec) / 1e9;
+			top_render_procs(stdout, &h, c->procs, c->nprocs, c->cats, c->ncats, 0,
+					 0, 0, false);
+		}
+		if (!c->ncats)
+			fprintf(stderr, "sdtrace: no event probed has a `@sdtrace category:` note "
+					"(the provider files' notes: sdtrace list -v)\n");
+	} else if (c->rows) { /* armed */
 		take_interval(c, mono_ns()); /* the rest since the last frame */
 		take_keys(c);
 		header(c, &h, NULL);
@@ -547,6 +877,8 @@ int cmd_top(int argc, char **argv)
 	    {"interval", required_argument, NULL, 'I'},
 	    {"top", required_argument, NULL, 'n'},
 	    {"by", required_argument, NULL, 'B'},
+	    {"per-process", no_argument, NULL, 'P'},
+	    {"json", no_argument, NULL, 'J'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct top_args args = {.interval_ms = 1000};
@@ -564,8 +896,20 @@ int cmd_top(int argc, char **argv)
 		ret = ret == REC_HELP ? 0 : ret;
 		goto out;
 	}
+	if (args.json && !args.per_process) {
+		ret = cli_usage_error("top", "--json goes with --per-process (sdtrace stat "
+					     "--interval --json prints the events' rates)");
+		goto out;
+	}
+	if (args.per_process && args.agg.by) {
+		ret = cli_usage_error("top", "--per-process and --by: one or the other (stat "
+					     "--by pid,ARGS counts both)");
+		goto out;
+	}
+	if (args.per_process)
+		args.agg.by = "pid"; /* stat --by pid: one answer */
 	/* before any probe is placed */
-	if (!isatty(STDOUT_FILENO)) {
+	if (!args.json && !isatty(STDOUT_FILENO)) {
 		ret = cli_usage_error("top", "standard output is not a terminal (sdtrace stat "
 					     "--interval prints the counts as lines)");
 		goto out;
@@ -584,13 +928,14 @@ int cmd_top(int argc, char **argv)
 	if (ret)
 		goto out;
 	c.rec = s.rec;
+	c.types = s.types;
 	c.target = target_text(&s);
 	if (!c.target) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	ret = term_keys_take();
+	ret = args.json ? 0 : term_keys_take();
 	if (ret)
 		goto out;
 	if (sdt_recorder__run(s.rec, &sink)) {
@@ -623,6 +968,8 @@ out:
 	free(c.prev);
 	free(c.rows);
 	free(c.target);
+	free(c.ev_cat);
+	free(c.procs);
 	rec_setup_release(&s);
 	return ret;
 }

@@ -175,3 +175,64 @@ unsigned top_render(FILE *fp, const struct top_header *h, const struct top_row *
 		fputs("\033[J", fp);
 	return line;
 }
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct top_proc *x = a, *y = b;
+
+	if (x->busy != y->busy)
+		return x->busy < y->busy ? 1 : -1;
+	if (x->all != y->all)
+		return cmp_u64_desc(x->all, y->all);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+void top_procs_sort(struct top_proc *p, size_t n)
+{
+	if (n)
+		qsort(p, n, sizeof(*p), cmp_proc);
+}
+
+unsigned top_render_procs(FILE *fp, const struct top_header *h, const struct top_proc *p,
+			  size_t n, const char *const *cats, size_t ncats, size_t max_rows,
+			  unsigned width, unsigned height, bool ansi)
+{
+	unsigned line = 0, avail;
+	size_t want, hidden, i, k;
+	char engine[64], row[4096];
+	size_t len;
+
+	snprintf(engine, sizeof(engine), "%s  ", h->engine ? h->engine : "");
+	if (!height || line < height)
+		put_line(fp, line++, width, ansi, false,
+			 "sdtrace top  %.1f s  %s%.1f hits/s  lost %llu  %s", h->elapsed_s, engine,
+			 h->rate, (unsigned long long)h->lost, h->target ? h->target : "");
+	if (!height || line < height)
+		put_line(fp, line++, width, ansi, false, "%zu process%s, busiest first%s%s", n,
+			 n == 1 ? "" : "es", h->status ? "    " : "", h->status ? h->status : "");
+	if (!height || line < height) {
+		len = (size_t)snprintf(row, sizeof(row), "%7s %-16s", "PID", "COMM");
+		for (k = 0; k < ncats && len < sizeof(row); k++)
+			len += (size_t)snprintf(row + len, sizeof(row) - len, " %9s/s", cats[k]);
+		put_line(fp, line++, width, ansi, true, "%s", row);
+	}
+	avail = height ? height - line : 0;
+	want = max_rows && max_rows < n ? max_rows : n;
+	hidden = n - want;
+	if (height && avail < want + (hidden ? 1 : 0)) {
+		want = avail ? avail - 1 : 0; /* and the last line says how many more */
+		hidden = n - want;
+	}
+	for (i = 0; i < want; i++) {
+		len = (size_t)snprintf(row, sizeof(row), "%7d %-16s", p[i].pid, p[i].comm);
+		for (k = 0; k < ncats && len < sizeof(row); k++)
+			len += (size_t)snprintf(row + len, sizeof(row) - len, " %11.1f", p[i].rate[k]);
+		put_line(fp, line++, width, ansi, false, "%s", row);
+	}
+	if (hidden && (!height || line < height))
+		put_line(fp, line++, width, ansi, false, "%7s ... %zu more process%s", "", hidden,
+			 hidden == 1 ? "" : "es");
+	if (ansi)
+		fputs("\033[J", fp);
+	return line;
+}

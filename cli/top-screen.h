@@ -70,4 +70,33 @@ unsigned top_render(FILE *fp, const struct top_header *h, const struct top_row *
 unsigned top_render_keys(FILE *fp, const char *title, const struct top_key *keys, size_t n,
 			 unsigned line, unsigned width, unsigned lines, bool ansi);
 
+/*
+ * top --per-process: one row per process, a column per category (the `@sdtrace category:` notes
+ * of the provider files: BCC ustat's method, gc, objnew, ...), each the rate of its hits.
+ */
+#define TOP_MAX_CATS 16
+
+struct top_proc {
+	int pid;
+	char comm[17];		      /* /proc/PID/comm when first seen; "?" when it was gone */
+	uint64_t total[TOP_MAX_CATS]; /* per category, since armed */
+	uint64_t prev[TOP_MAX_CATS];  /* @total at the last frame */
+	uint64_t count[TOP_MAX_CATS]; /* in the last interval */
+	double rate[TOP_MAX_CATS];    /* per second, over the last interval */
+	double busy;		      /* the rates added up: the order */
+	uint64_t all;		      /* the totals added up */
+};
+
+/* Busiest first: the rates added up, then the totals, then the pid. */
+void top_procs_sort(struct top_proc *p, size_t n);
+
+/*
+ * A frame of top --per-process: the header (2 lines, "N processes"), the column titles (PID,
+ * COMM, then "NAME/s" for each of @cats), a row per process as many as fit (@max_rows,
+ * @width, @height and @ansi as for top_render()). Returns the number of lines written.
+ */
+unsigned top_render_procs(FILE *fp, const struct top_header *h, const struct top_proc *p,
+			  size_t n, const char *const *cats, size_t ncats, size_t max_rows,
+			  unsigned width, unsigned height, bool ansi);
+
 #endif

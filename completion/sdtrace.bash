@@ -24,8 +24,9 @@ _sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a 
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --pair-by= --top --max-keys --no-follow --owner -h --help'
-_sdtrace_opts_top='-I --interval -n --top --by -e --event --types -x --exec -p --pid -a --all-cpus
-	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
+_sdtrace_opts_top='-I --interval -n --top --by --per-process --json -e --event --types -x --exec
+	-p --pid -a --all-cpus --duration --semaphore= --engine= -m --mmap-pages --filter --no-follow
+	--owner -h --help'
 _sdtrace_opts_report='-i --input -o --output --json --stats --header --latency --pair --pair-by=
 	--format= --filter --key --by --top --count --sum --slice-name -g --title -h --help'
 _sdtrace_opts_cache='-h --help'

@@ -131,10 +131,52 @@ static void test_ansi(void **state)
 	free(s);
 }
 
+/* --per-process: busiest first, a column per category, cut to the height with "N more". */
+static void test_procs(void **state)
+{
+	static const char *const cats[] = {"method", "gc"};
+	struct top_proc p[3] = {
+	    {.pid = 7, .comm = "idle", .all = 50},
+	    {.pid = 9, .comm = "busy\033x", .rate = {300.0, 2.0}, .busy = 302.0, .all = 9},
+	    {.pid = 8, .comm = "mid", .rate = {10.0, 1.5}, .busy = 11.5, .all = 20},
+	};
+	struct top_header h = {.target = "-a", .engine = "bpf", .elapsed_s = 1, .rate = 313.5};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	unsigned n;
+
+	(void)state;
+	top_procs_sort(p, 3);
+	assert_int_equal(p[0].pid, 9);
+	assert_int_equal(p[1].pid, 8);
+	assert_int_equal(p[2].pid, 7);
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	n = top_render_procs(fp, &h, p, 3, cats, 2, 0, 0, 0, false);
+	fclose(fp);
+	assert_int_equal(n, 6);
+	assert_non_null(strstr(buf, "3 processes, busiest first\n"));
+	assert_non_null(strstr(buf, "    PID COMM                method/s        gc/s\n"));
+	assert_non_null(strstr(buf, "      9 busy?x                 300.0         2.0\n"));
+	assert_null(strchr(buf, '\033'));
+	free(buf);
+	/* a height of 5: the header, the titles, one row, and what does not fit */
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	n = top_render_procs(fp, &h, p, 3, cats, 2, 0, 0, 5, false);
+	fclose(fp);
+	assert_int_equal(n, 5);
+	assert_non_null(strstr(buf, "... 2 more processes"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sort), cmocka_unit_test(test_plain_whole),
+	    cmocka_unit_test(test_sort),  cmocka_unit_test(test_procs),
+	    cmocka_unit_test(test_plain_whole),
 	    cmocka_unit_test(test_cut), cmocka_unit_test(test_keys), cmocka_unit_test(test_ansi),
 	};
 
