@@ -14,6 +14,10 @@
  *    directory shipped with sdtrace (sdt_types__shipped_dir()). The first definition of a
  *    provider:probe wins. C types map to fetch types: `char *` -> string, `int` -> s32,
  *    `uint64_t` -> u64, `void *` / `struct x *` -> x64 (sdt_type__from_c()).
+ *  - the SystemTap tapsets installed on the machine (sdt_types__tapset_dir()), for providers no
+ *    `.d` file declares: `probe NAME = process("PATH").mark("EVENT") { n = $arg1;
+ *    s = user_string($arg2) }` names the arguments of EVENT in the binary at PATH, strings
+ *    typed string, the others the note's own type.
  *
  * A typed argument changes the fetch: a `string` argument whose note fetch is `%r12:u64` is
  * fetched as `+0(%r12):string` (the kernel reads the string the pointer points to); an integer
@@ -118,9 +122,30 @@ SDT_API int sdt_types__load_mem(struct sdt_types *t, const char *buf, size_t len
 /*
  * The default search path: @files (--types, must exist) in order, then the user's directory
  * ($XDG_CONFIG_HOME/sdtrace/providers, else $HOME/.config/sdtrace/providers), then the shipped
- * directory; the directories are optional. Returns 0 or the first error.
+ * directory, then the tapset directory (sdt_types__load_tapsets(): its problems are
+ * warnings); the directories are optional. Returns 0 or the first error.
  */
 SDT_API int sdt_types__load_default(struct sdt_types *t, const char *const *files, size_t nfiles);
+/*
+ * The SystemTap tapsets (`*.stp`) of directory @dir and its subdirectories (or the one file
+ * @dir), read for argument names: `probe NAME = process("PATH").mark("EVENT") { var = $arg1;
+ * str = user_string($arg2) }` (also .library("LIB") and .provider("P") points, and plain probes
+ * of such points). Only that shape is read; what a tapset cannot say is kept as a warning
+ * "FILE:LINE: ..." (sdt_types__warning()), never an error. The names serve the sites whose
+ * binary is PATH (or its realpath, or the versioned file of an unversioned library name), for
+ * providers no `.d` file declares (the `.d` files win). Returns the number of probe points
+ * added, or -ENOENT/-ENOTDIR (@dir), -ENOMEM.
+ */
+SDT_API int sdt_types__load_tapsets(struct sdt_types *t, const char *dir);
+/*
+ * The tapset directory sdt_types__load_default() reads last: $SDTRACE_TAPSET_DIR when set (empty:
+ * none), else /usr/share/systemtap/tapset.
+ */
+SDT_API const char *sdt_types__tapset_dir(void);
+/* What the tapsets read could not say: "FILE:LINE: ..." (the first 64), borrowed; NULL past the end. */
+SDT_API size_t sdt_types__warning_count(const struct sdt_types *t);
+SDT_API const char *sdt_types__warning(const struct sdt_types *t, size_t i);
+
 /*
  * The directory of the provider files shipped with sdtrace: $SDTRACE_PROVIDERS_DIR when set,
  * else the installed directory when it exists, else share/sdtrace/providers beside the library's
@@ -183,12 +208,14 @@ enum sdt_types_source {
 	SDT_TYPES_NONE = 0, /* no types: every entry is DEFAULT and unnamed */
 	SDT_TYPES_SPEC = 1, /* from the event spec's (name:type, ...) */
 	SDT_TYPES_FILE = 2, /* from a provider type file */
+	SDT_TYPES_TAPSET = 3, /* names from a SystemTap tapset (strings typed, the rest DEFAULT) */
 };
 
 /*
  * The names and types to use for the arguments of site @s of @f: the spec's list when it has
  * one (@spec may be NULL), else the type files' declaration of provider:name when its argument
- * count agrees with the note (@t may be NULL); a declared type whose size disagrees with the
+ * count agrees with the note (@t may be NULL), else a tapset's names (no more arguments than
+ * the note's); a declared type whose size disagrees with the
  * note's argument gives way to the note's own type (the name is kept: see
  * sdt_types__file_mismatch() for why). *out has one entry per argument of
  * the site (caller frees with sdt_arg_types__free()). Returns an enum sdt_types_source, or
@@ -198,6 +225,13 @@ enum sdt_types_source {
 SDT_API int sdt_types__resolve(const struct sdt_types *t, const struct sdt_spec *spec,
 			       const struct sdt_file *f, const struct sdt_site *s,
 			       struct sdt_arg_type **out, size_t *n);
+/*
+ * Where the names sdt_types__resolve() gives site @s of @f without a spec's list come from:
+ * SDT_TYPES_FILE or SDT_TYPES_TAPSET with *@origin "FILE:LINE" (borrowed until
+ * sdt_types__free()), else SDT_TYPES_NONE (*@origin NULL).
+ */
+SDT_API int sdt_types__names_origin(const struct sdt_types *t, const struct sdt_file *f,
+				    const struct sdt_site *s, const char **origin);
 /*
  * Check @types (@n entries, fewer than the site's arguments allowed) against site @s: 0, or
  * -EINVAL with a message naming provider:event, the argument number, and both sizes.

@@ -7,6 +7,10 @@
  * The declarations are kept as the parser yields them, in a hash table of open addressing keyed
  * by provider:probe; the first definition wins (a --types file before the user's directory,
  * before the shipped one), and each remembers the FILE:LINE it came from for messages.
+ *
+ * Then the SystemTap tapsets installed on the machine (tapset.c): names only, for the binaries
+ * their process("PATH") points name, and only for providers no `.d` file declares. What a tapset
+ * could not say is a warning kept here (sdt_types__warning()), never an error.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -19,6 +23,8 @@
 #include <unistd.h>
 
 #include "scan/dfile.h"
+#include "scan/file.h"
+#include "scan/tapset.h"
 #include "util/internal.h"
 #include "scan/types.h"
 
@@ -26,12 +32,28 @@
 #define SDTRACE_PROVIDERS_DIR "/usr/local/share/sdtrace/providers"
 #endif
 
+/* A tapset's probe point, with where it came from. */
+struct tapset_probe {
+	struct sdt_tprobe *p;
+	char *origin; /* "FILE:LINE" */
+	char *real;   /* realpath() of p->path when it exists, else NULL */
+};
+
+/* Most warnings kept (a directory of broken tapsets says the first ones). */
+#define MAX_WARNINGS 64
+/* Most tapset probe points kept, over every file. */
+#define MAX_TAPSET_PROBES 65536u
+
 struct sdt_types {
 	struct sdt_dprobe **probes;
 	char **origins; /* "FILE:LINE" per probe */
 	size_t n, cap;
 	size_t *slots; /* open addressing: 0 empty, else index + 1 */
 	size_t nslots;
+	struct tapset_probe *tps;
+	size_t ntps, tps_cap;
+	char **warnings;
+	size_t nwarnings, warnings_cap;
 };
 
 static uint64_t hash_key(const char *provider, const char *name)
@@ -105,6 +127,15 @@ void sdt_types__free(struct sdt_types *t)
 	free(t->probes);
 	free(t->origins);
 	free(t->slots);
+	for (i = 0; i < t->ntps; i++) {
+		sdt_tprobe_free(t->tps[i].p);
+		free(t->tps[i].origin);
+		free(t->tps[i].real);
+	}
+	free(t->tps);
+	for (i = 0; i < t->nwarnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
 	free(t);
 }
 
@@ -165,27 +196,30 @@ int sdt_types__load_mem(struct sdt_types *t, const char *buf, size_t len, const 
 	return err ? err : c.added;
 }
 
-int sdt_types__load_file(struct sdt_types *t, const char *path)
+/* The whole of regular file @path (at most @max bytes) into *buf (*len bytes). 0 or -errno. */
+static int read_whole(const char *path, const char *what, unsigned int max, char **bufp,
+		      size_t *len)
 {
 	struct stat st;
 	char *buf = NULL;
 	size_t got = 0;
 	int fd, err;
 
+	*bufp = NULL;
+	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return sdt_err(-errno, "cannot open type file '%s': %s", path, strerror(errno));
+		return sdt_err(-errno, "cannot open %s '%s': %s", what, path, strerror(errno));
 	if (fstat(fd, &st)) {
 		err = sdt_err(-errno, "cannot stat '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err = sdt_err(-EINVAL, "type file '%s' is not a regular file", path);
+		err = sdt_err(-EINVAL, "%s '%s' is not a regular file", what, path);
 		goto out;
 	}
-	if ((uint64_t)st.st_size > SDT_DFILE_MAX_SIZE) {
-		err = sdt_err(-E2BIG, "type file '%s' is larger than %u bytes", path,
-			      SDT_DFILE_MAX_SIZE);
+	if ((uint64_t)st.st_size > max) {
+		err = sdt_err(-E2BIG, "%s '%s' is larger than %u bytes", what, path, max);
 		goto out;
 	}
 	buf = malloc((size_t)st.st_size + 1);
@@ -206,10 +240,26 @@ int sdt_types__load_file(struct sdt_types *t, const char *path)
 			break; /* shrank meanwhile: parse what was read */
 		got += (size_t)r;
 	}
-	err = sdt_types__load_mem(t, buf, got, path);
+	*bufp = buf;
+	*len = got;
+	buf = NULL;
+	err = 0;
 out:
 	free(buf);
 	close(fd);
+	return err;
+}
+
+int sdt_types__load_file(struct sdt_types *t, const char *path)
+{
+	char *buf;
+	size_t len;
+	int err = read_whole(path, "type file", SDT_DFILE_MAX_SIZE, &buf, &len);
+
+	if (err)
+		return err;
+	err = sdt_types__load_mem(t, buf, len, path);
+	free(buf);
 	return err;
 }
 
@@ -356,7 +406,17 @@ int sdt_types__load_default(struct sdt_types *t, const char *const *files, size_
 		if (err)
 			return err;
 	}
-	return load_optional_dir(t, sdt_types__shipped_dir());
+	err = load_optional_dir(t, sdt_types__shipped_dir());
+	if (err)
+		return err;
+	/* the machine's tapsets: hints, never an error but for memory */
+	if (sdt_types__tapset_dir()[0]) {
+		err = sdt_types__load_tapsets(t, sdt_types__tapset_dir());
+		if (err == -ENOMEM)
+			return err;
+		sdt_err_clear();
+	}
+	return 0;
 }
 
 int sdt_types__lookup(const struct sdt_types *t, const char *provider, const char *name,
@@ -432,6 +492,291 @@ const char *sdt_types__note_text(const struct sdt_types *t, const char *provider
 	for (i = 0; !sdt_types__note(t, provider, name, i, &k, &text); i++) {
 		if (!strcmp(k, key))
 			return text;
+	}
+	return NULL;
+}
+
+/* ---- SystemTap tapsets ---------------------------------------------------------------------- */
+
+/* Keep warning @msg (the first MAX_WARNINGS). 0 or -ENOMEM. */
+static int add_warning(struct sdt_types *t, const char *msg)
+{
+	if (t->nwarnings >= MAX_WARNINGS)
+		return 0;
+	if (sdt_grow((void **)&t->warnings, &t->warnings_cap, t->nwarnings + 1,
+		     sizeof(*t->warnings)) ||
+	    !(t->warnings[t->nwarnings] = sdt_strdup(msg)))
+		return -ENOMEM;
+	t->nwarnings++;
+	return 0;
+}
+
+struct tapset_ctx {
+	struct sdt_types *t;
+	const char *name;
+	int added;
+	int err; /* a warning that could not be kept */
+	/* the last path's realpath, for the next points of the same binary */
+	char *last_path, *last_real;
+};
+
+static void on_tapset_warning(const char *msg, void *data)
+{
+	struct tapset_ctx *c = data;
+
+	if (add_warning(c->t, msg))
+		c->err = -ENOMEM;
+}
+
+static int on_tapset_probe(struct sdt_tprobe *p, void *data)
+{
+	struct tapset_ctx *c = data;
+	struct sdt_types *t = c->t;
+	struct tapset_probe *tp;
+	char real[PATH_MAX];
+
+	if (t->ntps >= MAX_TAPSET_PROBES) {
+		sdt_tprobe_free(p);
+		return 0;
+	}
+	if (sdt_grow((void **)&t->tps, &t->tps_cap, t->ntps + 1, sizeof(*t->tps))) {
+		sdt_tprobe_free(p);
+		return -ENOMEM;
+	}
+	tp = &t->tps[t->ntps];
+	memset(tp, 0, sizeof(*tp));
+	tp->p = p;
+	tp->origin = sdt_asprintf("%s:%u", c->name, p->line);
+	if (!c->last_path || strcmp(c->last_path, p->path)) {
+		free(c->last_path);
+		free(c->last_real);
+		c->last_real = realpath(p->path, real) ? sdt_strdup(real) : NULL;
+		c->last_path = sdt_strdup(p->path);
+		if (!c->last_path) {
+			free(c->last_real);
+			c->last_real = NULL;
+		}
+	}
+	if (c->last_real)
+		tp->real = sdt_strdup(c->last_real);
+	if (!tp->origin || (c->last_real && !tp->real)) {
+		sdt_tprobe_free(p);
+		free(tp->origin);
+		free(tp->real);
+		return -ENOMEM;
+	}
+	t->ntps++;
+	c->added++;
+	return 0;
+}
+
+/* One tapset file: its points added, its problems kept as warnings. The count, or -ENOMEM. */
+static int load_tapset_file(struct sdt_types *t, const char *path)
+{
+	struct tapset_ctx c = {.t = t, .name = path};
+	char *buf;
+	size_t len;
+	int err = read_whole(path, "tapset", SDT_TAPSET_MAX_SIZE, &buf, &len);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		err = add_warning(t, sdt_errmsg());
+		sdt_err_clear();
+		return err;
+	}
+	err = sdt_tapset_parse(buf, len, path, on_tapset_probe, on_tapset_warning, &c);
+	free(buf);
+	free(c.last_path);
+	free(c.last_real);
+	if (!err)
+		err = c.err;
+	return err ? sdt_err(err, "out of memory") : c.added;
+}
+
+/* Subdirectories followed below the tapset directory (Debian's are flat, systemtap's 2 deep). */
+#define MAX_TAPSET_DEPTH 4
+
+static int load_tapset_dir(struct sdt_types *t, const char *dir, unsigned int depth,
+			   size_t *nfiles)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	int added = 0, err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return sdt_err(-errno, "cannot open tapset directory '%s': %s", dir,
+			       strerror(errno));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (++*nfiles > MAX_DIR_FILES) {
+			char msg[PATH_MAX + 64];
+
+			snprintf(msg, sizeof(msg), "%s: more than %d entries: the rest is not read",
+				 dir, MAX_DIR_FILES);
+			err = add_warning(t, msg);
+			break;
+		}
+		if (sdt_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
+		    !(names[n] = sdt_asprintf("%s/%s", dir, de->d_name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	if (err)
+		goto out;
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		struct stat st;
+
+		/* a directory is followed unless it is a link (no loops); a file may be one */
+		if (!lstat(names[i], &st) && S_ISDIR(st.st_mode)) {
+			if (depth < MAX_TAPSET_DEPTH) {
+				err = load_tapset_dir(t, names[i], depth + 1, nfiles);
+				if (err == -ENOMEM)
+					goto out;
+				added += err > 0 ? err : 0;
+				err = 0;
+			}
+			continue;
+		}
+		if (len < 5 || strcmp(names[i] + len - 4, ".stp") || stat(names[i], &st) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		err = load_tapset_file(t, names[i]);
+		if (err < 0)
+			goto out;
+		added += err;
+		err = 0;
+	}
+	err = added;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return err == -ENOMEM ? sdt_err(-ENOMEM, "out of memory") : err;
+}
+
+int sdt_types__load_tapsets(struct sdt_types *t, const char *dir)
+{
+	size_t nfiles = 0;
+	struct stat st;
+
+	if (!stat(dir, &st) && S_ISREG(st.st_mode)) /* one file */
+		return load_tapset_file(t, dir);
+	return load_tapset_dir(t, dir, 0, &nfiles);
+}
+
+const char *sdt_types__tapset_dir(void)
+{
+	const char *env = getenv("SDTRACE_TAPSET_DIR");
+
+	return env ? env : "/usr/share/systemtap/tapset";
+}
+
+size_t sdt_types__warning_count(const struct sdt_types *t)
+{
+	return t ? t->nwarnings : 0;
+}
+
+const char *sdt_types__warning(const struct sdt_types *t, size_t i)
+{
+	return t && i < t->nwarnings ? t->warnings[i] : NULL;
+}
+
+/* Does a `.d` file declare any probe of @provider? Then its tapsets are not used. */
+static bool provider_declared(const struct sdt_types *t, const char *provider)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->probes[i]->provider, provider))
+			return true;
+	return false;
+}
+
+/*
+ * Is @want the path @path: equal, or @want a library's unversioned name (the -dev package's
+ * link, often absent) and @path its versioned file (libruby-3.1.so, libruby-3.1.so.3.1)?
+ */
+static bool path_is(const char *want, const char *path)
+{
+	size_t n = strlen(want);
+	const char *r;
+
+	if (strncmp(want, path, n))
+		return false;
+	r = path + n;
+	if (!*r)
+		return true;
+	if (n < 3 || strcmp(want + n - 3, ".so"))
+		return false;
+	while (r[0] == '.' && r[1] >= '0' && r[1] <= '9') {
+		r++;
+		while (*r >= '0' && *r <= '9')
+			r++;
+	}
+	return !*r;
+}
+
+/* @path, or one of its tails at a '/', is @tail (a path after an unexpanded ${prefix}). */
+static bool tail_is(const char *tail, const char *path)
+{
+	const char *p;
+
+	for (p = path; p; p = strchr(p + 1, '/'))
+		if (*p == '/' && path_is(tail, p))
+			return true;
+	return false;
+}
+
+static bool tapset_path_matches(const struct tapset_probe *tp, const char *path, const char *real)
+{
+	const char *want = tp->p->path, *var = strstr(want, "${"), *close;
+
+	if (var) {
+		/* Debian's sssd.stp says ${prefix}/lib/...: the rest names the binary */
+		close = strchr(var, '}');
+		if (!close || close[1] != '/' || strstr(close, "${"))
+			return false;
+		return tail_is(close + 1, path) || (real && tail_is(close + 1, real));
+	}
+	return path_is(want, path) ||
+	       (real && (path_is(want, real) || (tp->real && path_is(tp->real, real))));
+}
+
+const struct sdt_tprobe *sdt_types_tapset(const struct sdt_types *t, const struct sdt_file *f,
+					  const struct sdt_site *s, const char **origin)
+{
+	char real[PATH_MAX];
+	bool have_real = false, tried = false;
+	size_t i;
+
+	if (!t || !t->ntps || !f->path || provider_declared(t, s->provider))
+		return NULL;
+	for (i = 0; i < t->ntps; i++) {
+		const struct tapset_probe *tp = &t->tps[i];
+
+		if (strcmp(tp->p->mark, s->name) ||
+		    (tp->p->provider && strcmp(tp->p->provider, s->provider)))
+			continue;
+		if (!tried) {
+			tried = true;
+			have_real = realpath(f->path, real) != NULL;
+		}
+		if (!tapset_path_matches(tp, f->path, have_real ? real : NULL))
+			continue;
+		if (origin)
+			*origin = tp->origin;
+		return tp->p;
 	}
 	return NULL;
 }

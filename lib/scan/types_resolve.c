@@ -5,6 +5,7 @@
  * files build on: this file is above them both, so that nothing calls back down.
  */
 #include "scan/file.h"
+#include "scan/tapset.h"
 #include "util/internal.h"
 #include "scan/types.h"
 
@@ -45,6 +46,69 @@ int sdt_types__file_mismatch(const struct sdt_types *t, const struct sdt_file *f
 		err = sdt_err_prefix(-EINVAL, "%s", origin);
 	sdt_arg_types__free(decl, n);
 	return err;
+}
+
+/* The tapset that names @s, when its arguments fit the note's. */
+static const struct sdt_tprobe *tapset_for(const struct sdt_types *t, const struct sdt_file *f,
+					   const struct sdt_site *s, const char **origin)
+{
+	const struct sdt_tprobe *tp = sdt_types_tapset(t, f, s, origin);
+
+	return tp && tp->nargs <= s->nargs ? tp : NULL;
+}
+
+/* A tapset's names into @res (the site's nargs entries, zeroed): 1, 0 (none), -ENOMEM. */
+static int tapset_types(const struct sdt_types *t, const struct sdt_file *f,
+			const struct sdt_site *s, struct sdt_arg_type *res)
+{
+	const struct sdt_tprobe *tp = tapset_for(t, f, s, NULL);
+	unsigned int i;
+
+	if (!tp)
+		return 0;
+	for (i = 0; i < tp->nargs; i++) {
+		struct sdt_type_ctx ctx;
+
+		if (!tp->args[i].name)
+			continue;
+		if (!(res[i].name = sdt_strdup(tp->args[i].name)))
+			return sdt_err(-ENOMEM, "out of memory");
+		if (!tp->args[i].is_string)
+			continue;
+		/* a string where the note has a pointer; else the note's own type, named */
+		res[i].kind = SDT_TYPE_STRING;
+		res[i].size = sdt_file_word_size(f);
+		sdt_site_type_ctx(f, s, i, &ctx);
+		if (sdt_type_fits(&s->args[i], &res[i], &ctx)) {
+			res[i].kind = SDT_TYPE_DEFAULT;
+			res[i].size = 0;
+		}
+	}
+	return 1;
+}
+
+int sdt_types__names_origin(const struct sdt_types *t, const struct sdt_file *f,
+			    const struct sdt_site *s, const char **origin)
+{
+	const char *o = sdt_types__origin(t, s->provider, s->name);
+	struct sdt_arg_type *decl = NULL;
+	size_t n = 0;
+
+	*origin = NULL;
+	if (!t)
+		return SDT_TYPES_NONE;
+	if (o) {
+		/* used when its argument count is the note's */
+		if (sdt_types__lookup(t, s->provider, s->name, sdt_file_word_size(f), &decl, &n,
+				      NULL))
+			return SDT_TYPES_NONE;
+		sdt_arg_types__free(decl, n);
+		if (n != s->nargs)
+			return SDT_TYPES_NONE;
+		*origin = o;
+		return SDT_TYPES_FILE;
+	}
+	return tapset_for(t, f, s, origin) ? SDT_TYPES_TAPSET : SDT_TYPES_NONE;
 }
 
 int sdt_types__resolve(const struct sdt_types *t, const struct sdt_spec *spec,
@@ -103,6 +167,11 @@ int sdt_types__resolve(const struct sdt_types *t, const struct sdt_spec *spec,
 				}
 			}
 			source = SDT_TYPES_FILE;
+		} else if (err == -ENOENT) {
+			err = tapset_types(t, f, s, res);
+			if (err < 0)
+				goto fail;
+			source = err ? SDT_TYPES_TAPSET : SDT_TYPES_NONE;
 		}
 		sdt_err_clear();
 	}
