@@ -15,6 +15,7 @@
 
 #include "cli-util.h"
 #include "sdtrace/text.h"
+#include "sdtrace/types.h"
 
 struct cli_global cli = {.exit_error = EXIT_RUNTIME};
 
@@ -64,6 +65,14 @@ void cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	cli_vmessage("sdtrace: warning: ", true, fmt, ap);
 	va_end(ap);
+}
+
+void cli_types_warnings(const struct sdt_types *t)
+{
+	size_t i;
+
+	for (i = 0; i < sdt_types__warning_count(t); i++)
+		cli_warn("tapset %s", sdt_types__warning(t, i));
 }
 
 void cli_note(const char *fmt, ...)

@@ -22,6 +22,9 @@ extern struct cli_global cli;
 /* "sdtrace: error: ..." on stderr (lowercase, the subject quoted by the caller). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Each warning of the tapsets @t read (sdt_types__warning()), as a warning. */
+struct sdt_types;
+void cli_types_warnings(const struct sdt_types *t);
 /* "sdtrace: ..." on stderr: what the user should know that is neither (list found nothing). */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

@@ -15,9 +15,9 @@
 #include "list.h"
 
 /* Where the names and types of a site's arguments came from: SDT_TYPES_* or a user probe. */
-#define LIST_TYPES_PROBE 3
+#define LIST_TYPES_PROBE 4
 
-static const char *const source_names[] = {"none", "spec", "file", "probe"};
+static const char *const source_names[] = {"none", "spec", "file", "tapset", "probe"};
 
 /* A site's argument names and types, resolved once for its printing. */
 struct site_types {
@@ -69,6 +69,39 @@ static void site_types_get(struct list_opts *o, const struct list_site *ls, stru
 	}
 	st->t = st->owned;
 	st->source = source;
+}
+
+/* The provider file's or tapset's "FILE:LINE" that named @ls's arguments, else NULL. */
+static const char *names_origin(const struct list_opts *o, const struct list_site *ls,
+				const struct site_types *st)
+{
+	const char *origin = NULL;
+
+	if (st->source == SDT_TYPES_FILE || st->source == SDT_TYPES_TAPSET)
+		sdt_types__names_origin(o->types, ls->f, ls->s, &origin);
+	return origin;
+}
+
+/* -v: "names from ...": where the names of @ls's arguments came from. */
+static void text_names_from(const struct list_opts *o, const struct list_site *ls,
+			    const struct site_types *st)
+{
+	const char *origin = names_origin(o, ls, st);
+
+	if (!sdt_site__arg_count(ls->s))
+		return;
+	fputs("    ", stdout);
+	if (st->source == SDT_TYPES_SPEC)
+		puts("names from the event spec");
+	else if (st->source == LIST_TYPES_PROBE)
+		puts("names from the user probe's definition");
+	else if (origin) {
+		/* a path anyone may have chosen (SDTRACE_TAPSET_DIR): escaped */
+		fputs(st->source == SDT_TYPES_TAPSET ? "names from tapset " : "names from ", stdout);
+		cli_put_escaped(stdout, origin);
+		putchar('\n');
+	} else
+		puts("no names (argN)");
 }
 
 static void site_types_release(struct site_types *st)
@@ -182,6 +215,8 @@ void list_site_json(struct list_opts *o, const struct list_site *ls)
 		json_null(j);
 	json_key(j, "types_from");
 	json_string(j, source_names[st.source]);
+	json_key(j, "names_from"); /* "FILE:LINE" of the provider file or tapset, else null */
+	json_string_or_null(j, names_origin(o, ls, &st));
 	json_key(j, "args");
 	json_begin_array(j);
 	for (i = 0; i < sdt_site__arg_count(s); i++)
@@ -259,6 +294,7 @@ void list_site_text(struct list_opts *o, const struct list_site *ls, size_t n)
 	    sdt_types__file_mismatch(o->types, ls->f, s))
 		printf("    types: %s: %s\n",
 		       st.source == SDT_TYPES_NONE ? "not used" : "partly used", sdt_errmsg());
+	text_names_from(o, ls, &st);
 	for (i = 0; i < sdt_site__arg_count(s); i++) {
 		if (st.source != SDT_TYPES_NONE)
 			text_typed_arg(ls, i, arg_type(&st, i));
@@ -275,5 +311,6 @@ int list_load_types(struct list_opts *o)
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
+	cli_types_warnings(o->types);
 	return 0;
 }

@@ -430,6 +430,7 @@ int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only
 		cli_error("%s", sdt_errmsg());
 		return EXIT_RUNTIME;
 	}
+	cli_types_warnings(s->types);
 
 	ro.argv = s->argv;
 	ro.pids = s->pids;

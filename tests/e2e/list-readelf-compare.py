@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 SITE_KEYS = {"provider", "name", "path", "build_id", "address", "file_offset", "semaphore",
-             "semaphore_offset", "types_from", "args"}
+             "semaphore_offset", "types_from", "names_from", "args"}
 ARG_KEYS = {"n", "name", "type", "spec", "size", "signed", "float", "fetch", "typed_fetch"}
 
 

@@ -118,7 +118,7 @@ check "-v: a semaphore and its file offset" \
 cat >"$T/keys.py" <<'EOS'
 import json, sys
 SITE = {"provider", "name", "path", "build_id", "address", "file_offset", "semaphore",
-        "semaphore_offset", "types_from", "args"}
+        "semaphore_offset", "types_from", "names_from", "args"}
 ARG = {"n", "name", "type", "spec", "size", "signed", "float", "fetch", "typed_fetch"}
 j = json.load(sys.stdin)
 assert isinstance(j, list), "not an array"
@@ -126,7 +126,7 @@ assert len(j) == int(sys.argv[1]), f"{len(j)} sites, expected {sys.argv[1]}"
 unavail = 0
 for s in j:
     assert set(s) == SITE, f"site keys {sorted(s)}"
-    assert s["types_from"] in ("none", "spec", "file", "probe"), s["types_from"]
+    assert s["types_from"] in ("none", "spec", "file", "tapset", "probe"), s["types_from"]
     for n, a in enumerate(s["args"], 1):
         want = set(ARG)
         assert a["n"] == n, f"arg {n} numbered {a['n']}"
