@@ -9,6 +9,7 @@ and tracefs, else the recording tests SKIP (said loudly by pytest -rs).
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,6 +68,38 @@ def floats(tmp):
 
 
 @pytest.fixture(scope="module")
+def strings(tmp):
+    """prog-string: a counted string (msg, msg_len: the count cuts it) and a literal, typed."""
+    return record(tmp, "strings", ["%string:message(msg:string, msg_len:s32)",
+                                   "%string:literal(text:string)"],
+                  [os.path.join(PROGS, "prog-string"), "3"])
+
+
+@pytest.fixture(scope="module")
+def longstr(tmp):
+    """prog-longstr: strings of 4095 to 10000 bytes (truncated ones), text that is not UTF-8."""
+    return record(tmp, "longstr", ["%str:text(s:string, n:s32)", "%str:utf8(s:string, n:s32)"],
+                  [os.path.join(PROGS, "prog-longstr"), "1"])
+
+
+@pytest.fixture(scope="module")
+def longdouble(tmp):
+    return record(tmp, "longdouble", ["%longdouble:*"],
+                  [os.path.join(PROGS, "prog-longdouble"), "2"])
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp):
+    """tests/helper's writer, no root needed: integers at their extremes, floats with NaN and
+    infinities, strings with quotes, control and non-UTF-8 bytes, one not read, arguments not
+    recorded, an address immediate."""
+    out = tmp / "synthetic.data"
+    subprocess.run([os.path.join(BUILD, "tests", "helper", "sdtrace-test-write"), "-o", str(out),
+                    "ints", "floats", "strings", "unavailable", "rebase"], check=True)
+    return out
+
+
+@pytest.fixture(scope="module")
 def jobs(tmp):
     """The bundled example: job__start/job__done pairs, a typed string argument."""
     return record(tmp, "jobs", ["%example:job__start(id, name:string, prio)",
@@ -79,16 +112,28 @@ def report_json(path):
     return [json.loads(line) for line in out.splitlines()]
 
 
+def as_json(v):
+    """A value of the module as report --json writes it: JSON has no NaN or infinities (it
+    writes "nan", "inf", "-inf"), nor bytes that are not UTF-8 (U+FFFD for each; the module
+    keeps them as surrogate escapes, so that str.encode("utf-8", "surrogateescape") gives the
+    recorded bytes back)."""
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return "nan" if math.isnan(v) else "inf" if v > 0 else "-inf"
+    if isinstance(v, str):
+        return re.sub("[\udc80-\udcff]", "\ufffd", v)
+    return v
+
+
 def same(a, b):
-    if isinstance(a, float) or isinstance(b, float):
-        return a == b or (math.isnan(a) and math.isnan(b))
+    """The module's value @a is report --json's @b: the same type and value (-0.0 too)."""
+    a = as_json(a)
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
     return a == b and type(a) is type(b)
 
 
-@needs_record
-@pytest.mark.parametrize("which", ["sizes", "floats", "jobs"])
-def test_events_match_report_json(which, request):
-    path = request.getfixturevalue(which)
+def check_events(path):
+    """Every event of the module (file order) against report --json's, field for field."""
     want = report_json(path)
     got = list(sdtrace.Recording(path))
     # both in the file's order
@@ -110,6 +155,68 @@ def test_events_match_report_json(which, request):
                 assert same(g.args[n], b), (n, g, w)
         assert ["0x%x" % ip for ip in g.stack] == w.get("stack", [])
         assert (g.stack_id != 0) == bool(g.stack)
+        assert g.truncated == w.get("truncated", {}), (g, w)
+    return got
+
+
+def check_frame(path):
+    """to_pandas() holds the values of the events in time order: its own code path (columns
+    from the batches) against iteration's (objects from them)."""
+    import pandas as pd
+
+    df = sdtrace.Recording(path).to_pandas()
+    evs = list(sdtrace.Recording(path).events(time_order=True))
+    assert len(df) == len(evs) > 0
+    assert list(df["time_ns"]) == [e.time_ns for e in evs]
+    assert list(df["event"]) == [e.event for e in evs]
+    assert list(df["comm"]) == [e.comm for e in evs]
+    for i, e in enumerate(evs):
+        for name, v in e.args.items():
+            d = df[name if name not in sdtrace.COLUMNS else "arg_" + name].iloc[i]
+            if v is None:
+                assert d is None or pd.isna(d), (i, name, d)
+            elif isinstance(v, float):
+                assert isinstance(d, float), (i, name, d)
+                assert (math.isnan(v) and math.isnan(d)) or \
+                    (v == d and math.copysign(1, v) == math.copysign(1, d)), (i, name, d, v)
+            else:
+                assert d == v and isinstance(d, str) == isinstance(v, str), (i, name, d, v)
+
+
+def test_values_match_report_json_synthetic(synthetic):
+    got = check_events(synthetic)
+    by = {}
+    for g in got:
+        by.setdefault(g.event, []).append(g)
+    # what the recording holds, so that the comparison above is not of two empty lists
+    assert {"test:ints", "test:floats", "test:strings", "test:unavailable"} <= set(by)
+    floats = [v for g in by["test:floats"] for v in g.args.values()]
+    assert any(math.isnan(v) for v in floats) and math.inf in floats and -math.inf in floats
+    strs = [g.args["arg1"] for g in by["test:strings"]]
+    assert None in strs and "" in strs and "caf\udce9 \udcff" in strs
+    assert any(v is None for g in by["test:unavailable"] for v in g.args.values())
+    check_frame(synthetic)
+
+
+@needs_record
+@pytest.mark.parametrize("which", ["sizes", "floats", "jobs", "strings", "longstr",
+                                   "longdouble"])
+def test_events_match_report_json(which, request):
+    path = request.getfixturevalue(which)
+    got = check_events(path)
+    if which == "longstr":
+        # strings the kernel did not hand back whole: their first bytes, and how long they were
+        cut = [g for g in got if g.truncated]
+        assert len(cut) >= 3 and all(len(g.args["s"]) < g.truncated["s"] <= g.args["n"] + 1
+                                     for g in cut)
+        assert any("\udcff" in g.args["s"] for g in got if g.name == "utf8")
+    if which == "strings":
+        assert all(g.args["msg"] is None or len(g.args["msg"]) == g.args["msg_len"]
+                   for g in got if g.name == "message")
+        assert any(isinstance(g.args.get("text"), str) for g in got)
+    if which == "longdouble":
+        assert [g.args["arg1"] for g in got] == [2.5, 2.5]
+    check_frame(path)
 
 
 @needs_record
