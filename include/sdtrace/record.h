@@ -438,6 +438,20 @@ SDT_API size_t sdt_recorder__file_count(const struct sdt_recorder *r);
 SDT_API int sdt_recorder__file_mapped(const struct sdt_recorder *r, size_t file_index);
 /* How many files were armed during the run (on_file added sites for them). */
 SDT_API size_t sdt_recorder__late_file_count(const struct sdt_recorder *r);
+/* File @file_index's path (borrowed until sdt_recorder__free()), or NULL past the end. */
+SDT_API const char *sdt_recorder__file_path(const struct sdt_recorder *r, size_t file_index);
+/*
+ * After run, what a followed command ran: the execs it and its children made, in order (the
+ * command's own first), at most 256 kept (*@more, may be NULL: how many past them). Nothing
+ * with opts.no_follow, -p or system-wide (only a command is followed through its execs).
+ * Entry @i: the process, the executable (for a script, its interpreter: /usr/bin/dash) and,
+ * for a script (a file starting with "#!"), the script's absolute path and its interpreter as
+ * its #! line names it (/bin/sh), else NULL; borrowed until sdt_recorder__free(). Each is also
+ * said at SDT_INFO as it happens ("exec (pid N): PATH"). Returns 0 or -ERANGE.
+ */
+SDT_API size_t sdt_recorder__exec_count(const struct sdt_recorder *r, uint64_t *more);
+SDT_API int sdt_recorder__exec(const struct sdt_recorder *r, size_t i, pid_t *pid,
+			       const char **path, const char **script, const char **interp);
 
 /* Why an event had no hit (sdt_recorder__silence()), the most specific first. */
 enum sdt_silence {
@@ -462,6 +476,19 @@ enum sdt_silence {
  */
 SDT_API int sdt_recorder__silence(const struct sdt_recorder *r, size_t event,
 				  const struct sdt_types *types, char *text, size_t size);
+/*
+ * After run: file @file_index (sdt_recorder__file_count()) as a whole. SDT_SILENCE_NOT_MAPPED
+ * when the targets never mapped it (sdt_recorder__file_mapped() is 0), with a sentence of the
+ * facts in @text (@size bytes, may be NULL): who did not map it, what a followed command ran
+ * (sdt_recorder__exec()), and a file the targets did map that has one of its provider:events
+ * ("a/tick has %p:hit too": a -x build the command does not run, another build it does),
+ * whose index goes in *@twin_index (may be NULL; SIZE_MAX: none). SDT_SILENCE_NONE when it
+ * was mapped, or that is not known; -ERANGE past the end. The events' own reasons
+ * (sdt_recorder__silence()) say the same per event when they had no hit; this one says it
+ * also when the same provider:events were hit in another file.
+ */
+SDT_API int sdt_recorder__file_silence(const struct sdt_recorder *r, size_t file_index,
+				       size_t *twin_index, char *text, size_t size);
 /*
  * After run: the provider:events of the files met during the run (opts.on_file added sites for
  * them) that could not be armed: their sites were never placed, so they are no event of the

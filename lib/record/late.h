@@ -43,6 +43,21 @@ struct rec_unarmed_event {
 	const char *provider, *name; /* borrowed from the add's file */
 };
 
+/*
+ * One exec a followed process made, in the order they came (recorder_late.c): what the command
+ * ran, for the end's reasons (recorder_silence.c) and sdt_recorder__exec().
+ */
+struct rec_exec {
+	pid_t pid;
+	char *path;   /* the executable (a script's interpreter), a path in our mount namespace */
+	char *script; /* the script it runs (the exec's file name, made absolute), or NULL */
+	char *interp; /* a script's interpreter as its #! line names it (its argv[0]), or NULL */
+	dev_t dev;    /* @path's */
+	ino_t ino;
+};
+/* At most this many execs kept (a build runs thousands): the rest only counted. */
+#define REC_EXECS_MAX 256
+
 /* Arming files during the run (recorder_late.c). */
 struct rec_late {
 	bool on;	  /* following: new files are armed (not with no_follow) */
@@ -59,6 +74,9 @@ struct rec_late {
 	size_t nunarmed, unarmed_cap;
 	int sem_poke;	    /* 1: poke sets[0]'s semaphores at the command's exec; 2: done */
 	bool ref_ctr;	    /* the late sets' semaphore method, as the first set's */
+	struct rec_exec *execs; /* the followed processes' execs, in order (REC_EXECS_MAX) */
+	size_t nexecs, execs_cap;
+	uint64_t execs_more; /* execs past REC_EXECS_MAX */
 };
 
 /* recorder_late.c: files armed during the run */

@@ -18,8 +18,9 @@
  * The callback's answer is remembered per file (device, inode; and build-id: a build-id whose
  * file matched nothing is not looked at again), so each file is resolved once.
  */
-#include <fcntl.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,11 +521,151 @@ static int our_path(pid_t pid, const char *name, bool check, dev_t dev, ino_t in
 	return -1;
 }
 
+/*
+ * The file name @pid's exec was given (AT_EXECFN: its auxv, then the string in its memory, at
+ * its exec stop) into @out. 0, or -1 (gone, another word size, not readable).
+ */
+static int exec_fn(pid_t pid, char *out, size_t size)
+{
+	unsigned long av[2], at = 0;
+	char p[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/auxv", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) && av[0] != AT_NULL)
+		if (av[0] == AT_EXECFN) {
+			at = av[1];
+			break;
+		}
+	close(fd);
+	if (!at)
+		return -1;
+	snprintf(p, sizeof(p), "/proc/%d/mem", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, out, size - 1, (off_t)at);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	out[n] = '\0';
+	return out[0] ? 0 : -1;
+}
+
+/* argv[0] of @pid (its /proc/PID/cmdline) into @out; 0 or -1. */
+static int argv0(pid_t pid, char *out, size_t size)
+{
+	char p[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, out, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * Is the file @pid exec'd a script (@st: the interpreter the kernel ran for it)? Its path
+ * (absolute: from @pid's working directory; malloc'ed), with the interpreter as its #! line
+ * names it in @interp; NULL when not (or no memory). A script is a file other than the
+ * executable that starts with "#!": a file name read in a tracee of another word size is
+ * garbage, and finds none.
+ */
+static char *exec_script(pid_t pid, const struct stat *st, char *interp, size_t isize)
+{
+	char fn[4096], in[4200], cwd[4096];
+	struct stat sst;
+	char head[2];
+	ssize_t n;
+	int fd;
+
+	if (exec_fn(pid, fn, sizeof(fn)))
+		return NULL;
+	if (fn[0] == '/')
+		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, fn);
+	else
+		snprintf(in, sizeof(in), "/proc/%d/cwd/%s", (int)pid, fn);
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, head, sizeof(head));
+	if (fstat(fd, &sst) || n != 2 || memcmp(head, "#!", 2) ||
+	    (sst.st_dev == st->st_dev && sst.st_ino == st->st_ino)) {
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	if (argv0(pid, interp, isize))
+		snprintf(interp, isize, "%s", "?");
+	if (fn[0] == '/')
+		return sdt_strdup(fn);
+	snprintf(in, sizeof(in), "/proc/%d/cwd", (int)pid);
+	n = readlink(in, cwd, sizeof(cwd) - 1);
+	if (n <= 0)
+		return NULL;
+	cwd[n] = '\0';
+	return sdt_asprintf("%s/%s", strcmp(cwd, "/") ? cwd : "",
+			    strncmp(fn, "./", 2) ? fn : fn + 2);
+}
+
+/*
+ * Exec @pid made of @path (@st): kept, in order, for the end (struct rec_exec), and said at
+ * SDT_INFO as it happens. Best effort: without memory it is only counted.
+ */
+static void note_exec(struct sdt_recorder *r, pid_t pid, const char *path, const struct stat *st)
+{
+	char interp[4096];
+	char *script = exec_script(pid, st, interp, sizeof(interp));
+	size_t cap = r->late.execs_cap;
+	struct rec_exec *x;
+
+	if (script)
+		sdt_print(SDT_INFO, "exec (pid %d): %s %s (a script; %s runs it)\n", (int)pid, interp,
+			  script, path);
+	else
+		sdt_print(SDT_INFO, "exec (pid %d): %s\n", (int)pid, path);
+	if (r->late.nexecs >= REC_EXECS_MAX ||
+	    sdt_grow((void **)&r->late.execs, &cap, r->late.nexecs + 1, sizeof(*r->late.execs))) {
+		free(script);
+		r->late.execs_more++;
+		return;
+	}
+	r->late.execs_cap = cap;
+	x = &r->late.execs[r->late.nexecs];
+	memset(x, 0, sizeof(*x));
+	x->pid = pid;
+	x->dev = st->st_dev;
+	x->ino = st->st_ino;
+	x->path = sdt_strdup(path);
+	x->script = script;
+	if (script)
+		x->interp = sdt_strdup(interp);
+	if (!x->path || (script && !x->interp)) {
+		free(x->path);
+		free(x->script);
+		free(x->interp);
+		r->late.execs_more++;
+		return;
+	}
+	r->late.nexecs++;
+}
+
 int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former)
 {
 	char link[64], name[4096], path[4200];
 	const struct rec_known_file *k;
-	struct stat st;
+	struct stat st, pst;
 	ssize_t n;
 	size_t i;
 	int setno, err;
@@ -542,16 +683,18 @@ int sdt_rec_late_exec(struct sdt_recorder *r, pid_t pid, pid_t former)
 	if (stat(link, &st))
 		return 0; /* gone */
 	mark_mapped(r, st.st_dev, st.st_ino);
+	n = readlink(link, name, sizeof(name) - 1);
+	if (n <= 0)
+		return 0;
+	name[n] = '\0';
+	/* its own stat: a name that is not this file (another namespace) must not change @st */
+	if (our_path(pid, name, true, st.st_dev, st.st_ino, path, sizeof(path), &pst))
+		snprintf(path, sizeof(path), "%s", link);
+	note_exec(r, pid, path, &st);
 	k = known(r, st.st_dev, st.st_ino);
 	if (k) {
 		setno = k->set;
 	} else {
-		n = readlink(link, name, sizeof(name) - 1);
-		if (n <= 0)
-			return 0;
-		name[n] = '\0';
-		if (our_path(pid, name, true, st.st_dev, st.st_ino, path, sizeof(path), &st))
-			snprintf(path, sizeof(path), "%s", link);
 		err = resolve_new(r, pid, path, st.st_dev, st.st_ino, NULL, 0, 0, &setno);
 		if (err)
 			return err;
@@ -652,5 +795,11 @@ void sdt_rec_late_release(struct sdt_recorder *r)
 	free(r->late.files);
 	free(r->late.cover);
 	free(r->late.unarmed);
+	for (i = 0; i < r->late.nexecs; i++) {
+		free(r->late.execs[i].path);
+		free(r->late.execs[i].script);
+		free(r->late.execs[i].interp);
+	}
+	free(r->late.execs);
 	memset(&r->late, 0, sizeof(r->late));
 }

@@ -185,6 +185,203 @@ static int say(char *text, size_t size, int reason, const char *fmt, ...)
 	return reason;
 }
 
+/* Append to @text (@size bytes, NUL-terminated already; may be NULL). */
+static void add(char *text, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *text, size_t size, const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	if (!text || !size)
+		return;
+	len = strnlen(text, size);
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Has add @a a site of @provider:@name (the specs, or the caller's on_file, chose it there)? */
+static bool add_has(const struct rec_added *a, const char *provider, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < a->n; k++) {
+		const struct sdt_site *st = &a->f->sites[a->sites[k]];
+
+		if (!strcmp(st->provider, provider) && !strcmp(st->name, name))
+			return true;
+	}
+	return false;
+}
+
+/* Has file @dev/@ino (an exec'd one) sites of @provider:@name among the adds? */
+static bool file_has(const struct sdt_recorder *r, dev_t dev, ino_t ino, const char *provider,
+		     const char *name)
+{
+	size_t a;
+
+	for (a = 0; a < r->nadds; a++)
+		if ((dev || ino) && r->adds[a].dev == dev && r->adds[a].ino == ino &&
+		    add_has(&r->adds[a], provider, name))
+			return true;
+	return false;
+}
+
+/* At most this many execs named in a reason, then how many more. */
+#define CHAIN_SHOWN 8
+
+/*
+ * What the command exec'd, in order, appended to @text: "sh /x/shim -> /x/bin/python3.11" (a
+ * script as its interpreter's name and the script; a process other than the one before with
+ * its pid).
+ */
+static void add_chain(const struct sdt_recorder *r, char *text, size_t size)
+{
+	size_t i, n = r->late.nexecs;
+
+	for (i = 0; i < n && i < CHAIN_SHOWN; i++) {
+		const struct rec_exec *x = &r->late.execs[i];
+		const char *base;
+
+		if (i)
+			add(text, size, " -> ");
+		if (i && x->pid != r->late.execs[i - 1].pid)
+			add(text, size, "(pid %d) ", (int)x->pid);
+		if (x->script) {
+			base = strrchr(x->interp, '/');
+			add(text, size, "%s %s", base ? base + 1 : x->interp, x->script);
+		} else {
+			add(text, size, "%s", x->path);
+		}
+	}
+	if (n > CHAIN_SHOWN || r->late.execs_more)
+		add(text, size, " -> ... (%" PRIu64 " more)",
+		    (uint64_t)(n > CHAIN_SHOWN ? n - CHAIN_SHOWN : 0) + r->late.execs_more);
+}
+
+/*
+ * Add @a (never mapped: ->mapped 0) had no hit: what is known, as facts. Who did not map it;
+ * with a followed command, what it exec'd and whether any of that has @provider:@name (NULL:
+ * not said); a file mapped during the run that has it (@twin, or NULL).
+ */
+static int say_not_mapped(const struct sdt_recorder *r, const struct rec_added *a,
+			  const char *provider, const char *name, const struct rec_added *twin,
+			  char *text, size_t size)
+{
+	bool chain = r->late.nexecs > 0, any = false;
+	size_t i;
+
+	if (text && size)
+		text[0] = '\0';
+	if (r->facts.nwatched == 1 && r->facts.mapped_pid)
+		add(text, size, "process %d does not map %s (its /proc/PID/maps at the end)",
+		    (int)r->facts.mapped_pid, a->f->path);
+	else if (chain)
+		add(text, size, "neither the command nor its children mapped %s", a->f->path);
+	else
+		add(text, size, "the traced processes never mapped %s", a->f->path);
+	if (chain) {
+		add(text, size, "; they ran ");
+		add_chain(r, text, size);
+		for (i = 0; provider && i < r->late.nexecs && !any; i++)
+			any = file_has(r, r->late.execs[i].dev, r->late.execs[i].ino, provider,
+				       name);
+		/* what each file has is known only when the caller looked (on_file) */
+		if (provider && !any && r->o.on_file)
+			add(text, size, ", and none of %s has %%%s:%s",
+			    r->late.nexecs + r->late.execs_more > 1 ? "these" : "it", provider,
+			    name);
+	}
+	if (twin && provider)
+		add(text, size, "; %s has %%%s:%s too", twin->f->path, provider, name);
+	return SDT_SILENCE_NOT_MAPPED;
+}
+
+/*
+ * Another file than @a, seen mapped, with one of @a's provider:events (or @provider:@name when
+ * given): into *@twin with its names; false if none.
+ */
+static bool find_twin(const struct sdt_recorder *r, const struct rec_added *a,
+		      const char *provider, const char *name, const struct rec_added **twin,
+		      const char **tprov, const char **tname)
+{
+	size_t b, k;
+
+	for (b = 0; b < r->nadds; b++) {
+		const struct rec_added *o = &r->adds[b];
+
+		if (o == a || o->mapped != 1 || o->f == a->f ||
+		    ((a->dev || a->ino) && o->dev == a->dev && o->ino == a->ino))
+			continue;
+		for (k = 0; k < a->n; k++) {
+			const struct sdt_site *st = &a->f->sites[a->sites[k]];
+
+			if (provider && (strcmp(st->provider, provider) || strcmp(st->name, name)))
+				continue;
+			if (add_has(o, st->provider, st->name)) {
+				*twin = o;
+				*tprov = st->provider;
+				*tname = st->name;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+int sdt_recorder__file_silence(const struct sdt_recorder *r, size_t file_index,
+			       size_t *twin_index, char *text, size_t size)
+{
+	const struct rec_added *a, *twin = NULL;
+	const char *provider = NULL, *name = NULL;
+
+	if (text && size)
+		text[0] = '\0';
+	if (twin_index)
+		*twin_index = SIZE_MAX;
+	if (!r || file_index >= r->nadds)
+		return -ERANGE;
+	a = &r->adds[file_index];
+	if (a->mapped != 0)
+		return SDT_SILENCE_NONE;
+	if (find_twin(r, a, NULL, NULL, &twin, &provider, &name) && twin_index)
+		*twin_index = (size_t)(twin - r->adds);
+	return say_not_mapped(r, a, provider, name, twin, text, size);
+}
+
+const char *sdt_recorder__file_path(const struct sdt_recorder *r, size_t file_index)
+{
+	return r && file_index < r->nadds ? r->adds[file_index].f->path : NULL;
+}
+
+size_t sdt_recorder__exec_count(const struct sdt_recorder *r, uint64_t *more)
+{
+	if (more)
+		*more = r ? r->late.execs_more : 0;
+	return r ? r->late.nexecs : 0;
+}
+
+int sdt_recorder__exec(const struct sdt_recorder *r, size_t i, pid_t *pid, const char **path,
+		       const char **script, const char **interp)
+{
+	const struct rec_exec *x;
+
+	if (!r || i >= r->late.nexecs)
+		return -ERANGE;
+	x = &r->late.execs[i];
+	if (pid)
+		*pid = x->pid;
+	if (path)
+		*path = x->path;
+	if (script)
+		*script = x->script;
+	if (interp)
+		*interp = x->interp;
+	return 0;
+}
+
 int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const struct sdt_types *types,
 			  char *text, size_t size)
 {
@@ -213,12 +410,11 @@ int sdt_recorder__silence(const struct sdt_recorder *r, size_t event, const stru
 	}
 	a = event_add(r, event);
 	if (a < r->nadds && r->adds[a].mapped == 0) {
-		if (r->facts.nwatched == 1 && r->facts.mapped_pid)
-			return say(text, size, SDT_SILENCE_NOT_MAPPED,
-				   "process %d does not map %s (its /proc/PID/maps at the end)",
-				   (int)r->facts.mapped_pid, r->adds[a].f->path);
-		return say(text, size, SDT_SILENCE_NOT_MAPPED,
-			   "the traced processes never mapped %s", r->adds[a].f->path);
+		const struct rec_added *twin = NULL;
+		const char *tp, *tn;
+
+		find_twin(r, &r->adds[a], provider, name, &twin, &tp, &tn);
+		return say_not_mapped(r, &r->adds[a], provider, name, twin, text, size);
 	}
 	if (event < r->facts.nevents && r->facts.sem[event] == 0) {
 		if (r->facts.sem_pid[event])
