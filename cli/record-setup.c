@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -373,18 +374,52 @@ static bool nothing_matched(const struct rec_setup *s)
 	       !sdt_recorder__event_count(s->rec) && !sdt_recorder__unarmed_count(s->rec);
 }
 
+/* At most this many execs in a line, then how many more. */
+#define CHAIN_SHOWN 8
+
+/*
+ * What the command ran (sdt_recorder__exec()), in order, into @buf: "sh /x/shim -> /x/bin/prog"
+ * (a script as its interpreter's name and the script); "" when not followed.
+ */
+static void exec_chain(const struct sdt_recorder *rec, char *buf, size_t size)
+{
+	uint64_t more = 0;
+	size_t n = sdt_recorder__exec_count(rec, &more), i, len = 0;
+	const char *path, *script, *interp, *base;
+	pid_t pid, prev = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && i < CHAIN_SHOWN && len < size; i++) {
+		if (sdt_recorder__exec(rec, i, &pid, &path, &script, &interp))
+			break;
+		base = interp ? strrchr(interp, '/') : NULL;
+		base = base ? base + 1 : interp;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s%.0d%s%s%s%s",
+					i ? " -> " : "", i && pid != prev ? "(pid " : "",
+					i && pid != prev ? (int)pid : 0, i && pid != prev ? ") " : "",
+					script ? base : path, script ? " " : "", script ? script : "");
+		prev = pid;
+	}
+	if (len < size && (n > CHAIN_SHOWN || more))
+		snprintf(buf + len, size - len, " -> ... (%llu more)",
+			 (unsigned long long)(n > CHAIN_SHOWN ? n - CHAIN_SHOWN : 0) + more);
+}
+
 void rec_setup_print_late(const struct rec_setup *s)
 {
 	size_t n = s->rec ? sdt_recorder__late_file_count(s->rec) : 0;
+	char chain[1024];
 
-	if (n)
+	if (n) {
 		fprintf(stderr, "sdtrace: %zu binar%s armed during the run (exec'd or mapped by a "
 				"followed process)\n",
 			n, n == 1 ? "y" : "ies");
-	else if (nothing_matched(s))
-		fprintf(stderr, "sdtrace: error: no SDT event matches '%s' in anything the command "
-				"ran\n",
-			s->nspecs ? s->specs_text[0] : "");
+	} else if (nothing_matched(s)) {
+		exec_chain(s->rec, chain, sizeof(chain));
+		/* cli_error(): the chain names paths others chose, escaped */
+		cli_error("no SDT event matches '%s' in anything the command ran%s%s",
+			  s->nspecs ? s->specs_text[0] : "", chain[0] ? ": " : "", chain);
+	}
 }
 
 int rec_setup_finish(struct rec_setup *s, int argc, char **argv, bool count_only)
@@ -607,14 +642,42 @@ static int cmp_event(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
+/* Was a not-mapped line said for file @path (one of @said[0..n))? */
+static bool path_said(const char *const *said, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(said[i], path))
+			return true;
+	return false;
+}
+
+/* The -x argument that names file @path (the same file), or NULL. */
+static const char *x_named(const struct rec_setup *s, const char *path)
+{
+	struct stat a, b;
+	size_t i;
+
+	if (stat(path, &a))
+		return NULL;
+	for (i = 0; i < s->npaths; i++)
+		if (!stat(s->paths[i], &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return s->paths[i];
+	return NULL;
+}
+
 void rec_report_silence(const struct rec_setup *s)
 {
-	size_t n = sdt_recorder__event_count(s->rec), i, j, k, shown = 0, more = 0;
+	size_t n = sdt_recorder__event_count(s->rec), i, j, k, f, shown = 0, more = 0, nsaid = 0;
+	size_t nfiles = sdt_recorder__file_count(s->rec);
 	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	/* the files a not-mapped line named: an event's each, then each file's */
+	const char **said = calloc(n + nfiles + 1, sizeof(*said));
 	char text[1024], best_text[1024];
 
-	if (!idx)
-		return;
+	if (!idx || !said)
+		goto out;
 	rec_filter_report(s);
 	for (i = 0; i < n; i++) {
 		if (!sdt_recorder__event(s->rec, i))
@@ -656,6 +719,13 @@ void rec_report_silence(const struct rec_setup *s)
 		}
 		if (best <= 0)
 			continue;
+		/* not-mapped is the reason only when every file of the group is never mapped */
+		for (k = i; best == SDT_SILENCE_NOT_MAPPED && k < j; k++) {
+			const char *p = sdt_trace_event_desc__path(sdt_recorder__event(s->rec, idx[k]));
+
+			if (p && !path_said(said, nsaid, p))
+				said[nsaid++] = p;
+		}
 		if (shown >= REC_SILENCE_MAX) {
 			more++;
 			continue;
@@ -687,8 +757,31 @@ void rec_report_silence(const struct rec_setup *s)
 		cli_note("0 hits: %%%s:%s: %s: %s", provider, name,
 			 sdt_silence__key(SDT_SILENCE_NOT_ARMED), text);
 	}
+	/* a file never mapped whose events were hit in another file (or had another reason) */
+	for (f = 0; f < sdt_recorder__file_count(s->rec); f++) {
+		const char *path = sdt_recorder__file_path(s->rec, f), *x;
+		size_t twin;
+
+		if (sdt_recorder__file_silence(s->rec, f, &twin, text, sizeof(text)) !=
+			SDT_SILENCE_NOT_MAPPED ||
+		    !path || path_said(said, nsaid, path))
+			continue;
+		said[nsaid++] = path;
+		if (shown >= REC_SILENCE_MAX) {
+			more++;
+			continue;
+		}
+		shown++;
+		x = x_named(s, path);
+		if (x && twin != SIZE_MAX)
+			cli_note("-x %s: not-mapped: %s: name %s with -x, or drop -x", x, text,
+				 sdt_recorder__file_path(s->rec, twin));
+		else
+			cli_note("%s: not-mapped: %s", path, text);
+	}
 	if (more)
 		fprintf(stderr, "sdtrace: ... and %zu more events with no hit\n", more);
 out:
+	free(said);
 	free(idx);
 }
