@@ -1,7 +1,9 @@
 #!/bin/sh
 # examples/sdt-record-spec.c, recording by event spec in one library call
 # (sdt_recorder__add_specs()): the bundled example's %example:job__start counted from its
-# first job, a spec that matches nothing refused with the reason, uprobe_events left as it was.
+# first job, a spec that matches nothing refused with the reason, an event with no hit with
+# the library's reason (sdt_recorder__silence()), a launcher whose execs have none of the event
+# with what it ran (sdt_recorder__exec()), uprobe_events left as it was.
 . "$(dirname "$0")/lib.sh"
 need_tracefs
 EX=$BUILD_DIR/examples/sdt-example
@@ -26,6 +28,18 @@ nolsan=
 env $nolsan "$EXR" '%example:job__strat' "$EX" 1 >out 2>err
 check_eq "a spec that matches nothing fails" 1 $?
 check "says why, with the near name" grep -q "no SDT event.*job__strat.*did you mean" err
+
+# an event with no hit: the library's reason under its line
+"$EXR" %example:job__start $cmd 0 >out 2>err
+check_eq "no job: exit 0" 0 $?
+check_eq "0 hits, then the reason" "%example:job__start: 0 hits
+  not-run: mapped and $EX armed, no hit" "$(sed 's/, no hit:.*/, no hit/' out)"
+
+# a launcher whose execs have none of the event: not silent, what it ran (issue 33)
+env $nolsan "$EXR" %example:job__start sh -c 'exec /bin/true' >out 2>err
+check_eq "a launcher that runs nothing with the event: exit 1" 1 $?
+check "says the spec matches nothing the command ran, and what it ran" grep -qE \
+	"^sdt-record-spec: '%example:job__start' matches nothing the command ran: /[^ ]+ -> /[^ ]*/true\$" err
 
 "$EXR" >out 2>err
 check_eq "no arguments: a usage error" 2 $?
