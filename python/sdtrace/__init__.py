@@ -12,7 +12,12 @@
 
 A recording is read by the library's own reader (include/sdtrace/trace.h), never through JSON:
 arguments come typed as the reader decodes them (int, float, str; None where the argument could
-not be fetched). A corrupt recording raises sdtrace.Error with the library's message; a
+not be fetched), the values `sdtrace report --json` gives: NaN and infinities are floats (JSON
+writes "nan", "inf"), bytes that are not UTF-8 surrogate escapes (JSON writes U+FFFD for each;
+s.encode("utf-8", "surrogateescape") gives the recorded bytes back), a string the kernel did not
+hand back whole its first bytes, with its least length in Event.truncated (JSON: "truncated"), a
+16-byte long double rounded to a float. Events are read by the batch (one library call for up to
+65536, columns that numpy reads in place). A corrupt recording raises sdtrace.Error with the library's message; a
 recording cut short (a recorder killed) raises sdtrace.TruncatedError from to_pandas() and
 latency() unless truncated=True is given, and iteration ends with Recording.truncated set.
 """
