@@ -44,8 +44,8 @@ int sdt_bpf_probe(void)
 	return 0;
 }
 
-/* The record's raw bytes, and its stack (or dwarf's registers and stack) after them, within its
- * @size bytes. */
+/* The record's raw bytes, and its stack (with the leaf's words, or dwarf's registers and stack)
+ * after them, within its @size bytes. */
 static bool rec_fits(const struct sdt_bpf_rec *h, size_t size)
 {
 	size_t raw_end = sizeof(*h) + (size_t)h->raw_size;
@@ -57,10 +57,16 @@ static bool rec_fits(const struct sdt_bpf_rec *h, size_t size)
 	raw_end = (raw_end + 7) & ~(size_t)7;
 	if (raw_end > size)
 		return false;
-	if (h->nregs)
-		return !h->nips && h->nregs == SDT_BPF_UREGS && h->ustack <= SDT_BPF_USTACK_MAX &&
+	if (h->nregs && !h->nips)
+		return h->nregs == SDT_BPF_UREGS && h->ustack <= SDT_BPF_USTACK_MAX &&
 		       size - raw_end >= (size_t)h->nregs * 8 + h->ustack;
-	return !h->ustack && h->nips <= SDT_BPF_STACK_MAX && (size - raw_end) / 8 >= h->nips;
+	if (h->nips > SDT_BPF_STACK_MAX || (size - raw_end) / 8 < h->nips)
+		return false;
+	/* -g: the leaf's words after the ips, or nothing */
+	if (h->nregs)
+		return h->nregs == 1 && h->ustack == SDT_BPF_LEAF_BYTES &&
+		       size - raw_end - (size_t)h->nips * 8 >= 8 + (size_t)h->ustack;
+	return !h->ustack;
 }
 
 /* A record of ring @ring (a BPF ring's, then a fast ring's) copied out, to be merged by time. */

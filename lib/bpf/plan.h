@@ -27,6 +27,7 @@
 #define SDT_BPF_UREGS	 17	  /* --call-graph=dwarf: the user registers, perf's mask 0xff01ff */
 #define SDT_BPF_USTACK_MAX 8192	  /* dwarf: user stack bytes per hit (the scratch's room) */
 #define SDT_BPF_USTACK_CHUNK 512  /* read this much at a time, up to the stack mapping's end */
+#define SDT_BPF_LEAF_BYTES 32	  /* -g: user stack bytes at SP after the ips (the leaf's words) */
 
 enum sdt_bpf_fetch {
 	SDT_BPF_NONE = 0, /* not fetched (unavailable): no field */
@@ -164,10 +165,12 @@ enum sdt_bpf_rec_type {
 /*
  * The head of each ring record; raw_size bytes follow, then at the next 8-byte boundary
  * (record -g) nips user stack addresses (__u64, innermost first: the probe's ip, then the return
- * addresses found by frame pointers), or (--call-graph=dwarf) nregs user registers (__u64, in
- * perf's order for mask 0xff01ff: AX BX CX DX SI DI BP SP IP R8-R15, as PERF_SAMPLE_REGS_USER)
- * and ustack bytes of the user stack from SP up (those read before the first fault, as
- * PERF_SAMPLE_STACK_USER's dyn_size).
+ * addresses found by frame pointers), then (when they could be read) the leaf's words: nregs 1,
+ * the user SP, and ustack SDT_BPF_LEAF_BYTES bytes at it (the tracefs engine's
+ * SDT_PERF_REGS_LEAF and SDT_STACK_USER_LEAF: the report unwinds the first frame by CFI); or
+ * (--call-graph=dwarf) nregs user registers (__u64, in perf's order for mask 0xff01ff: AX BX CX
+ * DX SI DI BP SP IP R8-R15, as PERF_SAMPLE_REGS_USER) and ustack bytes of the user stack from SP
+ * up (those read before the first fault, as PERF_SAMPLE_STACK_USER's dyn_size).
  */
 struct sdt_bpf_rec {
 	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
@@ -177,8 +180,8 @@ struct sdt_bpf_rec {
 	__u16 type; /* enum sdt_bpf_rec_type */
 	__u32 raw_size;
 	__u32 nips; /* at most SDT_BPF_STACK_MAX */
-	__u32 nregs;  /* 0, or SDT_BPF_UREGS (dwarf) */
-	__u32 ustack; /* dwarf: at most SDT_BPF_USTACK_MAX */
+	__u32 nregs;  /* 0, SDT_BPF_UREGS (dwarf) or 1 (-g: SP) */
+	__u32 ustack; /* dwarf: at most SDT_BPF_USTACK_MAX; -g: SDT_BPF_LEAF_BYTES */
 };
 
 /*

@@ -1063,12 +1063,16 @@ static __always_inline int filter_pass(const struct sdt_bpf_filter *f, struct sc
 
 /*
  * record -g: the user stack by frame pointers (the kernel's perf callchain walk, as the tracefs
- * engine's PERF_SAMPLE_CALLCHAIN) right after the raw record's @end bytes, at an 8-byte boundary.
- * The record's new length; the stack is left out (nips 0) when the walk fails.
+ * engine's PERF_SAMPLE_CALLCHAIN) right after the raw record's @end bytes, at an 8-byte boundary,
+ * then the leaf's words (plan.h): the user SP and SDT_BPF_LEAF_BYTES at it, from which the report
+ * puts back the caller of a frameless function (issue 33), as the tracefs engine's
+ * SDT_STACK_USER_LEAF. The record's new length; the stack is left out (nips 0) when the walk
+ * fails, the words (nregs 0) when they cannot be read.
  */
 static __always_inline __u32 add_stack(void *ctx, struct scratch *b, __u32 end)
 {
-	__u32 off = (end + 7) & ~7u, size = max_stack * 8;
+	__u32 off = (end + 7) & ~7u, size = max_stack * 8, at;
+	__u64 sp;
 	long n;
 
 	if (off > SDT_BPF_RAW_MAX || size > SDT_BPF_STACK_MAX * 8)
@@ -1077,7 +1081,16 @@ static __always_inline __u32 add_stack(void *ctx, struct scratch *b, __u32 end)
 	if (n <= 0 || n > size)
 		return end;
 	b->h.nips = (__u32)n / 8;
-	return off + (__u32)n;
+	at = off + (__u32)n;
+	if (at > SDT_BPF_RAW_MAX + SDT_BPF_STACK_MAX * 8)
+		return at;
+	sp = b->regs[19];
+	*(__u64 *)(b->raw + at) = sp;
+	if (bpf_probe_read_user(b->raw + at + 8, SDT_BPF_LEAF_BYTES, (void *)sp))
+		return at;
+	b->h.nregs = 1;
+	b->h.ustack = SDT_BPF_LEAF_BYTES;
+	return at + 8 + SDT_BPF_LEAF_BYTES;
 }
 
 /* One dwarf stack copy's state, for ustack_chunk(). */

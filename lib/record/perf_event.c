@@ -49,7 +49,7 @@ int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu)
 		if (o->stack_user) {
 			/* after RAW in the sample: abi, regs; size, bytes, dyn_size (ring.c) */
 			attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-			attr.sample_regs_user = SDT_PERF_REGS_USER;
+			attr.sample_regs_user = sdt_perf_regs_user(o->callchain > 0);
 			attr.sample_stack_user = o->stack_user;
 		}
 		if (o->mmap) {

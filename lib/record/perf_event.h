@@ -30,6 +30,8 @@ struct sdt_perf_open_opts {
 	/*
 	 * record --call-graph=dwarf: the user registers (PERF_SAMPLE_REGS_USER, SDT_PERF_REGS_USER)
 	 * and this many bytes of user stack from its pointer (PERF_SAMPLE_STACK_USER); 0: none.
+	 * With ->callchain (record -g), the leaf's words instead: the stack pointer alone
+	 * (SDT_PERF_REGS_LEAF) and SDT_STACK_USER_LEAF bytes at it (sdt_perf_regs_user()).
 	 */
 	uint32_t stack_user;
 };
@@ -45,6 +47,27 @@ struct sdt_perf_open_opts {
 #else
 #define SDT_PERF_REGS_USER 0ull
 #endif
+
+/*
+ * record -g (issue 33): beside the frame-pointer walk, the user stack pointer (perf's SP, 7)
+ * and SDT_STACK_USER_LEAF bytes at it, from which the report unwinds the first frame by the
+ * file's CFI (lib/stack/unwind_dwarf.c) and puts back the caller of a function that has no
+ * frame of its own at the probe (a leaf built -fno-omit-frame-pointer, a probe before the
+ * prologue), which the walk skips. 32 bytes: the return address of such a leaf at its stack
+ * pointer, or under up to 3 pushed registers. x86-64 only (0 elsewhere: no words).
+ */
+#if defined(__x86_64__)
+#define SDT_PERF_REGS_LEAF (1ull << 7)
+#else
+#define SDT_PERF_REGS_LEAF 0ull
+#endif
+#define SDT_STACK_USER_LEAF 32
+
+/* The registers a ring's samples carry: the leaf's with a callchain, else dwarf's. */
+static inline unsigned long long sdt_perf_regs_user(int callchain)
+{
+	return callchain ? SDT_PERF_REGS_LEAF : SDT_PERF_REGS_USER;
+}
 
 /* Open one event. Returns the fd (O_CLOEXEC), or -errno with the message set. Disabled. */
 int sdt_perf_open(const struct sdt_perf_open_opts *o, pid_t pid, int cpu);

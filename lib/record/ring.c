@@ -93,11 +93,11 @@ static int decode_callchain(struct sdt_ring *r, const unsigned char *rec, size_t
  * size bytes from the user stack pointer, then u64 dyn_size, the bytes the kernel could copy
  * (up to the end of the stack's mapping). Only dyn_size bytes are kept.
  */
-static int decode_stack_user(const unsigned char *rec, size_t *off, size_t len,
-			     struct sdt_trace_sample *s)
+static int decode_stack_user(const struct sdt_ring *r, const unsigned char *rec, size_t *off,
+			     size_t len, struct sdt_trace_sample *s)
 {
-	uint64_t abi, size, dyn;
-	unsigned int nregs = (unsigned int)__builtin_popcountll(SDT_PERF_REGS_USER);
+	uint64_t abi, size, dyn, mask = sdt_perf_regs_user(r->callchain);
+	unsigned int nregs = (unsigned int)__builtin_popcountll(mask);
 
 	if (NEED(*off, 8, len))
 		return -1;
@@ -107,7 +107,7 @@ static int decode_stack_user(const unsigned char *rec, size_t *off, size_t len,
 		if (NEED(*off, (size_t)nregs * 8, len))
 			return -1;
 		s->user_regs = (const uint64_t *)(const void *)(rec + *off);
-		s->user_regs_mask = SDT_PERF_REGS_USER;
+		s->user_regs_mask = mask;
 		s->user_machine = 62; /* EM_X86_64 */
 		*off += (size_t)nregs * 8;
 	}
@@ -232,7 +232,7 @@ static int decode(struct sdt_ring *r, const struct perf_event_header *h, const u
 		s.user_stack = NULL;
 		s.user_stack_size = 0;
 		off += raw_size;
-		if (r->stack_user && decode_stack_user(rec, &off, len, &s) < 0) {
+		if (r->stack_user && decode_stack_user(r, rec, &off, len, &s) < 0) {
 			r->malformed++;
 			return 0;
 		}

@@ -66,6 +66,15 @@ static int on_rec(void *ctx, const struct sdt_bpf_rec *h, const void *raw)
 
 		s.callchain = (const uint64_t *)((const uint8_t *)raw + at);
 		s.callchain_nr = h->nips;
+		if (h->nregs) {
+			/* the leaf's words after the ips: SP and the bytes at it (plan.h) */
+			at += (size_t)h->nips * 8;
+			s.user_regs = (const uint64_t *)((const uint8_t *)raw + at);
+			s.user_regs_mask = SDT_PERF_REGS_LEAF;
+			s.user_machine = 62; /* EM_X86_64 */
+			s.user_stack = (const uint8_t *)raw + at + 8;
+			s.user_stack_size = h->ustack;
+		}
 	} else if (h->nregs) {
 		/*
 		 * dwarf: the registers (perf's order, mask 0xff01ff) and the stack bytes after the

@@ -180,9 +180,12 @@ static int tfs_open(struct sdt_recorder *r)
 	    .callchain = r->o.call_graph == SDT_CALL_GRAPH_FP
 			     ? (uint16_t)(r->o.max_stack ? r->o.max_stack : 127)
 			     : 0,
+	    /* -g: the leaf's words too (perf_event.h), for the report's first frame by CFI */
 	    .stack_user = r->o.call_graph == SDT_CALL_GRAPH_DWARF
 			      ? (r->o.stack_user_bytes ? r->o.stack_user_bytes
 						       : SDT_STACK_USER_DEFAULT)
+			  : r->o.call_graph == SDT_CALL_GRAPH_FP && SDT_PERF_REGS_LEAF
+			      ? SDT_STACK_USER_LEAF
 			      : 0,
 	};
 	int err;
