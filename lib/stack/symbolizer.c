@@ -13,7 +13,11 @@
  * caller's line, as perf does. Each (file, address) is looked up once.
  *
  * A dwarf stack (record --call-graph=dwarf: registers and stack bytes) is first unwound into such
- * addresses by unwind_dwarf.c, with the files found here.
+ * addresses by unwind_dwarf.c, with the files found here. An fp stack (record -g) that comes with
+ * the leaf's words (its stack pointer and a few words at it) has its first frame unwound by CFI
+ * there too: a caller the frame-pointer walk skipped (the probe in a function with no frame of
+ * its own: a leaf built -fno-omit-frame-pointer) is put back as the second address, so every
+ * reader of frames (report -g, folded stacks, flame graphs) gets the whole chain.
  */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -518,6 +522,30 @@ static const char *unknown_name(struct sdt_symbolizer *s, const struct sdt_frame
 	return name;
 }
 
+/*
+ * An fp stack (record -g) with the leaf's words (its stack pointer and the bytes at it): the
+ * caller of its first frame by CFI, put back as the second when the walk went past it (a
+ * function with no frame of its own at the probe: the walk's second address is its caller's
+ * caller's). The stack's depth, *@ips s->uips when a frame was put back.
+ */
+static size_t leaf_caller(struct sdt_symbolizer *s, uint32_t pid, uint32_t tid,
+			  const struct sdt_trace_user_stack *us, const uint64_t **ips, size_t depth)
+{
+	const uint64_t *in = *ips;
+	uint64_t ra;
+
+	if (!sdt_unwinder_caller(s->unwinder, pid, tid, us, in[0], &ra) ||
+	    (depth > 1 && ra == in[1]))
+		return depth;
+	s->uips[0] = in[0];
+	s->uips[1] = ra;
+	if (depth > SDT_TRACE_MAX_STACK - 1)
+		depth = SDT_TRACE_MAX_STACK - 1;
+	memcpy(s->uips + 2, in + 1, (depth - 1) * sizeof(*in));
+	*ips = s->uips;
+	return depth + 1;
+}
+
 int sdt_symbolizer__frames(struct sdt_symbolizer *s, const struct sdt_trace_event *ev,
 			   const struct sdt_frame **frames)
 {
@@ -531,15 +559,19 @@ int sdt_symbolizer__frames(struct sdt_symbolizer *s, const struct sdt_trace_even
 	for (i = 0; i < s->nunknown; i++)
 		free(s->unknown[i]);
 	s->nunknown = 0;
-	if (!depth && sdt_trace_event__user_stack(ev, &us)) {
+	if (sdt_trace_event__user_stack(ev, &us)) {
 		if (!s->unwinder && sdt_unwinder_new(s->r, found_path, s, &s->unwinder))
 			return sdt_err(-ENOMEM, "out of memory");
-		err = sdt_unwinder_run(s->unwinder, pid, sdt_trace_event__tid(ev), &us, s->uips,
-				       SDT_TRACE_MAX_STACK);
-		if (err < 0)
-			return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
-		ips = s->uips;
-		depth = (size_t)err;
+		if (!depth) {
+			err = sdt_unwinder_run(s->unwinder, pid, sdt_trace_event__tid(ev), &us,
+					       s->uips, SDT_TRACE_MAX_STACK);
+			if (err < 0)
+				return err == -ENOMEM ? sdt_err(err, "out of memory") : err;
+			ips = s->uips;
+			depth = (size_t)err;
+		} else {
+			depth = leaf_caller(s, pid, sdt_trace_event__tid(ev), &us, &ips, depth);
+		}
 	}
 	for (i = 0; i < depth; i++) {
 		struct sdt_trace_mapping m;

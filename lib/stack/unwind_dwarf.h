@@ -7,6 +7,7 @@
 #ifndef SDT_STACK_UNWIND_DWARF_H
 #define SDT_STACK_UNWIND_DWARF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +29,12 @@ void sdt_unwinder_free(struct sdt_unwinder *u);
  */
 int sdt_unwinder_run(struct sdt_unwinder *u, uint32_t pid, uint32_t tid,
 		     const struct sdt_trace_user_stack *us, uint64_t *ips, size_t max);
+/*
+ * The caller of the first frame of an fp stack at @ip, unwound by CFI from @us (the leaf's
+ * words: its stack pointer and the bytes at it): true and its return address in *@ra, or false
+ * (the CFI needs more than those: a frame set up, whose caller the fp walk has; no CFI).
+ */
+bool sdt_unwinder_caller(struct sdt_unwinder *u, uint32_t pid, uint32_t tid,
+			 const struct sdt_trace_user_stack *us, uint64_t ip, uint64_t *ra);
 
 #endif
