@@ -34,6 +34,7 @@
 
 struct fg_node {
 	const char *name;
+	const char *build_id; /* an unnamed frame's file's, shown in its <title>; or NULL */
 	size_t depth; /* 0: the root */
 	uint64_t start, count, used;
 };
@@ -60,6 +61,17 @@ static const char *path_at(const struct fg_path *p, size_t i)
 	}
 	s = p->e->frames[i];
 	return s ? s : "[unknown]";
+}
+
+/* The build-id of frame @i of @p's path, or NULL (the event's root frame has none). */
+static const char *path_bid(const struct fg_path *p, size_t i)
+{
+	if (p->with_event) {
+		if (i == 0)
+			return NULL;
+		i--;
+	}
+	return p->e->build_ids ? p->e->build_ids[i] : NULL;
 }
 
 static int path_cmp(const void *a, const void *b)
@@ -225,6 +237,7 @@ static int build(const struct fg_path *paths, size_t n, struct fg_node **nodes, 
 			}
 			parent = &v[stack[d]];
 			v[nv] = (struct fg_node){.name = path_at(p, d),
+						 .build_id = path_bid(p, d),
 						 .depth = d + 1,
 						 .start = parent->start + parent->used,
 						 .count = c};
@@ -248,12 +261,13 @@ nomem:
 }
 
 /* The script: hover, zoom, search, and #zoom=NAME / #search=RE at load. Every frame is a <g>
- * with data-s (first sample), data-n (samples), data-d (depth); its <title> starts with the name. */
+ * with data-s (first sample), data-n (samples), data-d (depth); its <title> starts with the name
+ * (an unnamed frame's ends with a line "build-id HEX"). */
 static const char fg_script[] =
 	"var W, X0, total, details, matchedtxt, zoomed = null, searching = null;\n"
 	"function frames() { return document.querySelectorAll('g.f'); }\n"
 	"function fname(g) { var t = g.querySelector('title').textContent;\n"
-	"  return t.replace(/ \\([0-9,]+ samples?, [0-9.]+%\\)$/, ''); }\n"
+	"  return t.replace(/ \\([0-9,]+ samples?, [0-9.]+%\\)(\\nbuild-id .*)?$/, ''); }\n"
 	"function fit(g, w) { var t = g.querySelector('text'), n = fname(g);\n"
 	"  var c = Math.floor((w - 3) / (12 * 0.59));\n"
 	"  t.textContent = c < 3 ? '' : (n.length > c ? n.substring(0, c - 2) + '..' : n); }\n"
@@ -408,8 +422,14 @@ int flamegraph_write(FILE *out, const struct fg_entry *entries, size_t n,
 		fprintf(out, "<g class=\"f\" data-s=\"%llu\" data-n=\"%llu\" data-d=\"%zu\"><title>",
 			(unsigned long long)f->start, (unsigned long long)f->count, f->depth);
 		xml_str(out, f->name);
-		fprintf(out, " (%llu sample%s, %.2f%%)</title>", (unsigned long long)f->count,
+		fprintf(out, " (%llu sample%s, %.2f%%)", (unsigned long long)f->count,
 			f->count == 1 ? "" : "s", total ? 100.0 * (double)f->count / (double)total : 0);
+		if (f->build_id) {
+			/* an unnamed frame: which file, beyond its name's (a second tooltip line) */
+			fputs("\nbuild-id ", out);
+			xml_str(out, f->build_id);
+		}
+		fputs("</title>", out);
 		fprintf(out, "<rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" "
 			     "fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>",
 			x, y, fw, FG_FRAME_H - 1, r, g, b);

@@ -16,6 +16,8 @@ struct fg_entry {
 	const char *const *frames; /* root first; a NULL frame is drawn as [unknown] */
 	size_t depth;		    /* number of frames */
 	uint64_t count;
+	/* per frame (as ->frames), the build-id an unnamed frame's tooltip shows; NULL: none */
+	const char *const *build_ids;
 };
 
 struct fg_opts {

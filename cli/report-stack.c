@@ -86,7 +86,8 @@ int report_flamegraph(struct sdt_trace_reader *r, const char *title, FILE *out)
 	}
 	for (i = 0; i < n; i++) {
 		sdt_folded__entry(f, i, &e);
-		fe[i] = (struct fg_entry){e.event, e.frames, e.depth, e.count};
+		fe[i] = (struct fg_entry){e.event, e.frames, e.depth, e.count,
+					  sdt_folded__build_ids(f, i)};
 	}
 	struct fg_opts fo = {.title = title};
 

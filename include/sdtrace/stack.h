@@ -115,6 +115,12 @@ SDT_API int sdt_folded__read(struct sdt_trace_reader *r, const struct sdt_folded
 SDT_API size_t sdt_folded__count(const struct sdt_folded *f);
 /* Entry @i: 0 and *out, or -ERANGE. */
 SDT_API int sdt_folded__entry(const struct sdt_folded *f, size_t i, struct sdt_folded_entry *out);
+/*
+ * Entry @i's build-ids, one per frame (root first, as ->frames): the build-id of the file of a
+ * frame nothing names ([FILE+0xOFF]) when it was recorded, NULL for the others. NULL when none
+ * of its frames has one, or @i is out of range. Borrowed from the set.
+ */
+SDT_API const char *const *sdt_folded__build_ids(const struct sdt_folded *f, size_t i);
 /* The sum of the counts (the events with a stack). */
 SDT_API uint64_t sdt_folded__total(const struct sdt_folded *f);
 SDT_API void sdt_folded__free(struct sdt_folded *f);

@@ -3,6 +3,8 @@
  * Folded stacks (include/sdtrace/stack.h): the rest of a recording read, each event's stack
  * symbolized, and the distinct (event, stack) lines counted: "provider:name;root;...;leaf".
  * Counted in a hash table of the joined lines, then sorted in byte order as stackcollapse does.
+ * A line keeps the build-ids of its unnamed frames ([FILE+0xOFF]), from its first event, for
+ * those who show more than the name (the flame graph's tooltips).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +20,8 @@ struct folded_entry {
 	size_t depth;
 	size_t evlen; /* the event's length in @line */
 	uint64_t count;
+	char **bids; /* per frame, root first: an unnamed frame's build-id; NULL: none has one */
+	size_t nbids;
 };
 
 struct sdt_folded {
@@ -57,10 +61,52 @@ static int rehash(struct sdt_folded *f)
 	return 0;
 }
 
-/* Count @line (taken over, or freed when already there). */
-static int count_line(struct sdt_folded *f, char *line, size_t evlen)
+/* The build-ids of @fr[0..n)'s unnamed frames, root first (NULL: none of them has one). */
+static int frame_bids(const struct sdt_frame *fr, size_t n, char ***out)
+{
+	char **b = NULL;
+	size_t k;
+
+	*out = NULL;
+	for (k = 0; k < n; k++) {
+		const struct sdt_frame *x = &fr[n - 1 - k];
+
+		if (x->sym || !x->build_id)
+			continue;
+		if (!b && !(b = calloc(n, sizeof(*b))))
+			return -ENOMEM;
+		if (!(b[k] = sdt_strdup(x->build_id)))
+			goto nomem;
+	}
+	*out = b;
+	return 0;
+nomem:
+	for (k = 0; k < n; k++)
+		free(b[k]);
+	free(b);
+	return -ENOMEM;
+}
+
+static void free_bids(char **b, size_t n)
+{
+	size_t k;
+
+	if (!b)
+		return;
+	for (k = 0; k < n; k++)
+		free(b[k]);
+	free(b);
+}
+
+/*
+ * Count @line (taken over, or freed when already there); a new line's frames (@fr[0..@n), leaf
+ * first) give it their build-ids.
+ */
+static int count_line(struct sdt_folded *f, char *line, size_t evlen, const struct sdt_frame *fr,
+		      size_t n)
 {
 	size_t j;
+	char **bids;
 
 	if (2 * (f->n + 1) > f->nslots && rehash(f)) {
 		free(line);
@@ -72,11 +118,13 @@ static int count_line(struct sdt_folded *f, char *line, size_t evlen)
 			free(line);
 			return 0;
 		}
-	if (sdt_grow((void **)&f->e, &f->cap, f->n + 1, sizeof(*f->e))) {
+	if (sdt_grow((void **)&f->e, &f->cap, f->n + 1, sizeof(*f->e)) || frame_bids(fr, n, &bids)) {
 		free(line);
 		return -ENOMEM;
 	}
 	memset(&f->e[f->n], 0, sizeof(f->e[f->n]));
+	f->e[f->n].bids = bids;
+	f->e[f->n].nbids = n;
 	f->e[f->n].line = line;
 	f->e[f->n].evlen = evlen;
 	f->e[f->n].count = 1;
@@ -152,7 +200,7 @@ int sdt_folded__read(struct sdt_trace_reader *r, const struct sdt_folded_opts *o
 	err = sdt_symbolizer__new(r, o.symbolizer, &s);
 	while (!err && (err = sdt_trace_reader__next(r, &ev)) > 0) {
 		const struct sdt_frame *fr;
-		size_t evlen;
+		size_t evlen, nfr;
 
 		n = sdt_symbolizer__frames(s, ev, &fr);
 		if (n < 0) {
@@ -170,11 +218,12 @@ int sdt_folded__read(struct sdt_trace_reader *r, const struct sdt_folded_opts *o
 			break;
 		}
 		evlen = b.len;
+		nfr = (size_t)n;
 		/* frames come leaf first: the line is root first */
 		for (err = 0; n-- > 0 && !err;)
 			err = add_frame(&b, &fr[n], o.offsets);
 		if (!err)
-			err = count_line(f, sdt_buf_take(&b), evlen);
+			err = count_line(f, sdt_buf_take(&b), evlen, fr, nfr);
 		if (err) {
 			err = sdt_err(err, "out of memory");
 			break;
@@ -217,6 +266,13 @@ int sdt_folded__entry(const struct sdt_folded *f, size_t i, struct sdt_folded_en
 	return 0;
 }
 
+const char *const *sdt_folded__build_ids(const struct sdt_folded *f, size_t i)
+{
+	if (!f || i >= f->n)
+		return NULL;
+	return (const char *const *)f->e[i].bids;
+}
+
 uint64_t sdt_folded__total(const struct sdt_folded *f)
 {
 	return f ? f->total : 0;
@@ -232,6 +288,7 @@ void sdt_folded__free(struct sdt_folded *f)
 		free(f->e[i].line);
 		free(f->e[i].split);
 		free(f->e[i].frames);
+		free_bids(f->e[i].bids, f->e[i].nbids);
 	}
 	free(f->e);
 	free(f->slots);
