@@ -5,6 +5,8 @@
 # bench/loop.c built with frame pointers (N hits of h9bench:tick1, 1 argument). Each round runs
 # every configuration once, alternating; medians over the rounds; the cost per hit is (traced
 # loop time - untraced loop time) / hits. Also the bytes per event of each recording.
+# B64_VS=OTHER_SDTRACE: also OTHER_SDTRACE's record -g on both engines, in the same rounds
+# (alternating with ours: an A/B of a change to -g, e.g. issue 33's leaf words against main's).
 . "$(dirname "$0")/common.sh"
 need_root_tracefs
 loop=$BENCH_WORK/loop-fp
@@ -29,6 +31,10 @@ for r in $(seq $runs); do
 		lns >>"$tmp/$e.ns"
 		run S record -g --engine=$e -x "$loop" -e %h9bench:tick1 -o "$tmp/$e-g" -- "$loop" $n 1 0 "$tmp/out"
 		lns >>"$tmp/$e-g.ns"
+		[ -n "${B64_VS:-}" ] || continue
+		run "$B64_VS" --cache-dir "$sc" record -g --engine=$e -x "$loop" -e %h9bench:tick1 \
+			-o "$tmp/$e-gvs" -- "$loop" $n 1 0 "$tmp/out"
+		lns >>"$tmp/$e-gvs.ns"
 	done
 	run P record -q -e sdt_h9bench:tick1 -o "$tmp/perf" -- "$loop" $n 1 0 "$tmp/out"
 	lns >>"$tmp/perf.ns"
@@ -59,4 +65,8 @@ for k in ["bpf", "tracefs", "perf", "bpftrace"]:
 		sz = ", %.1f -> %.1f bytes/event" % (os.path.getsize(f"{t}/{k}") / n,
 						      os.path.getsize(f"{t}/{k}-g") / n)
 	print(f"  {k:9s} {a:6.0f} ns/hit, -g {g:6.0f} ns/hit (the stack: {g - a:5.0f}){sz}")
+	if os.path.exists(f"{t}/{k}-gvs.ns"):
+		v = (med(f"{k}-gvs.ns") - b) / n
+		print(f"  {k:9s} B64_VS's -g {v:6.0f} ns/hit (ours: {g - v:+5.0f}), "
+		      "%.1f bytes/event" % (os.path.getsize(f"{t}/{k}-gvs") / n))
 PY
