@@ -10,13 +10,17 @@ want=${1:-test}
 # libbpf-dev, clang (-target bpf), bpftool (gen skeleton), linux-libc-dev (UAPI): the BPF engine
 # libmicrohttpd-dev: stat --serve; prometheus (with promtool): the test that scrapes it (t2000)
 # tmux: the test that drives sdtrace top in a terminal (t2010)
-# ruby3.1, php8.2-cli, libvirt0, libvirt-clients (virsh), sssd-common: the runtimes (t22*)
+# ruby3.1, php8.2-cli, libvirt0, libvirt-clients (virsh), sssd-common: the runtimes (t22*);
+# sssd-proxy: a real sssd with a proxy domain (t2209)
 # protobuf-compiler: protoc --decode of report --format=perfetto (t1940)
 # python3-cffi, python3-pandas, python3-pytest: the Python module (python/) and its tests
 # chromium: the test that opens the flame graph SVG headless (t1960)
+# bpfcc-tools: BCC's ucalls and dbslower beside ours (bench/b84, b85); BCC compiles against the
+# running kernel's headers, which Debian has only for its own kernels: linux-headers-amd64 gives
+# it a 6.1 tree (bench/common.sh: bcc_headers)
 build="cmake ninja-build pkg-config gcc libelf-dev libdw-dev libzstd-dev libcdb-dev libcmocka-dev systemtap-sdt-dev libdebuginfod-dev libcapstone-dev scdoc libbpf-dev clang bpftool linux-libc-dev libmicrohttpd-dev"
-test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler chromium postgresql-15 openjdk-17-jdk-headless python3-cffi python3-pandas python3-pytest ruby3.1 php8.2-cli libvirt0 libvirt-clients sssd-common"
-bench="$test hyperfine valgrind strace time"
+test="$build lld llvm binutils python3 libclang-rt-14-dev linux-perf bpftrace debuginfod curl iproute2 valgrind prometheus tmux protobuf-compiler chromium postgresql-15 openjdk-17-jdk-headless python3-cffi python3-pandas python3-pytest ruby3.1 php8.2-cli libvirt0 libvirt-clients sssd-common sssd-proxy"
+bench="$test hyperfine valgrind strace time bpfcc-tools linux-headers-amd64"
 fixtures="$test binutils-s390x-linux-gnu"
 deb="$build dpkg-dev debhelper dh-python lintian debootstrap"
 
