@@ -197,6 +197,13 @@ SDT_API int sdt_latency__finish(struct sdt_latency *l,
 					  const struct sdt_latency_open *o),
 				void *ctx);
 
+/*
+ * How many starts are open on thread @tid (as its events were fed: 0 for every thread when they
+ * were fed as pid 0, tid 0): after a start, its depth + 1 (0: outermost); after an end, the
+ * depth of the matched start + step->ncrossed. 0 for a thread never seen.
+ */
+SDT_API size_t sdt_latency__depth(const struct sdt_latency *l, unsigned int tid);
+
 /* Pairs, in the order they were created: explicit in order given, auto as first described. */
 SDT_API size_t sdt_latency__pair_count(const struct sdt_latency *l);
 /* Whether the pair counts (an explicit one, or an auto one with both sides described). */

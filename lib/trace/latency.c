@@ -726,6 +726,13 @@ int sdt_latency__finish(struct sdt_latency *l,
 	return ret;
 }
 
+size_t sdt_latency__depth(const struct sdt_latency *l, unsigned int tid)
+{
+	const size_t *slot = map_slot(&l->thread_map, hash_u32(tid), thread_eq, l, &tid);
+
+	return slot && *slot ? l->threads[*slot - 1].depth : 0;
+}
+
 size_t sdt_latency__pair_count(const struct sdt_latency *l)
 {
 	return l->npairs;

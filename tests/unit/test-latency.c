@@ -106,8 +106,13 @@ static void test_nesting_threads(void **state)
 	/* recursion on thread 1, interleaved with thread 2 */
 	ev(l, "p", "f__entry", 1, 100);
 	ev(l, "p", "f__entry", 2, 105);
+	assert_int_equal(sdt_latency__depth(l, 1), 1);
+	assert_int_equal(sdt_latency__depth(l, 9), 0); /* never seen */
 	ev(l, "p", "f__entry", 1, 110);
+	assert_int_equal(sdt_latency__depth(l, 1), 2);
+	assert_int_equal(sdt_latency__depth(l, 2), 1);
 	s = ev(l, "p", "f__return", 1, 130); /* inner: 20 */
+	assert_int_equal(sdt_latency__depth(l, 1), 1);
 	assert_int_equal(s.role, SDT_LATENCY_END);
 	assert_int_equal(s.duration_ns, 20);
 	assert_int_equal(s.ncrossed, 0);
@@ -171,6 +176,8 @@ static void test_crossing_and_finish(void **state)
 	assert_int_equal(s.crossed[0].pair, b);
 	assert_int_equal(s.crossed[0].start_ns, 20);
 	assert_int_equal(s.crossed[1].start_ns, 30);
+	/* the matched start was at depth 0: depth now 0 + ncrossed */
+	assert_int_equal(sdt_latency__depth(l, 1), 2);
 	s = ev(l, "p", "b__done", 1, 50); /* the most recent b */
 	assert_int_equal(s.duration_ns, 20);
 	assert_int_equal(s.ncrossed, 0);
