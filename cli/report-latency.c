@@ -111,30 +111,65 @@ void report_latency_note_rules(const struct sdt_types *types, struct sdt_latency
 	}
 }
 
-int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l,
-			 const struct sdt_types *types, size_t *shown)
+/*
+ * Describe @n kinds (@desc_at gives each) to @l: first the pairs the provider files' notes state
+ * for them, so that their ends are known as ends, then the kinds themselves.
+ */
+static int describe(struct sdt_latency *l, const struct sdt_types *types, size_t n,
+		    const struct sdt_trace_event_desc *(*desc_at)(const void *ctx, size_t i),
+		    const void *ctx)
 {
-	size_t n = sdt_trace_reader__kind_count(r), i;
+	size_t i;
 
-	/* the provider files' pairs first, so that their ends are known as ends */
-	for (i = *shown; types && i < n; i++) {
-		const struct sdt_trace_event_desc *d =
-		    sdt_trace_kind__desc(sdt_trace_reader__kind(r, i));
-
-		report_latency_note_rules(types, l, sdt_trace_event_desc__provider(d),
-					  sdt_trace_event_desc__name(d));
-	}
-	for (; *shown < n; (*shown)++) {
-		const struct sdt_trace_kind *k = sdt_trace_reader__kind(r, *shown);
-
-		if (sdt_latency__add_kind(l,
-					  sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
-					  sdt_trace_event_desc__name(sdt_trace_kind__desc(k)))) {
+	for (i = 0; types && i < n; i++)
+		report_latency_note_rules(types, l, sdt_trace_event_desc__provider(desc_at(ctx, i)),
+					  sdt_trace_event_desc__name(desc_at(ctx, i)));
+	for (i = 0; i < n; i++) {
+		if (sdt_latency__add_kind(l, sdt_trace_event_desc__provider(desc_at(ctx, i)),
+					  sdt_trace_event_desc__name(desc_at(ctx, i)))) {
 			cli_error("%s", sdt_errmsg());
 			return EXIT_RUNTIME;
 		}
 	}
 	return 0;
+}
+
+/* The reader's kinds from a first one on. */
+struct kinds_from {
+	const struct sdt_trace_reader *r;
+	size_t first;
+};
+
+static const struct sdt_trace_event_desc *reader_desc_at(const void *ctx, size_t i)
+{
+	const struct kinds_from *kf = ctx;
+
+	return sdt_trace_kind__desc(sdt_trace_reader__kind(kf->r, kf->first + i));
+}
+
+int report_latency_kinds(const struct sdt_trace_reader *r, struct sdt_latency *l,
+			 const struct sdt_types *types, size_t *shown)
+{
+	struct kinds_from kf = {r, *shown};
+	size_t n = sdt_trace_reader__kind_count(r);
+	int ret;
+
+	if (n <= *shown)
+		return 0;
+	ret = describe(l, types, n - *shown, reader_desc_at, &kf);
+	*shown = n;
+	return ret;
+}
+
+static const struct sdt_trace_event_desc *array_desc_at(const void *ctx, size_t i)
+{
+	return ((const struct sdt_trace_event_desc *const *)ctx)[i];
+}
+
+int report_latency_descs(struct sdt_latency *l, const struct sdt_types *types,
+			 const struct sdt_trace_event_desc *const *descs, size_t n)
+{
+	return describe(l, types, n, array_desc_at, descs);
 }
 
 /* The terminal's width: $COLUMNS, else the tty's, else 80. */
@@ -328,18 +363,11 @@ struct lat_top {
 	char *start_args, *end_args;
 };
 
-/* A kind's default key (its provider note), remembered. */
-struct lat_kind_key {
-	const struct sdt_trace_kind *kind;
-	struct report_names names; /* n == 0: none */
-};
-
 /* One --latency run: the model, the groups per pair, the slowest pairs. */
 struct lat_run {
-	struct lat_kind_key *kkeys;
-	size_t nkkeys;
+	struct report_pairing pg;
 	const struct report_latency_opts *o;
-	struct sdt_latency *l;
+	struct sdt_latency *l; /* pg.l */
 	struct lat_slot *slots;
 	size_t nslots, free_slot;
 	struct report_groups *groups; /* per pair, --by */
@@ -347,18 +375,13 @@ struct lat_run {
 	struct lat_top *top; /* a min-heap of o->top, per all pairs */
 	size_t ntop;
 	struct report_text t;
-	unsigned char *by_key; /* per pair: 0 not known yet, 1 thread and key, 2 key alone */
-	size_t nby_key;
 };
 
 static void lat_run_free(struct lat_run *lr)
 {
 	size_t i;
 
-	free(lr->by_key);
-	for (i = 0; i < lr->nkkeys; i++)
-		report_names_free(&lr->kkeys[i].names);
-	free(lr->kkeys);
+	report_pairing_release(&lr->pg);
 	for (i = 0; i < lr->nslots; i++) {
 		free(lr->slots[i].by);
 		free(lr->slots[i].args);
@@ -475,27 +498,27 @@ static struct report_groups *groups_of(struct lat_run *lr, size_t pair)
 }
 
 /* The key names of @k: --key, else its `@sdtrace key:` note; NULL when none (or no memory). */
-static const struct report_names *key_of(struct lat_run *lr, const struct sdt_trace_kind *k)
+static const struct report_names *key_of(struct report_pairing *pg, const struct sdt_trace_kind *k)
 {
-	struct lat_kind_key *kk;
+	struct report_kind_key *kk;
 	const char *note, *p;
 	size_t i;
 
-	if (lr->o->key)
-		return lr->o->key;
-	if (!lr->o->types)
+	if (pg->key)
+		return pg->key;
+	if (!pg->types)
 		return NULL;
-	for (i = 0; i < lr->nkkeys; i++)
-		if (lr->kkeys[i].kind == k)
-			return lr->kkeys[i].names.n ? &lr->kkeys[i].names : NULL;
-	kk = realloc(lr->kkeys, (lr->nkkeys + 1) * sizeof(*kk));
+	for (i = 0; i < pg->nkkeys; i++)
+		if (pg->kkeys[i].kind == k)
+			return pg->kkeys[i].names.n ? &pg->kkeys[i].names : NULL;
+	kk = realloc(pg->kkeys, (pg->nkkeys + 1) * sizeof(*kk));
 	if (!kk)
 		return NULL;
-	lr->kkeys = kk;
-	kk = &kk[lr->nkkeys++];
+	pg->kkeys = kk;
+	kk = &kk[pg->nkkeys++];
 	memset(kk, 0, sizeof(*kk));
 	kk->kind = k;
-	note = sdt_types__note_text(lr->o->types,
+	note = sdt_types__note_text(pg->types,
 				    sdt_trace_event_desc__provider(sdt_trace_kind__desc(k)),
 				    sdt_trace_event_desc__name(sdt_trace_kind__desc(k)), "key");
 	for (p = note; p && *p;) {
@@ -524,29 +547,29 @@ static const struct report_names *key_of(struct lat_run *lr, const struct sdt_tr
  * Does @k's pair pair on the key alone: --pair-by key, or the `@sdtrace pair-by: key` note of
  * the pair's start (a server that ends a request on another thread than it began it)?
  */
-static bool pairs_by_key(struct lat_run *lr, const struct sdt_trace_kind *k)
+static bool pairs_by_key(struct report_pairing *pg, const struct sdt_trace_kind *k)
 {
 	const struct sdt_trace_event_desc *d = sdt_trace_kind__desc(k);
 	size_t pair;
 
-	if (lr->o->pair_by_key)
+	if (pg->pair_by_key)
 		return true;
-	if (!lr->o->types ||
-	    sdt_latency__kind_role(lr->l, sdt_trace_event_desc__provider(d),
+	if (!pg->types ||
+	    sdt_latency__kind_role(pg->l, sdt_trace_event_desc__provider(d),
 				   sdt_trace_event_desc__name(d), &pair) == SDT_LATENCY_NONE)
 		return false;
-	if (pair >= lr->nby_key) {
-		unsigned char *b = realloc(lr->by_key, pair + 1);
+	if (pair >= pg->nby_key) {
+		unsigned char *b = realloc(pg->by_key, pair + 1);
 
 		if (!b)
 			return false;
-		memset(b + lr->nby_key, 0, pair + 1 - lr->nby_key);
-		lr->by_key = b;
-		lr->nby_key = pair + 1;
+		memset(b + pg->nby_key, 0, pair + 1 - pg->nby_key);
+		pg->by_key = b;
+		pg->nby_key = pair + 1;
 	}
-	if (!lr->by_key[pair])
-		lr->by_key[pair] = report_latency_note_by_key(lr->o->types, lr->l, pair) ? 2 : 1;
-	return lr->by_key[pair] == 2;
+	if (!pg->by_key[pair])
+		pg->by_key[pair] = report_latency_note_by_key(pg->types, pg->l, pair) ? 2 : 1;
+	return pg->by_key[pair] == 2;
 }
 
 bool report_latency_note_by_key(const struct sdt_types *types, struct sdt_latency *l, size_t pair)
@@ -565,39 +588,68 @@ bool report_latency_note_by_key(const struct sdt_types *types, struct sdt_latenc
 	return by_key;
 }
 
+void report_pairing_release(struct report_pairing *pg)
+{
+	size_t i;
+
+	free(pg->by_key);
+	for (i = 0; i < pg->nkkeys; i++)
+		report_names_free(&pg->kkeys[i].names);
+	free(pg->kkeys);
+	free(pg->t.buf);
+	memset(pg, 0, sizeof(*pg));
+}
+
+int report_pairing_event(struct report_pairing *pg, const struct report_event *ev, uint64_t tag,
+			 struct sdt_latency_step *st, unsigned int *tid)
+{
+	struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict, .tag = tag};
+	const struct report_names *kn = key_of(pg, ev->kind);
+	bool by_key = pairs_by_key(pg, ev->kind);
+
+	/* the model hashes the key during the call: the text buffer serves, no copy */
+	if (kn && report_names_in(kn, ev->kind)) {
+		if (report_values_text(ev, kn, &pg->t))
+			return -ENOMEM;
+		eo.keyed = true;
+		eo.key = pg->t.buf;
+		eo.key_len = pg->t.len;
+	}
+	if (tid)
+		*tid = by_key ? 0 : ev->tid;
+	if (sdt_latency__event_opts(
+		pg->l, sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind)),
+		sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), by_key ? 0 : ev->pid,
+		by_key ? 0 : ev->tid, ev->time_ns, &eo, st))
+		return -ENOMEM;
+	return 0;
+}
+
+const struct report_names *report_pairing_key(struct report_pairing *pg,
+					      const struct sdt_trace_kind *k)
+{
+	return key_of(pg, k);
+}
+
 /* One event through the model, with its key, its slot and what its end adds. 0 or -ENOMEM. */
 static int lat_event(struct lat_run *lr, const struct report_event *ev)
 {
 	const struct report_latency_opts *o = lr->o;
-	struct sdt_latency_event_opts eo = {.sz = sizeof(eo), .verdict = ev->verdict};
 	bool keep = o->by || o->top;
 	struct sdt_latency_step st;
 	struct report_groups *g;
 	struct report_group *gr;
-	const struct report_names *kn = key_of(lr, ev->kind);
 	struct lat_slot *slot;
-	bool by_key = pairs_by_key(lr, ev->kind);
+	uint64_t tag = 0;
 	int err;
 
-	/* the model hashes the key during the call: the text buffer serves, no copy */
-	if (kn && report_names_in(kn, ev->kind)) {
-		if (report_values_text(ev, kn, &lr->t))
-			return -ENOMEM;
-		eo.keyed = true;
-		eo.key = lr->t.buf;
-		eo.key_len = lr->t.len;
-	}
-	if (keep && (eo.tag = slot_new(lr)) == 0)
+	if (keep && (tag = slot_new(lr)) == 0)
 		return -ENOMEM;
-	err = sdt_latency__event_opts(
-	    lr->l, sdt_trace_event_desc__provider(sdt_trace_kind__desc(ev->kind)),
-	    sdt_trace_event_desc__name(sdt_trace_kind__desc(ev->kind)), by_key ? 0 : ev->pid,
-	    by_key ? 0 : ev->tid, ev->time_ns, &eo, &st);
-	if (err)
+	if (report_pairing_event(&lr->pg, ev, tag, &st, NULL))
 		return -ENOMEM;
 	if (!keep)
 		return 0;
-	slot = &lr->slots[eo.tag - 1];
+	slot = &lr->slots[tag - 1];
 	if (st.role == SDT_LATENCY_START) {
 		/* kept until its end: the values of --by (if it has them), its arguments */
 		if (o->by && report_names_in(o->by, ev->kind) &&
@@ -607,7 +659,7 @@ static int lat_event(struct lat_run *lr, const struct report_event *ev)
 			return -ENOMEM;
 		return 0;
 	}
-	slot_free(lr, eo.tag);
+	slot_free(lr, tag);
 	if (st.role != SDT_LATENCY_END || st.skipped)
 		return 0;
 	slot = &lr->slots[st.start_tag - 1];
@@ -829,6 +881,10 @@ int report_latency(struct sdt_trace_reader *r, const struct report_latency_opts 
 	ret = report_latency_new(o->pairs, &lr.l);
 	if (ret)
 		return ret;
+	lr.pg.l = lr.l;
+	lr.pg.key = o->key;
+	lr.pg.types = o->types;
+	lr.pg.pair_by_key = o->pair_by_key;
 	if (report_sorter_new(r, &sorter)) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;

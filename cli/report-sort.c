@@ -76,24 +76,17 @@ void report_sorter_free(struct report_sorter *s)
 	free(s);
 }
 
-int report_sorter_next(struct report_sorter *s, const struct report_event **out)
+int report_event_fill(struct report_event *e, size_t *args_cap, const struct sdt_trace_event *ev)
 {
-	const struct sdt_trace_event *ev;
-	struct report_event *e = &s->ev;
-	size_t nargs, i;
-	int err, a;
+	size_t nargs = sdt_trace_event__arg_count(ev), i;
 
-	err = sdt_trace_reader__next(s->r, &ev);
-	if (err <= 0)
-		return err;
-	nargs = sdt_trace_event__arg_count(ev);
-	if (nargs > s->args_cap) {
+	if (nargs > *args_cap) {
 		struct sdt_trace_value *na = realloc(e->args, nargs * sizeof(*na));
 
 		if (!na)
 			return -ENOMEM;
 		e->args = na;
-		s->args_cap = nargs;
+		*args_cap = nargs;
 	}
 	e->verdict = SDT_LATENCY_COUNT;
 	e->time_ns = sdt_trace_event__time_ns(ev);
@@ -108,6 +101,20 @@ int report_sorter_next(struct report_sorter *s, const struct report_event **out)
 			memset(&e->args[i], 0, sizeof(e->args[i]));
 		e->args[i].unavailable = NULL; /* what the analyses were always given */
 	}
+	return 0;
+}
+
+int report_sorter_next(struct report_sorter *s, const struct report_event **out)
+{
+	const struct sdt_trace_event *ev;
+	struct report_event *e = &s->ev;
+	int err, a;
+
+	err = sdt_trace_reader__next(s->r, &ev);
+	if (err <= 0)
+		return err;
+	if (report_event_fill(e, &s->args_cap, ev))
+		return -ENOMEM;
 	if (s->filter) {
 		a = filter_applies(s, e->kind);
 		if (a < 0)

@@ -29,6 +29,11 @@ struct report_event {
  * negative errno (a corrupt file: message in sdt_errmsg(); -ENOMEM).
  */
 struct report_sorter;
+/*
+ * @ev (of a reader or a decoder) as a report_event @e: arguments decoded into e->args, grown as
+ * needed (*@args_cap, initially 0; free e->args at the end), verdict COUNT. 0 or -ENOMEM.
+ */
+int report_event_fill(struct report_event *e, size_t *args_cap, const struct sdt_trace_event *ev);
 int report_sorter_new(struct sdt_trace_reader *r, struct report_sorter **out);
 int report_sorter_next(struct report_sorter *s, const struct report_event **ev);
 /*
@@ -91,6 +96,38 @@ void report_groups_sort(struct report_groups *g);
 uint64_t report_group_percentile(const struct report_group *gr, double p);
 void report_groups_free(struct report_groups *g);
 
+/*
+ * The pairing every path that prints pairs shares (report --latency, trace --latency and
+ * --flow): one answer. Set ->l, ->key, ->types, ->pair_by_key; zero the rest.
+ */
+struct report_kind_key {
+	const struct sdt_trace_kind *kind;
+	struct report_names names; /* n == 0: none */
+};
+struct report_pairing {
+	struct sdt_latency *l;		/* the model (not owned) */
+	const struct report_names *key; /* --key: pair a start and an end of equal values */
+	const struct sdt_types *types;	/* without --key: a kind's `@sdtrace key:` note; pair-by */
+	bool pair_by_key;		/* --pair-by key: a start and an end pair on the key */
+	/* remembered */
+	struct report_kind_key *kkeys; /* a kind's key from its note */
+	size_t nkkeys;
+	unsigned char *by_key; /* per pair: 0 not known yet, 1 thread and key, 2 key alone */
+	size_t nby_key;
+	struct report_text t;
+};
+/*
+ * @ev through the model, keyed as --key or its kind's note say, on its thread or (pair-by key)
+ * on none: *@st, and *@tid (may be NULL) the thread it was fed as (0: pair-by key), the one
+ * sdt_latency__depth() takes. @tag is handed back with the start's end. 0 or -ENOMEM.
+ */
+int report_pairing_event(struct report_pairing *pg, const struct report_event *ev, uint64_t tag,
+			 struct sdt_latency_step *st, unsigned int *tid);
+/* The key names of kind @k: --key, else its `@sdtrace key:` note; NULL when none. */
+const struct report_names *report_pairing_key(struct report_pairing *pg,
+					      const struct sdt_trace_kind *k);
+void report_pairing_release(struct report_pairing *pg);
+
 /* Make the latency model with the pairs given (none: the naming conventions). Exit code. */
 int report_latency_new(const struct report_pairs *pairs, struct sdt_latency **out);
 
@@ -115,6 +152,10 @@ void report_latency_note_rules(const struct sdt_types *types, struct sdt_latency
 			       const char *provider, const char *name);
 /* Does pair @pair of @l pair on its key alone: the `@sdtrace pair-by: key` note of its start? */
 bool report_latency_note_by_key(const struct sdt_types *types, struct sdt_latency *l, size_t pair);
+
+/* The same for @n descriptions (a recorder's, as trace is handed them). Exit code. */
+int report_latency_descs(struct sdt_latency *l, const struct sdt_types *types,
+			 const struct sdt_trace_event_desc *const *descs, size_t n);
 
 /*
  * --latency: read every event of @r (a pair counts when @filter, may be NULL, passes its events:
