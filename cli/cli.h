@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli-util.h"
@@ -64,5 +65,10 @@ int cli_bad_option(const char *cmd, int argc, char **argv, const struct option *
 
 /* A duration for people (cli/escape.c): 850ns, 12.34us, 1.50ms, 2.000s. */
 const char *cli_fmt_ns(char *buf, size_t size, double v);
+/*
+ * A duration a person typed, in those units: "50ms", "1.5s", "200us", "100ns" (a unit is
+ * needed, but for 0). 0 and *@ns, or -1 (not a duration, or beyond 2^64 ns).
+ */
+int cli_parse_ns(const char *s, uint64_t *ns);
 
 #endif

@@ -20,7 +20,7 @@ _sdtrace_opts_global='--cache-dir -v --verbose --version -h --help'
 _sdtrace_opts_list='-x --exec --build-id -p --pid -v --verbose --types --json -h --help'
 _sdtrace_opts_record='-g --call-graph -o --output -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
-_sdtrace_opts_trace='--json --interval -e --event --types -x --exec -p --pid -a --all-cpus
+_sdtrace_opts_trace='--json --interval --latency --min --flow --pair-by= -e --event --types -x --exec -p --pid -a --all-cpus
 	--duration --semaphore= --engine= -m --mmap-pages --filter --no-follow --owner -h --help'
 _sdtrace_opts_stat='--json -o --output -I --interval --serve -e --event --types -x --exec -p --pid -a --all-cpus --duration
 	--semaphore= --engine= -m --mmap-pages --filter --by --latency --key --pair --pair-by= --top --max-keys --no-follow --owner -h --help'
@@ -55,7 +55,7 @@ _sdtrace_takes_value()
 {
 	case $1 in
 	--cache-dir | -x | --exec | -p | --pid | --types | -e | --event | -o | --output | \
-		--duration | --semaphore | --engine | --pair-by | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
+		--duration | --semaphore | --engine | --pair-by | --min | -m | --mmap-pages | -I | --interval | --serve | -i | --input | -j | --jobs | \
 		--pair | --format | --build-id | --filter | --key | --by | --top | --sum | -n | --slice-name | --max-keys | --title | --owner)
 		return 0 ;;
 	esac
