@@ -358,6 +358,7 @@ static int pair_event(struct trace_ctx *tc, const struct sdt_trace_event *e)
 		tp->slowest_pair = st.pair;
 	}
 	if (tc->stopped) {
+		/* stdout is gone: the recorder is stopping */
 	} else if (tc->mode == TRACE_FLOW) {
 		/* the matched start's level: the crossed pairs stay open above it */
 		depth = sdt_latency__depth(tp->pg.l, tid) - st.ncrossed;
