@@ -122,3 +122,35 @@ for root, dirs, files in os.walk(sys.argv[1]):
             pass
 PY
 }
+
+# BCC (bpfcc-tools) compiles each tool's C program when it starts, against the running kernel's
+# headers (/lib/modules/$(uname -r)/build, or /sys/kernel/kheaders.tar.xz). Debian has headers
+# only for its own kernels; on another kernel (this VM's 6.18) bcc_headers lays a tree of
+# symbolic links from Debian's newest linux-headers-*-amd64 and its -common in $tmp and points
+# BCC_KERNEL_SOURCE at it: another kernel's headers, enough for a uprobe program (types and
+# pt_regs, no kernel structure). BCC_HEADERS says which headers BCC used.
+bcc_headers() {
+	BCC_HEADERS="the running kernel's"
+	[ -d "/lib/modules/$(uname -r)/build" ] && return 0
+	_ba=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	BCC_HEADERS=none
+	[ -n "$_ba" ] && [ -d "${_ba%-amd64}-common" ] || return 1
+	rm -rf "$tmp/kh"
+	cp -as "${_ba%-amd64}-common" "$tmp/kh" && cp -asf "$_ba/." "$tmp/kh/" || return 1
+	export BCC_KERNEL_SOURCE="$tmp/kh"
+	BCC_HEADERS="Debian's ${_ba#/usr/src/linux-headers-} headers through BCC_KERNEL_SOURCE"
+}
+# bcc_check: BCC works here as installed, or with bcc_headers; else a "peer broken" row and the
+# script's end. BCC_PLAIN_ERR: why it did not work as installed (empty when it did).
+bcc_check() {
+	BCC_PLAIN_ERR=
+	peer_ok bcc && { BCC_HEADERS="the running kernel's"; return 0; }
+	BCC_PLAIN_ERR=$PEER_ERR
+	echo "  BCC as installed: $BCC_PLAIN_ERR"
+	if bcc_headers && peer_ok bcc; then
+		echo "  BCC runs with $BCC_HEADERS"
+		return 0
+	fi
+	peer_broken bcc
+	exit 0
+}

@@ -11,14 +11,19 @@
 #                                   a build-id directory of BUILDID_DIR's length and place
 #                                   (default $PEER_DIR/perfcache); else 1, and PEER_ERR says why
 #   peer_works bpftrace             0 when bpftrace records a uprobe; else 1 and PEER_ERR
+#   peer_works bcc                  0 when BCC (python3-bpfcc) counts a uprobe; else 1 and PEER_ERR
 # In tests (lib.sh):
 #   need_peer TOOL [BUILDID_DIR]    skip the whole test loudly, with the peer's own error
 #   peer_skip_part TOOL WHAT        say loudly that the part WHAT is skipped (after peer_works)
 PEER_ERR=
 peer_works() {
 	_pt=$1
-	command -v "$_pt" >/dev/null 2>&1 || {
-		PEER_ERR="'$_pt' is not installed"
+	if [ "$_pt" = bcc ]; then # BCC's Python module, of the system's Python
+		/usr/bin/python3 -c 'import bcc' >/dev/null 2>&1
+	else
+		command -v "$_pt" >/dev/null 2>&1
+	fi || {
+		PEER_ERR="'$_pt' is not installed (bcc: Debian's bpfcc-tools)"
 		return 1
 	}
 	_pd=$(mktemp -d "$PEER_DIR/.peer-$_pt.XXXXXX") || return 1
@@ -46,6 +51,21 @@ peer_works() {
 		timeout 60 bpftrace -q -e "uprobe:$_pd/peer:main { printf(\"peer-ok\\n\"); exit(); }" \
 			-c "$_pd/peer" >"$_pd/out" 2>>"$_pd/err" || true
 		if grep -q peer-ok "$_pd/out"; then _pr=0; else _pr=1; fi
+		;;
+	bcc)
+		# BCC (bpfcc-tools, Python): compiles a counter into a uprobe on main() (it compiles
+		# against the kernel's headers: /lib/modules/$(uname -r)/build or $BCC_KERNEL_SOURCE)
+		# (its "Unable to find kernel headers" goes to stdout: both to err, for PEER_ERR)
+		timeout 120 /usr/bin/python3 - "$_pd/peer" >>"$_pd/err" 2>&1 <<'PY' || true
+import subprocess, sys
+from bcc import BPF
+b = BPF(text="BPF_ARRAY(n, u64, 1); int hit(void *ctx) { int k = 0; u64 *v = n.lookup(&k); "
+             "if (v) __sync_fetch_and_add(v, 1); return 0; }")
+b.attach_uprobe(name=sys.argv[1], sym="main", fn_name="hit")
+subprocess.run([sys.argv[1]])
+print("peer-ok" if b["n"][0].value == 1 else "no hit")
+PY
+		if grep -q peer-ok "$_pd/err"; then _pr=0; else _pr=1; fi
 		;;
 	*)
 		PEER_ERR="no check for '$_pt'"
