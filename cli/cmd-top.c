@@ -234,7 +234,8 @@ struct top_ctx {
 	size_t nev;
 	struct top_proc *procs;
 	size_t nprocs, procs_cap;
-	uint64_t ticks; /* JSON intervals written */
+	uint64_t ticks;	 /* JSON intervals written */
+	uint64_t frames; /* intervals taken */
 };
 
 static uint64_t mono_ns(void)
@@ -520,6 +521,7 @@ static void procs_interval(struct top_ctx *c, uint64_t span)
 {
 	size_t i, k;
 
+	c->frames++;
 	c->rate = 0;
 	for (i = 0; i < c->nprocs; i++) {
 		struct top_proc *p = &c->procs[i];
@@ -837,9 +839,16 @@ static void summary(struct top_ctx *c, const struct rec_setup *s)
 	if (c->rows && c->args->per_process) { /* armed */
 		uint64_t now = mono_ns(), span = now - c->frame_ns;
 
-		/* the rest since the last frame, from the kernel's last rows */
+		/*
+		 * The kernel's last rows. --json: the rest since the last line (the lines add up to
+		 * the totals); the screen's last frame keeps the last whole interval's rates (the
+		 * rest is a sliver, its rates noise), or takes the run's when it had none.
+		 */
 		procs_sync(c);
-		procs_interval(c, span);
+		if (c->args->json || !c->frames)
+			procs_interval(c, c->args->json ? span : now - c->armed_ns);
+		else
+			top_procs_sort(c->procs, c->nprocs);
 		if (c->args->json) {
 			procs_json(c, (double)sdt_recorder__elapsed_ns(s->rec) / 1e9,
 				   (double)span / 1e9, true, sdt_recorder__exit_status(s->rec));
