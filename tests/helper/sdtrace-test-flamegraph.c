@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 		l = &lines[n++];
 		*sp = 0;
 		l->e.count = strtoull(sp + 1, NULL, 10);
+		l->e.build_ids = NULL; /* folded text has none */
 		l->buf = strdup(buf);
 		for (p = l->buf; *p; p++)
 			nf += *p == ';';
