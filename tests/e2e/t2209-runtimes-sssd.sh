@@ -98,6 +98,7 @@ check "a row per request that sssd's log says was handled, keyed by its name ($(
 	cmp -s log.reqs sdt.reqs
 [ "$_failed" = 0 ] || say "log: $(tr '\n' ',' <log.reqs); report: $(tr '\n' ',' <sdt.reqs)"
 check "the pair counts every request handled" grep -q "^  count $(wc -l <log.reqs) " lat.out
+say "sssd:dp_req:$(grep -m 1 '^  count ' lat.out)"
 nopen=$(($(wc -l <log.started) - $(wc -l <log.reqs)))
 if [ "$nopen" -gt 0 ]; then
 	check "unmatched: the $nopen started and never handled (sssd's log: $(comm -23 log.started log.reqs | tr '\n' ','))" \
