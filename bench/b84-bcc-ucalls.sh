@@ -51,6 +51,7 @@ go_ruby() {
 run_none() { start_ruby; go_ruby >>"$tmp/none.ns"; }
 run_bcc() {
 	start_ruby
+	rm -f "$tmp/u.out" # the last run's "Tracing" line must not pass for this one's
 	env --default-signal=INT /usr/bin/python3 -u "$UCALLS" -L -l ruby "$rb_pid" >"$tmp/u.out" 2>"$tmp/u.err" &
 	u_pid=$!
 	at_exit "kill -INT $u_pid 2>/dev/null"
