@@ -8,7 +8,7 @@
 #    provider file's `pair-by: key` note): trace --latency --json forms as many pairs of each
 #    pair as report --latency does from a recording.
 # 3. The usage: --min without --latency, a bad duration, --flow with --latency.
-# (PostgreSQL's slow queries: t2207.)
+# (PostgreSQL's slow queries: t2210.)
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-pairs
 O=$PROGS_DIR/prog-oneq
