@@ -194,8 +194,8 @@ static void trace_pairs_free(struct trace_pairs *tp)
 {
 	size_t i;
 
-	report_pairing_release(&tp->pg);
 	sdt_latency__free(tp->pg.l);
+	report_pairing_release(&tp->pg);
 	free(tp->pending);
 	free(tp->ev.args);
 	for (i = 0; i < tp->nslots; i++)
