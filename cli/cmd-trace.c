@@ -70,6 +70,27 @@ struct trace_slot {
 	size_t next_free; /* index + 1 of the next free slot, when free */
 };
 
+/*
+ * --latency and --flow pair across threads and CPUs, so they take the samples in time order,
+ * as report does from a recording: a drain takes each CPU's ring in turn, and a sample that
+ * another CPU committed just after its ring was read comes with the next drain, after newer
+ * samples of the rings read later (a request's end before its start). So samples are held, in
+ * a min-heap on (time, arrival), and let out at the end of a drain up to the newest time the
+ * previous drain had seen: a sample late by one drain is still in time. A line waits at most
+ * two --interval for it.
+ */
+struct held {
+	struct sdt_trace_sample s; /* ->raw: owned copy */
+	uint64_t seq;
+};
+
+struct trace_hold {
+	struct held *h;
+	size_t n, cap;
+	uint64_t seq;
+	uint64_t newest, upto; /* the newest time seen; what the last drain may let out */
+};
+
 /* --latency and --flow: the pairing, the kinds not yet described to it, the slots, counts. */
 struct trace_pairs {
 	struct report_pairing pg;
@@ -94,6 +115,7 @@ struct trace_ctx {
 	bool json;
 	enum trace_mode mode;
 	struct trace_pairs tp;
+	struct trace_hold hold;
 	bool stopped; /* stdout failed (| head, a full disk): nothing more is printed */
 	int err;
 	char msg[512]; /* the first failure's message, as the decoder gave it */
@@ -372,10 +394,117 @@ static int pair_event(struct trace_ctx *tc, const struct sdt_trace_event *e)
 	return 0;
 }
 
-/* Decode and print one event; once stdout has failed, ask the recorder to stop and clean up. */
+static bool held_before(const struct held *a, const struct held *b)
+{
+	return a->s.time_ns != b->s.time_ns ? a->s.time_ns < b->s.time_ns : a->seq < b->seq;
+}
+
+/* Hold a copy of @s. 0 or -ENOMEM. */
+static int hold_push(struct trace_hold *th, const struct sdt_trace_sample *s)
+{
+	struct held e = {.s = {.time_ns = s->time_ns,
+			       .cpu = s->cpu,
+			       .pid = s->pid,
+			       .tid = s->tid,
+			       .event = s->event,
+			       .raw_size = s->raw_size},
+			 .seq = th->seq++};
+	size_t i;
+	void *raw;
+
+	if (th->n == th->cap) {
+		size_t n = th->cap ? th->cap * 2 : 1024;
+		struct held *h = realloc(th->h, n * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		th->h = h;
+		th->cap = n;
+	}
+	raw = malloc(s->raw_size ? s->raw_size : 1);
+	if (!raw)
+		return -ENOMEM;
+	memcpy(raw, s->raw, s->raw_size);
+	e.s.raw = raw;
+	for (i = th->n++; i && held_before(&e, &th->h[(i - 1) / 2]); i = (i - 1) / 2)
+		th->h[i] = th->h[(i - 1) / 2];
+	th->h[i] = e;
+	if (s->time_ns > th->newest)
+		th->newest = s->time_ns;
+	return 0;
+}
+
+/* The oldest held sample, taken out (its ->raw the caller's to free). */
+static struct held hold_pop(struct trace_hold *th)
+{
+	struct held top = th->h[0], last = th->h[--th->n];
+	size_t i = 0, c;
+
+	for (;; i = c) {
+		c = 2 * i + 1;
+		if (c >= th->n)
+			break;
+		if (c + 1 < th->n && held_before(&th->h[c + 1], &th->h[c]))
+			c++;
+		if (!held_before(&th->h[c], &last))
+			break;
+		th->h[i] = th->h[c];
+	}
+	if (th->n)
+		th->h[i] = last;
+	return top;
+}
+
+static int sample_out(struct trace_ctx *tc, const struct sdt_trace_sample *s);
+
+/* Let out, in time order, the held samples up to @upto (all: UINT64_MAX). 0 or -errno. */
+static int hold_release(struct trace_ctx *tc, uint64_t upto)
+{
+	struct trace_hold *th = &tc->hold;
+	int err = 0;
+
+	while (th->n && th->h[0].s.time_ns <= upto) {
+		struct held e = hold_pop(th);
+
+		if (!err)
+			err = sample_out(tc, &e.s);
+		free((void *)e.s.raw);
+	}
+	return err;
+}
+
+static void hold_free(struct trace_hold *th)
+{
+	while (th->n)
+		free((void *)hold_pop(th).s.raw);
+	free(th->h);
+}
+
+/* The end of a drain: let out what the previous drain had seen; hold the rest one more. */
+static void on_drained(void *ctx)
+{
+	struct trace_ctx *tc = ctx;
+
+	if (tc->mode == TRACE_EVENTS || tc->err)
+		return;
+	if (hold_release(tc, tc->hold.upto) < 0)
+		sdt_recorder__stop(tc->rec);
+	tc->hold.upto = tc->hold.newest;
+}
+
+/* A sample from the rings: printed now, or held for time order (--latency, --flow). */
 static int on_sample(void *ctx, const struct sdt_trace_sample *s)
 {
 	struct trace_ctx *tc = ctx;
+
+	if (tc->mode == TRACE_EVENTS)
+		return sample_out(tc, s);
+	return hold_push(&tc->hold, s) ? no_memory(tc) : 0;
+}
+
+/* Decode and print one event; once stdout has failed, ask the recorder to stop and clean up. */
+static int sample_out(struct trace_ctx *tc, const struct sdt_trace_sample *s)
+{
 	const struct sdt_trace_event *ev;
 	int err;
 
@@ -536,6 +665,7 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc, const struct tra
 		.on_event_desc = on_event_desc,
 		.on_sample = on_sample,
 		.on_comm = on_comm,
+		.on_drained = on_drained,
 	};
 	int err, ret = 0;
 
@@ -550,6 +680,9 @@ static int trace_run(struct rec_setup *s, struct trace_ctx *tc, const struct tra
 	json_init(&tc->j, stdout, false);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	err = sdt_recorder__run(s->rec, &sink);
+	/* what is still held: in time order, now that no sample can come */
+	if (!err && !tc->err)
+		hold_release(tc, UINT64_MAX);
 	if (tc->err) {
 		cli_error("%s", tc->msg);
 		ret = EXIT_RUNTIME;
@@ -602,6 +735,7 @@ int cmd_trace(int argc, char **argv)
 		ret = trace_run(&s, &tc, &args);
 	sdt_trace_decoder__free(tc.dec);
 	trace_pairs_free(&tc.tp);
+	hold_free(&tc.hold);
 	rec_setup_release(&s);
 	return ret == REC_HELP ? 0 : ret;
 }
