@@ -405,6 +405,7 @@ static int report(struct report_opts *o)
 	SDT_OPTS(sdt_trace_open_opts, ro);
 	const struct sdt_trace_event *ev;
 	struct sdt_trace_reader *r;
+	struct sdt_symbolizer *sym = NULL;
 	size_t shown = 0;
 	int err, ret = 0;
 
@@ -483,13 +484,26 @@ static int report(struct report_opts *o)
 			continue;
 		if (o->header && !o->json)
 			header_kinds(r, &shown);
+		/*
+		 * JSON's "stack": the chain report -g and --format=folded give (one answer), from one
+		 * symbolizer made once the recording shows stacks (their records come before their
+		 * events); a recording without stacks never makes one
+		 */
+		if (o->json && !sym && sdt_trace_reader__has_stacks(r)) {
+			struct sdt_symbolizer_opts so = report_symbolizer_opts();
+
+			err = sdt_symbolizer__new(r, &so, &sym);
+			if (err)
+				break;
+		}
 		if (o->json)
-			print_event_json(&o->j, ev);
+			err = print_event_json(&o->j, ev, sym);
 		else
 			print_event_text(ev);
-		if (ferror(stdout))
+		if (err < 0 || ferror(stdout))
 			break; /* | head had enough, or the disk is full: main() tells which */
 	}
+	sdt_symbolizer__free(sym);
 	if (err < 0) {
 		cli_error("%s", sdt_errmsg());
 		ret = EXIT_RUNTIME;

@@ -516,7 +516,7 @@ static int sample_out(struct trace_ctx *tc, const struct sdt_trace_sample *s)
 	else if (tc->stopped)
 		return 0;
 	else if (tc->json)
-		print_event_json(&tc->j, ev);
+		print_event_json(&tc->j, ev, NULL);
 	else
 		print_event_text(ev);
 	if (!tc->stopped && ferror(stdout)) {

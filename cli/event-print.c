@@ -179,11 +179,56 @@ static void print_truncated(struct json *j, const struct sdt_trace_event *ev)
 		json_end_object(j);
 }
 
-void print_event_json(struct json *j, const struct sdt_trace_event *ev)
+/*
+ * "stack" (and "frames"): with @s, the frames the symbolizer gives (the chain report -g and
+ * --format=folded show: a frameless leaf's caller put back, a dwarf stack unwound); without,
+ * the raw user stack (trace records none). 0, or -errno from the symbolizer.
+ */
+static int print_stack(struct json *j, const struct sdt_trace_event *ev, struct sdt_symbolizer *s)
+{
+	const struct sdt_frame *fr;
+	const uint64_t *ips;
+	char hex[24];
+	int n, k;
+
+	if (!s) {
+		size_t m = sdt_trace_event__stack(ev, &ips), i;
+
+		if (!m)
+			return 0;
+		json_key(j, "stack");
+		json_begin_array(j);
+		for (i = 0; i < m; i++) {
+			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ips[i]);
+			json_string(j, hex);
+		}
+		json_end_array(j);
+		return 0;
+	}
+	n = sdt_symbolizer__frames(s, ev, &fr);
+	if (n <= 0)
+		return n;
+	json_key(j, "stack");
+	json_begin_array(j);
+	for (k = 0; k < n; k++) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)fr[k].ip);
+		json_string(j, hex);
+	}
+	json_end_array(j);
+	json_key(j, "frames");
+	json_begin_array(j);
+	for (k = 0; k < n; k++)
+		json_string(j, fr[k].name);
+	json_end_array(j);
+	return 0;
+}
+
+int print_event_json(struct json *j, const struct sdt_trace_event *ev, struct sdt_symbolizer *s)
 {
 	struct sdt_trace_value v;
 	uint64_t addr;
 	size_t i;
+	int err;
 
 	json_begin_object(j);
 	json_key(j, "time_ns");
@@ -214,24 +259,10 @@ void print_event_json(struct json *j, const struct sdt_trace_event *ev)
 		json_value(j, &v);
 	}
 	json_end_array(j);
-	{
-		/* -g recordings: the raw user stack, hex ips, the probe's first */
-		const uint64_t *ips;
-		size_t n = sdt_trace_event__stack(ev, &ips), k;
-		char hex[24];
-
-		if (n) {
-			json_key(j, "stack");
-			json_begin_array(j);
-			for (k = 0; k < n; k++) {
-				snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ips[k]);
-				json_string(j, hex);
-			}
-			json_end_array(j);
-		}
-	}
+	err = print_stack(j, ev, s);
 	print_fields(j, ev);
 	print_truncated(j, ev);
 	json_end_object(j);
 	json_newline(j);
+	return err;
 }

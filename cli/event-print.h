@@ -23,8 +23,12 @@ void print_event_text(const struct sdt_trace_event *ev);
  * order, each value exactly the one at its position in "args" (numbers stay numbers: hex and char
  * change only the text output). An event without named arguments has no "fields" key. An event
  * with a string the kernel did not hand back whole has a last key "truncated": {name: bytes},
- * that string's value being its first bytes and bytes the least length it had.
+ * that string's value being its first bytes and bytes the least length it had. An event with
+ * a user stack has "stack": its frames' ips (hex strings, leaf first) and "frames": their names,
+ * from symbolizer @s: the same chain report -g and --format=folded give; with @s NULL, "stack"
+ * only, the raw recorded ips (trace: a live run records no stacks). 0, or -errno (out of
+ * memory in the symbolizer; sdt_errmsg() says why).
  */
-void print_event_json(struct json *j, const struct sdt_trace_event *ev);
+int print_event_json(struct json *j, const struct sdt_trace_event *ev, struct sdt_symbolizer *s);
 
 #endif

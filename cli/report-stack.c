@@ -22,7 +22,7 @@
  * Where the symbolizer looks for the mapped files: the cache of --cache-dir (else its default),
  * the debug directories of $SDTRACE_DEBUG_DIR (else /usr/lib/debug), as list and record do.
  */
-static struct sdt_symbolizer_opts symbolizer_opts(void)
+struct sdt_symbolizer_opts report_symbolizer_opts(void)
 {
 	struct sdt_symbolizer_opts o = {.sz = sizeof(o)};
 
@@ -33,7 +33,7 @@ static struct sdt_symbolizer_opts symbolizer_opts(void)
 
 static int read_folded(struct sdt_trace_reader *r, struct sdt_folded **f)
 {
-	struct sdt_symbolizer_opts so = symbolizer_opts();
+	struct sdt_symbolizer_opts so = report_symbolizer_opts();
 	struct sdt_folded_opts fo = {.sz = sizeof(fo), .symbolizer = &so};
 	int err = sdt_folded__read(r, &fo, f);
 
@@ -104,7 +104,7 @@ int report_flamegraph(struct sdt_trace_reader *r, const char *title, FILE *out)
 int report_stacks_text(struct sdt_trace_reader *r)
 {
 	const struct sdt_trace_event *ev;
-	struct sdt_symbolizer_opts so = symbolizer_opts();
+	struct sdt_symbolizer_opts so = report_symbolizer_opts();
 	struct sdt_symbolizer *s;
 	const struct sdt_frame *fr;
 	int err, n, i, ret = 0;

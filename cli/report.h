@@ -237,5 +237,7 @@ void report_warn_end(const struct sdt_trace_reader *r, const char *input);
 int report_folded(struct sdt_trace_reader *r, FILE *out);
 int report_flamegraph(struct sdt_trace_reader *r, const char *title, FILE *out);
 int report_stacks_text(struct sdt_trace_reader *r);
+/* The symbolizer's options of every report output: --cache-dir, $SDTRACE_DEBUG_DIR. */
+struct sdt_symbolizer_opts report_symbolizer_opts(void);
 
 #endif

@@ -8,7 +8,7 @@
 #    --call-graph=dwarf,4096 the same;
 #  - fp on the same build cannot recover it (the walk stops at the first frame without a frame
 #    pointer): no line holds main;outer;
-#  - the file stays readable without stacks where they are not asked for (report --json).
+#  - report --json: each event's "stack" and "frames", the same unwound chain (one answer).
 # Then /usr/bin/python3.11 (Debian's: no frame pointers, no .symtab: static functions such as
 # gc_collect_main print as [FILE+0xOFF]): %python:gc__start under
 # `python3.11 -c 'import gc; gc.collect()'`: with dwarf, the interpreter's exported callers are
@@ -37,7 +37,16 @@ check_eq "report -g: fire inlined, leaf first, 50 times" 50 \
 check_eq "report -g: stack_lib_mid+0xOFF in the library, 50 times" 50 \
 	"$(grep -c "^$TAB *[0-9a-f]* stack_lib_mid+0x[0-9a-f]* ($PROGS_DIR/libprog-stack-lib-nofp.so)$" g.txt)"
 check_eq "report -g: main+0xOFF, 50 times" 50 "$(grep -c "^$TAB *[0-9a-f]* main+0x[0-9a-f]* ($P)$" g.txt)"
-check_eq "report --json: 50 events" 50 "$("$SDTRACE" report --json -i d.sdt | grep -c '"name":"hit"')"
+check_eq "report --json: 50 events" 50 "$("$SDTRACE" report --json -i d.sdt | tee d.json | grep -c '"name":"hit"')"
+check "report --json: 50 unwound stacks, the folded frames leaf first" python3 -c '
+import json
+folded = open("d.txt").read().split(" ")[0].split(";")[1:][::-1]
+ev = [json.loads(l) for l in open("d.json")]
+assert len(ev) == 50
+for e in ev:
+	assert e["frames"] == folded, (e.get("frames"), folded)
+	assert len(e["stack"]) == len(folded) >= 5, e["stack"]
+'
 
 "$SDTRACE" record --call-graph=dwarf,4096 -o d4.sdt -e '%stack:hit' -- "$P" 20 >/dev/null 2>&1
 check_eq "dwarf,4096: exit 0" 0 $?

@@ -6,7 +6,8 @@
 # to main and loses outer (perf and bpftrace give main;inner). Issue #33: the recording also keeps
 # the user stack pointer and the words at it, and the report unwinds the first frame by the
 # file's CFI (.eh_frame: the return address at the stack pointer) and puts outer back. The
-# folded stacks are exactly main;outer;inner 7 times (no main;inner), and report -g too.
+# folded stacks are exactly main;outer;inner 7 times (no main;inner), and report -g too, and
+# report --json's "stack" (report -g's ips) and "frames" (the folded names).
 . "$(dirname "$0")/lib.sh"
 P=$PROGS_DIR/prog-stack-leaf
 need_file "$P"
@@ -43,6 +44,25 @@ import re
 names = [m.group(1) for m in re.finditer(r"^\t *[0-9a-f]+ (\w+)\+0x", open("g.txt").read(), re.M)]
 i = names.index("inner")
 assert names[i:i + 3] == ["inner", "outer", "main"], names
+'
+
+# one answer: report --json's "stack" is report -g's ips and "frames" the folded names, leaf
+# first (it was the raw walk: main;inner)
+"$SDTRACE" report --json -i g.sdt >g.json 2>j.err
+check_eq "report --json: exit 0" 0 $?
+check "report --json: 7 stacks, report -g's ips, the folded frames (inner, outer, main)" python3 -c '
+import json, re
+text = [[int(x, 16) for x in re.findall(r"^\t *([0-9a-f]+) ", b, re.M)]
+	for b in open("g.txt").read().split("\n\n") if "\t" in b]
+folded = open("f.txt").read().split(" ")[0].split(";")[1:][::-1]
+ev = [json.loads(l) for l in open("g.json")]
+assert len(ev) == 7 and len(text) == 7, (len(ev), len(text))
+for e, t in zip(ev, text):
+	assert [int(x, 16) for x in e["stack"]] == t, (e["stack"], t)
+	assert e["frames"] == folded, (e["frames"], folded)
+	i = e["frames"].index("inner")
+	assert e["frames"][i:i + 3] == ["inner", "outer", "main"], e["frames"]
+	assert len(e["stack"]) >= 3
 '
 uprobes_unchanged
 finish
