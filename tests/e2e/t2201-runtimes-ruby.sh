@@ -18,15 +18,7 @@ unset RUBYOPT
 cd "$T" || exit 1
 pids=""
 
-cat >calls.rb <<'RBEOF'
-class Foo
-  def bar(n) = n + 1
-  def baz(n) = n * 2
-end
-f = Foo.new
-1000.times { |i| f.bar(i) }
-300.times { |i| f.baz(i) }
-RBEOF
+cp "$SRC_DIR/tests/e2e/work/calls.rb" calls.rb || exit 1
 echo 'TracePoint.new(:call, :return) {}.enable' >tp.rb
 cat >gc.rb <<'RBEOF'
 GC.disable
@@ -75,15 +67,7 @@ for ph in mark sweep; do
 done
 check_fails "no GC phase left unmatched" grep -q 'unmatched:' gclat.out
 # Allocations (uobjnew): objects per class, and string bytes per line with --sum
-cat >alloc.rb <<'RBEOF'
-class Foo; end
-class Bar; end
-a = []
-100.times { a << Foo.new }
-30.times { a << Bar.new }
-50.times { a << ("x" * 1000) }
-20.times { a << ("y" * 10) }
-RBEOF
+cp "$SRC_DIR/tests/e2e/work/alloc.rb" alloc.rb || exit 1
 run alloc record -o alloc.sdt -e '%ruby:object__create' -e '%ruby:string__create' -- "$RUBY" alloc.rb
 "$SDTRACE" report -i alloc.sdt --count --by classname >objs.out 2>objs.err
 check_eq "objects by class: Foo 100" 100 "$(awk '$NF == "classname=Foo" { print $1 }' objs.out)"

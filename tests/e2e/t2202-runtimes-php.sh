@@ -17,18 +17,7 @@ unset USE_ZEND_DTRACE
 cd "$T" || exit 1
 pids=""
 
-cat >calls.php <<'PHPEOF'
-<?php
-class Foo {
-  function bar($n) { return $n + 1; }
-  static function baz($n) { return $n * 2; }
-}
-function top($n) { return $n; }
-$f = new Foo();
-for ($i = 0; $i < 1000; $i++) $f->bar($i);
-for ($i = 0; $i < 300; $i++) Foo::baz($i);
-for ($i = 0; $i < 200; $i++) top($i);
-PHPEOF
+cp "$SRC_DIR/tests/e2e/work/calls.php" calls.php || exit 1
 
 # run NAME CMD...: sdtrace CMD... in the background, waited for; its output in NAME.out/.err
 run() {

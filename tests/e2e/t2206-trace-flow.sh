@@ -13,16 +13,7 @@ need_tracefs
 uprobes_guard
 cd "$T" || exit 1
 
-cat >app.py <<'EOF2'
-import sys
-def c(): return 1
-def b(): return c() + 1
-def d(): return 2
-def a(): return b() + d()
-sys.setprofile(lambda *x: None)
-a()
-sys.setprofile(None)
-EOF2
+cp "$SRC_DIR/tests/e2e/work/flow.py" app.py || exit 1
 "$SDTRACE" trace --flow -e '%python:function__*' -- "$PY" app.py >flow.out 2>flow.err
 check_eq "trace --flow: exit 0" 0 $?
 # the lines of app.py's functions, without the time and pid/tid ("%7u/%-7u ": 16 characters)

@@ -44,27 +44,8 @@ cmds() { awk -F '\t' -v n="$1" '$1 == n { print $2 }' recipes.txt; }
 # row_count FILE KEY: the count of the report row whose key is KEY
 row_count() { awk -v k="$2" 'index($0, k) && $1 ~ /^[0-9]+$/ { print $1 }' "$1"; }
 
-cat >calls.rb <<'EOF'
-class Foo
-  def bar(n) = n + 1
-  def baz(n) = n * 2
-end
-f = Foo.new
-1000.times { |i| f.bar(i) }
-300.times { |i| f.baz(i) }
-EOF
-cat >calls.php <<'EOF'
-<?php
-class Foo {
-  function bar($n) { return $n + 1; }
-  static function baz($n) { return $n * 2; }
-}
-function top($n) { return $n; }
-$f = new Foo();
-for ($i = 0; $i < 1000; $i++) $f->bar($i);
-for ($i = 0; $i < 300; $i++) Foo::baz($i);
-for ($i = 0; $i < 200; $i++) top($i);
-EOF
+cp "$SRC_DIR/tests/e2e/work/calls.rb" calls.rb || exit 1
+cp "$SRC_DIR/tests/e2e/work/calls.php" calls.php || exit 1
 
 # run_recipe NAME APP...: a directory NAME/ with APP files (FILE=app.rb copies FILE as app.rb)
 # and tp.rb, then each command of the recipe in order, its output in N.out/N.err (N from 1)
@@ -144,15 +125,7 @@ fi
 
 # uobjnew
 if [ -x "$RUBY" ]; then
-	cat >alloc.rb <<'EOF'
-class Foo; end
-class Bar; end
-a = []
-100.times { a << Foo.new }
-30.times { a << Bar.new }
-50.times { a << ("x" * 1000) }
-20.times { a << ("y" * 10) }
-EOF
+	cp "$SRC_DIR/tests/e2e/work/alloc.rb" alloc.rb || exit 1
 	run_recipe uobjnew alloc.rb=app.rb
 	n=0
 	cmds uobjnew >uobjnew.cmds
@@ -270,16 +243,7 @@ fi
 
 # uflow: a -> b -> c, a -> d under sys.setprofile(), indented two spaces a level
 if [ -x "$PY" ]; then
-	cat >flow.py <<'EOF'
-import sys
-def c(): return 1
-def b(): return c() + 1
-def d(): return 2
-def a(): return b() + d()
-sys.setprofile(lambda *x: None)
-a()
-sys.setprofile(None)
-EOF
+	cp "$SRC_DIR/tests/e2e/work/flow.py" flow.py || exit 1
 	run_recipe uflow flow.py=app.py
 	one uflow 1 "$(cmds uflow)"
 	A=$T/uflow/app.py # as CPython names it
