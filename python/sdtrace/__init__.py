@@ -77,6 +77,12 @@ class Event:
     .args: {name: value}; .truncated: {name: bytes} of the strings that did not reach the
     recording whole (their value is their first bytes; bytes: the least length they had), as
     `report --json` gives them ({} when none).
+
+    .stack: the user stack as recorded (record -g), the probe's address first: the frame-pointer
+    walk's addresses, not yet symbolized. `report --json`'s "stack" and `report -g` give the
+    symbolizer's chain instead, which can differ: a caller put back by the file's CFI where the
+    probe is in a function with no frame of its own, inlined functions as frames of their own,
+    and the frames of a --call-graph=dwarf recording (whose .stack here is empty).
     """
 
     __slots__ = ("time_ns", "cpu", "pid", "tid", "comm", "provider", "name", "args",

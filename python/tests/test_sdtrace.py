@@ -153,6 +153,8 @@ def check_events(path):
             assert list(w["fields"]) == [n for n in g.args if n in w["fields"]]
             for n, b in w["fields"].items():
                 assert same(g.args[n], b), (n, g, w)
+        # the recorded walk is report's chain here: prog-sizes' probes are in functions with
+        # frames, nothing inlined (Event.stack says when they differ)
         assert ["0x%x" % ip for ip in g.stack] == w.get("stack", [])
         assert (g.stack_id != 0) == bool(g.stack)
         assert g.truncated == w.get("truncated", {}), (g, w)
