@@ -184,7 +184,7 @@ static int tfs_open(struct sdt_recorder *r)
 	    .stack_user = r->o.call_graph == SDT_CALL_GRAPH_DWARF
 			      ? (r->o.stack_user_bytes ? r->o.stack_user_bytes
 						       : SDT_STACK_USER_DEFAULT)
-			  : r->o.call_graph == SDT_CALL_GRAPH_FP && SDT_PERF_REGS_LEAF
+			  : r->o.call_graph == SDT_CALL_GRAPH_FP && SDT_PERF_REGS_LEAF != 0
 			      ? SDT_STACK_USER_LEAF
 			      : 0,
 	};
